@@ -1,0 +1,67 @@
+#pragma once
+// The interface every node-local benchmark implements (BabelStream's one
+// small interface): it declares its options, plans (validates and resolves
+// sizes, throwing UsageError), prepares (allocates and first-touches), runs
+// on a pinned Team and returns Tables. It never prints, never calls MPI or
+// HDF5. Adding a benchmark is a folder under lib/ and one registry entry.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <boost/program_options/options_description.hpp>
+
+#include "core/Config.hpp"
+#include "core/RunContext.hpp"
+#include "core/Table.hpp"
+
+namespace bws::topo {
+class Topology;
+class Team;
+}  // namespace bws::topo
+
+namespace bws {
+
+// Where a rank stands: its topology (restricted to its cpuset) and its node.
+struct NodeContext {
+  const topo::Topology& topology;
+  std::string host;
+  int rank = 0;
+  int ranks_on_node = 1;   // ranks sharing this node's memory
+  int local_rank = 0;
+  int threads = 1;         // the Team's size
+  bool quick = false;      // --quick: shortest meaningful run
+};
+
+class PlannedRun {
+ public:
+  virtual ~PlannedRun() = default;
+  // One line for the terminal: what will run ("double, 16777216 elements/array, 384 MiB").
+  virtual std::string describe() const = 0;
+  // Bytes this rank will allocate.
+  virtual std::uint64_t memory_bytes() const = 0;
+  // Allocates and first-touches; throws RuntimeFailure. Nothing is timed here.
+  virtual void prepare(topo::Team& team) = 0;
+  // Measures; returns result tables (and rows for the "checks" table).
+  virtual std::vector<Table> run(topo::Team& team, RunContext& context) = 0;
+  // Releases what prepare() allocated.
+  virtual void release() {}
+};
+
+class NodeBenchmark {
+ public:
+  virtual ~NodeBenchmark() = default;
+  virtual std::string name() const = 0;         // "stream": the --tests name and option prefix
+  virtual std::string description() const = 0;  // one line for --help
+  virtual void add_options(boost::program_options::options_description& desc) const = 0;
+  // Validates the options against this rank's node; throws UsageError naming
+  // the option and the allowed range. Called on every rank before any file
+  // is created or memory allocated.
+  virtual std::unique_ptr<PlannedRun> plan(const Config& config, const NodeContext& node) const = 0;
+  // Combines the result tables of all ranks of one node (in rank order) into
+  // node-level tables, e.g. aggregate bandwidth of ranks that ran together.
+  // Rank 0 keeps these for the summary and the checks; default: none.
+  virtual std::vector<Table> summarize_node(const std::vector<Table>& /*rank_tables*/) const { return {}; }
+};
+
+}  // namespace bws

@@ -1,0 +1,66 @@
+#include "core/Config.hpp"
+
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
+
+#include <boost/program_options/value_semantic.hpp>
+
+#include "core/Errors.hpp"
+
+namespace bws {
+
+Config::Config(std::map<std::string, std::string, std::less<>> values, std::set<std::string, std::less<>> defaulted)
+    : values_(std::move(values)), defaulted_(std::move(defaulted)) {}
+
+bool Config::has(std::string_view key) const { return values_.find(key) != values_.end(); }
+
+const std::string& Config::get(std::string_view key) const {
+  const auto it = values_.find(key);
+  if (it == values_.end()) throw std::out_of_range("no option '" + std::string(key) + "' was declared");
+  return it->second;
+}
+
+bool Config::flag(std::string_view key) const {
+  std::string v = get(key);
+  std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (v == "true" || v == "1" || v == "yes" || v == "on") return true;
+  if (v == "false" || v == "0" || v == "no" || v == "off" || v.empty()) return false;
+  throw UsageError("--" + std::string(key) + ": '" + get(key) + "' is not a truth value; allowed: true, false");
+}
+
+bool Config::is_default(std::string_view key) const { return defaulted_.find(key) != defaulted_.end(); }
+
+void Config::set(std::string key, std::string value) {
+  defaulted_.erase(key);
+  values_[std::move(key)] = std::move(value);
+}
+
+std::string Config::to_ini(const std::set<std::string, std::less<>>& skip) const {
+  // Top-level keys first (an INI file's keys before any [section]), then one
+  // section per dotted prefix, so the text reads back through --config.
+  std::ostringstream top, sections;
+  std::string current;
+  for (const auto& [key, value] : values_) {
+    if (skip.count(key)) continue;
+    const auto dot = key.find('.');
+    if (dot == std::string::npos) {
+      top << key << " = " << value << "\n";
+      continue;
+    }
+    const std::string section = key.substr(0, dot);
+    if (section != current) {
+      sections << "\n[" << section << "]\n";
+      current = section;
+    }
+    sections << key.substr(dot + 1) << " = " << value << "\n";
+  }
+  return top.str() + sections.str();
+}
+
+void add_text_option(boost::program_options::options_description& desc, const char* name, const char* default_value,
+                     const char* help) {
+  desc.add_options()(name, boost::program_options::value<std::string>()->default_value(default_value), help);
+}
+
+}  // namespace bws

@@ -1,0 +1,43 @@
+#pragma once
+// The effective configuration: every option's value as text, keyed by its
+// long name ("tests", "stream.elements"). Options are declared by whoever
+// owns them (the survey, each benchmark) into Boost.Program_options as
+// strings with a default; parsing into numbers happens in plan(), so every
+// message can name the option and its allowed range.
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include <boost/program_options/options_description.hpp>
+
+namespace bws {
+
+class Config {
+ public:
+  Config() = default;
+  Config(std::map<std::string, std::string, std::less<>> values, std::set<std::string, std::less<>> defaulted);
+
+  bool has(std::string_view key) const;
+  // Throws std::out_of_range for a key no one declared (a programming error).
+  const std::string& get(std::string_view key) const;
+  // "true"/"false"/"1"/"0"/"yes"/"no"/"on"/"off"; UsageError otherwise.
+  bool flag(std::string_view key) const;
+  bool is_default(std::string_view key) const;
+  void set(std::string key, std::string value);  // for tests and resolved values
+  const std::map<std::string, std::string, std::less<>>& values() const { return values_; }
+
+  // The configuration as an INI file that --config accepts back: top-level
+  // keys first, then one [section] per dotted prefix. Keys in `skip` are left out.
+  std::string to_ini(const std::set<std::string, std::less<>>& skip = {}) const;
+
+ private:
+  std::map<std::string, std::string, std::less<>> values_;
+  std::set<std::string, std::less<>> defaulted_;
+};
+
+// Declares a text option with a default; the help line shows the default.
+void add_text_option(boost::program_options::options_description& desc, const char* name,
+                     const char* default_value, const char* help);
+
+}  // namespace bws

@@ -1,0 +1,25 @@
+#pragma once
+// Turning records into text is separate from measuring (Google Benchmark's
+// split): a benchmark's report reads the node-level tables that
+// NodeBenchmark::summarize_node made, for every node, and returns lines.
+// The console prints them; nothing here prints.
+#include <string>
+#include <vector>
+
+#include "core/Table.hpp"
+
+namespace bws {
+
+class BenchmarkReport {
+ public:
+  virtual ~BenchmarkReport() = default;
+  // node_tables: the summarize_node tables of all nodes, appended per path.
+  virtual std::vector<std::string> summary_lines(const std::vector<Table>& node_tables) const = 0;
+};
+
+// Fixed-width text table: header row, then rows; columns right-aligned
+// except the first. For terminal summaries.
+std::vector<std::string> format_text_table(const std::vector<std::string>& header,
+                                           const std::vector<std::vector<std::string>>& rows);
+
+}  // namespace bws

@@ -1,0 +1,138 @@
+#include "h5/ResultFile.hpp"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <system_error>
+
+#include "core/Errors.hpp"
+#include "h5/Attributes.hpp"
+#include "h5/Failure.hpp"
+#include "h5/Handles.hpp"
+#include "h5/Objects.hpp"
+#include "h5/Paths.hpp"
+#include "h5/Strings.hpp"
+#include "h5/TableDataset.hpp"
+
+namespace bws::h5 {
+
+std::string schema_version() { return std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor); }
+
+struct ResultFile::Impl {
+  Handle file;
+
+  // The open file of `impl`; a closed or moved-from ResultFile throws.
+  static hid_t file_of(const std::unique_ptr<Impl>& impl, const std::string& path) {
+    if (!impl || !impl->file.valid()) throw RuntimeFailure("HDF5: '" + path + "' is already closed");
+    return impl->file.id();
+  }
+};
+
+namespace {
+
+// The checks of --out, made before anything is created so a usage error
+// leaves no file behind (and never truncates one).
+void check_output_path(const std::string& path, bool overwrite) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  const fs::path parent = fs::path(path).parent_path();
+  const std::string directory = parent.empty() ? "." : parent.string();
+  if (!fs::exists(directory, error)) throw UsageError("--out: directory '" + directory + "' does not exist");
+  if (!fs::is_directory(directory, error)) throw UsageError("--out: '" + directory + "' is not a directory");
+  if (::access(directory.c_str(), W_OK) != 0) throw UsageError("--out: directory '" + directory + "' is not writable");
+  if (fs::is_directory(path, error)) throw UsageError("--out: '" + path + "' is a directory");
+  if (fs::exists(path, error) && !overwrite)
+    throw UsageError("--out: '" + path + "' exists; use --force to overwrite it (or --out another name)");
+}
+
+template <typename T>
+void set_attribute_on(hid_t file, const std::string& object_path, const std::string& name, const T& value) {
+  const Handle object = open_or_create_group(file, absolute_path(object_path));
+  write_attribute(object.id(), name, value);
+}
+
+}  // namespace
+
+ResultFile ResultFile::create(const std::string& path, bool overwrite) {
+  check_output_path(path, overwrite);
+  silence_hdf5_error_printing();
+
+  Handle fapl = checked_handle(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, H5I_INVALID_HID, "make file properties for", path);
+  // close() then closes the file even if some object were still open, rather
+  // than leaving it open (and unflushed) until that object is closed.
+  checked(H5Pset_fclose_degree(fapl.id(), H5F_CLOSE_STRONG), H5I_INVALID_HID, "set the close degree of", path);
+  // The default (oldest) file format: no superblock "file is open" flag that
+  // would make a killed run's file unreadable without h5clear, and readable
+  // by any HDF5 since 1.8.
+  auto impl = std::make_unique<Impl>();
+  impl->file = checked_handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.id()), H5Fclose,
+                              H5I_INVALID_HID, "create", path);
+  ResultFile result(std::move(impl), path);
+  result.set_attribute("/", "schema_version", schema_version());
+  result.set_attribute("/", "status", std::string("running"));
+  result.flush();
+  return result;
+}
+
+ResultFile::ResultFile(std::unique_ptr<Impl> impl, std::string path) : impl_(std::move(impl)), path_(std::move(path)) {}
+ResultFile::ResultFile(ResultFile&&) noexcept = default;
+ResultFile& ResultFile::operator=(ResultFile&& other) noexcept {
+  if (this != &other) {
+    try {
+      close();
+    } catch (...) {  // a failed close of the file being replaced must not escape a noexcept move
+    }
+    impl_ = std::move(other.impl_);
+    path_ = std::move(other.path_);
+  }
+  return *this;
+}
+
+ResultFile::~ResultFile() {
+  try {
+    close();
+  } catch (...) {  // destructors never throw; close() explicitly to see the error
+  }
+}
+
+void ResultFile::set_attribute(const std::string& object_path, const std::string& name, const std::string& value) {
+  set_attribute_on(Impl::file_of(impl_, path_), object_path, name, value);
+}
+
+void ResultFile::set_attribute(const std::string& object_path, const std::string& name, std::int64_t value) {
+  set_attribute_on(Impl::file_of(impl_, path_), object_path, name, value);
+}
+
+void ResultFile::set_attribute(const std::string& object_path, const std::string& name, double value) {
+  set_attribute_on(Impl::file_of(impl_, path_), object_path, name, value);
+}
+
+void ResultFile::write_text(const std::string& dataset_path, const std::string& text) {
+  const hid_t file = Impl::file_of(impl_, path_);
+  const std::string path = absolute_path(dataset_path);
+  remove_link_if_present(file, path);
+  const Handle type = variable_utf8_type();
+  const Handle space = checked_handle(H5Screate(H5S_SCALAR), H5Sclose, file, "make the dataspace of", path);
+  const Handle lcpl = intermediate_groups_lcpl(file);
+  const Handle dataset = checked_handle(
+      H5Dcreate2(file, path.c_str(), type.id(), space.id(), lcpl.id(), H5P_DEFAULT, H5P_DEFAULT), H5Dclose, file,
+      "create text dataset", path);
+  const char* data = text.c_str();
+  checked(H5Dwrite(dataset.id(), type.id(), H5S_ALL, H5S_ALL, H5P_DEFAULT, &data), file, "write text to", path);
+}
+
+void ResultFile::append(const Table& table) { append_table(Impl::file_of(impl_, path_), table); }
+
+void ResultFile::flush() {
+  const hid_t file = Impl::file_of(impl_, path_);
+  checked(H5Fflush(file, H5F_SCOPE_GLOBAL), file, "flush", path_);
+}
+
+void ResultFile::close() {
+  if (!impl_) return;
+  const herr_t status = impl_->file.reset();
+  impl_.reset();
+  checked(status, H5I_INVALID_HID, "close", path_);
+}
+
+}  // namespace bws::h5

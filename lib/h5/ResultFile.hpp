@@ -1,0 +1,84 @@
+#pragma once
+// The HDF5 result file (layout in docs/hdf5-schema.md). Rank 0 writes it:
+// tables are appended as chunked compound datasets that h5py reads as numpy
+// structured arrays, each Table's samples as a companion 2-D dataset, and the
+// file is flushed after every phase so a killed run leaves a valid file.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/Table.hpp"
+
+namespace bws::h5 {
+
+// Major.minor; readers reject an unknown major version.
+inline constexpr int kSchemaMajor = 1;
+inline constexpr int kSchemaMinor = 0;
+std::string schema_version();  // "1.0"
+
+class ResultFile {
+ public:
+  // Creates `path`. Throws bws::UsageError naming --out when the file exists
+  // and overwrite is false, or the directory is missing or not writable;
+  // bws::RuntimeFailure on an HDF5 error. Sets schema_version and status=running.
+  static ResultFile create(const std::string& path, bool overwrite);
+  ResultFile(ResultFile&&) noexcept;
+  ResultFile& operator=(ResultFile&&) noexcept;
+  ~ResultFile();
+
+  const std::string& path() const { return path_; }
+
+  // String / integer / real attribute on a group or dataset ("/" for the root).
+  // Groups on the way are created; an existing attribute is replaced.
+  void set_attribute(const std::string& object_path, const std::string& name, const std::string& value);
+  void set_attribute(const std::string& object_path, const std::string& name, std::int64_t value);
+  void set_attribute(const std::string& object_path, const std::string& name, double value);
+
+  // A scalar string dataset (the /config INI text, a topology XML).
+  void write_text(const std::string& dataset_path, const std::string& text);
+
+  // Appends the rows to the compound dataset at "/" + table.path() (made on
+  // first use, with column units as attributes) and the samples to
+  // "/" + table.samples_path() (rows x max samples, NaN-padded; widened when
+  // a later batch has more samples). Throws if the schema differs from the
+  // dataset's.
+  void append(const Table& table);
+
+  void flush();
+  void close();
+
+ private:
+  struct Impl;
+  explicit ResultFile(std::unique_ptr<Impl> impl, std::string path);
+  std::unique_ptr<Impl> impl_;
+  std::string path_;
+};
+
+class ResultReader {
+ public:
+  // Throws bws::UsageError when the file is missing, not HDF5, or has an
+  // unknown schema major version.
+  static ResultReader open(const std::string& path);
+  ResultReader(ResultReader&&) noexcept;
+  ResultReader& operator=(ResultReader&&) noexcept;
+  ~ResultReader();
+
+  bool exists(const std::string& object_path) const;
+  std::vector<std::string> list(const std::string& group_path) const;  // child names, sorted
+  std::string attribute_text(const std::string& object_path, const std::string& name) const;
+  std::int64_t attribute_int(const std::string& object_path, const std::string& name) const;
+  double attribute_real(const std::string& object_path, const std::string& name) const;
+  std::string read_text(const std::string& dataset_path) const;
+  // Reads a compound table (its path without the leading "/") with its
+  // units and, when the table names a samples dataset, its samples
+  // (trailing NaN padding removed).
+  Table read_table(const std::string& table_path) const;
+
+ private:
+  struct Impl;
+  explicit ResultReader(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace bws::h5

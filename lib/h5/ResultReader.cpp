@@ -1,0 +1,126 @@
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <system_error>
+
+#include "core/Errors.hpp"
+#include "h5/Attributes.hpp"
+#include "h5/Failure.hpp"
+#include "h5/Handles.hpp"
+#include "h5/Objects.hpp"
+#include "h5/Paths.hpp"
+#include "h5/ResultFile.hpp"
+#include "h5/Strings.hpp"
+#include "h5/TableDataset.hpp"
+
+namespace bws::h5 {
+
+struct ResultReader::Impl {
+  Handle file;
+
+  // The open file of `impl`; a moved-from reader throws.
+  static hid_t file_of(const std::unique_ptr<Impl>& impl) {
+    if (!impl) throw RuntimeFailure("HDF5: the result file reader was moved from");
+    return impl->file.id();
+  }
+};
+
+namespace {
+
+// The major number of "<major>.<minor>"; -1 when it is not one.
+int major_version_of(const std::string& version) {
+  int major = -1;
+  const char* end = version.data() + version.size();
+  const auto [next, error] = std::from_chars(version.data(), end, major);
+  if (error != std::errc() || (next != end && *next != '.')) return -1;
+  return major;
+}
+
+void check_schema_version(hid_t file, const std::string& path) {
+  const std::string supported = std::to_string(kSchemaMajor) + ".x";
+  if (!has_attribute(file, "schema_version"))
+    throw UsageError("'" + path + "' has no schema_version attribute: it is not a bwsurvey result file (this bwsurvey reads schema " +
+                     supported + ")");
+  const std::string found = read_text_attribute(file, "schema_version");
+  if (major_version_of(found) != kSchemaMajor)
+    throw UsageError("'" + path + "' has schema version " + found + "; this bwsurvey reads schema " + supported);
+}
+
+herr_t collect_name(hid_t, const char* name, const H5L_info_t*, void* names) {
+  static_cast<std::vector<std::string>*>(names)->emplace_back(name);
+  return 0;
+}
+
+}  // namespace
+
+ResultReader ResultReader::open(const std::string& path) {
+  std::error_code error;
+  if (!std::filesystem::exists(path, error)) throw UsageError("'" + path + "' does not exist");
+  silence_hdf5_error_printing();
+  if (H5Fis_hdf5(path.c_str()) <= 0) {  // negative: not readable as a file at all
+    clear_hdf5_errors();
+    throw UsageError("'" + path + "' is not an HDF5 file");
+  }
+  auto impl = std::make_unique<Impl>();
+  impl->file = checked_handle(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, H5I_INVALID_HID,
+                              "open", path);
+  check_schema_version(impl->file.id(), path);
+  return ResultReader(std::move(impl));
+}
+
+ResultReader::ResultReader(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+ResultReader::ResultReader(ResultReader&&) noexcept = default;
+ResultReader& ResultReader::operator=(ResultReader&&) noexcept = default;
+ResultReader::~ResultReader() = default;
+
+bool ResultReader::exists(const std::string& object_path) const { return object_exists(Impl::file_of(impl_), object_path); }
+
+std::vector<std::string> ResultReader::list(const std::string& group_path) const {
+  const hid_t file = Impl::file_of(impl_);
+  const std::string path = absolute_path(group_path);
+  const Handle group = open_object(file, path);
+  if (H5Iget_type(group.id()) != H5I_GROUP) throw RuntimeFailure("HDF5: '" + path + "' is not a group");
+  std::vector<std::string> names;
+  hsize_t position = 0;
+  checked(H5Literate(group.id(), H5_INDEX_NAME, H5_ITER_INC, &position, collect_name, &names), file, "list", path);
+  std::sort(names.begin(), names.end());  // byte order, whatever order the file indexes by
+  return names;
+}
+
+std::string ResultReader::attribute_text(const std::string& object_path, const std::string& name) const {
+  const Handle object = open_object(Impl::file_of(impl_), absolute_path(object_path));
+  return read_text_attribute(object.id(), name);
+}
+
+std::int64_t ResultReader::attribute_int(const std::string& object_path, const std::string& name) const {
+  const Handle object = open_object(Impl::file_of(impl_), absolute_path(object_path));
+  return read_int_attribute(object.id(), name);
+}
+
+double ResultReader::attribute_real(const std::string& object_path, const std::string& name) const {
+  const Handle object = open_object(Impl::file_of(impl_), absolute_path(object_path));
+  return read_real_attribute(object.id(), name);
+}
+
+std::string ResultReader::read_text(const std::string& dataset_path) const {
+  const hid_t file = Impl::file_of(impl_);
+  const std::string path = absolute_path(dataset_path);
+  const Handle dataset = open_object(file, path);
+  const Handle type = checked_handle(H5Dget_type(dataset.id()), H5Tclose, file, "get the type of", path);
+  const Handle space = checked_handle(H5Dget_space(dataset.id()), H5Sclose, file, "get the shape of", path);
+  const hid_t dataset_id = dataset.id();
+  const std::vector<std::string> values = read_strings(
+      type.id(), space.id(),
+      [dataset_id](hid_t memory_type, void* buffer) {
+        return H5Dread(dataset_id, memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer);
+      },
+      file, path);
+  if (values.size() != 1) throw RuntimeFailure("HDF5: '" + path + "' is not a single text");
+  return values.front();
+}
+
+Table ResultReader::read_table(const std::string& table_path) const {
+  return h5::read_table(Impl::file_of(impl_), table_path);
+}
+
+}  // namespace bws::h5

@@ -1,0 +1,191 @@
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/Errors.hpp"
+#include "h5/Attributes.hpp"
+#include "h5/CompoundType.hpp"
+#include "h5/Failure.hpp"
+#include "h5/Objects.hpp"
+#include "h5/Paths.hpp"
+#include "h5/SamplesDataset.hpp"
+#include "h5/Strings.hpp"
+#include "h5/TableDataset.hpp"
+
+namespace bws::h5 {
+
+namespace {
+
+constexpr hsize_t kRowsPerRead = 65536;
+
+// How one stored member is read: its column, and where and as what it lands
+// in the read buffer.
+struct MemberReader {
+  Column column;
+  std::size_t offset = 0;
+  Handle memory_type;          // native number, or a string type
+  bool variable_length = false;
+  H5T_str_t padding = H5T_STR_NULLPAD;
+};
+
+struct ReadPlan {
+  std::vector<MemberReader> members;
+  Handle memory_type;  // the compound of all members, packed
+  std::size_t row_bytes = 0;
+};
+
+std::string member_name(hid_t type, unsigned index) {
+  char* raw = H5Tget_member_name(type, index);
+  std::string name = raw != nullptr ? raw : "";
+  H5free_memory(raw);
+  return name;
+}
+
+MemberReader plan_member(hid_t file, const std::string& path, hid_t stored_type, unsigned index) {
+  MemberReader member;
+  member.column.name = member_name(stored_type, index);
+  Handle stored = checked_handle(H5Tget_member_type(stored_type, index), H5Tclose, file,
+                                 "get the type of column '" + member.column.name + "' of", path);
+  const auto type = column_type_of(H5Tget_class(stored.id()));
+  if (!type)
+    throw RuntimeFailure("HDF5: table '" + path + "': column '" + member.column.name +
+                         "' is neither an integer, a float nor a string");
+  member.column.type = *type;
+  switch (*type) {
+    case ColumnType::Int64:
+      member.memory_type = checked_handle(H5Tcopy(H5T_NATIVE_INT64), H5Tclose, file, "copy a type for", path);
+      break;
+    case ColumnType::Float64:
+      member.memory_type = checked_handle(H5Tcopy(H5T_NATIVE_DOUBLE), H5Tclose, file, "copy a type for", path);
+      break;
+    case ColumnType::String:
+      member.variable_length = H5Tis_variable_str(stored.id()) > 0;
+      member.padding = H5Tget_strpad(stored.id());
+      if (member.variable_length) {
+        member.memory_type = variable_utf8_type();  // a char* per cell
+        checked(H5Tset_cset(member.memory_type.id(), H5Tget_cset(stored.id())), file, "set encoding for", path);
+      } else {
+        // The stored type itself: the buffer holds the cells as stored.
+        member.memory_type = checked_handle(H5Tcopy(stored.id()), H5Tclose, file, "copy a type for", path);
+        member.column.width = H5Tget_size(stored.id());
+      }
+      break;
+  }
+  return member;
+}
+
+ReadPlan plan_read(hid_t file, const std::string& path, hid_t dataset) {
+  Handle stored_type = checked_handle(H5Dget_type(dataset), H5Tclose, file, "get the row type of", path);
+  if (H5Tget_class(stored_type.id()) != H5T_COMPOUND)
+    throw RuntimeFailure("HDF5: '" + path + "' is not a table (a compound dataset)");
+  ReadPlan plan;
+  const int members = H5Tget_nmembers(stored_type.id());
+  for (int i = 0; i < members; ++i) {
+    MemberReader member = plan_member(file, path, stored_type.id(), static_cast<unsigned>(i));
+    member.offset = plan.row_bytes;
+    plan.row_bytes += H5Tget_size(member.memory_type.id());
+    plan.members.push_back(std::move(member));
+  }
+  plan.memory_type = checked_handle(H5Tcreate(H5T_COMPOUND, std::max<std::size_t>(plan.row_bytes, 1)), H5Tclose,
+                                    file, "make the read type of", path);
+  for (const MemberReader& member : plan.members)
+    checked(H5Tinsert(plan.memory_type.id(), member.column.name.c_str(), member.offset, member.memory_type.id()),
+            file, "make the read type of", path);
+  return plan;
+}
+
+Value cell_value(const MemberReader& member, const std::byte* row) {
+  const std::byte* cell = row + member.offset;
+  switch (member.column.type) {
+    case ColumnType::Int64: {
+      std::int64_t value = 0;
+      std::memcpy(&value, cell, sizeof value);
+      return Value(value);
+    }
+    case ColumnType::Float64: {
+      double value = 0;
+      std::memcpy(&value, cell, sizeof value);
+      return Value(value);
+    }
+    case ColumnType::String:
+      break;
+  }
+  if (member.variable_length) {
+    const char* text = nullptr;
+    std::memcpy(&text, cell, sizeof text);
+    return Value(std::string(text != nullptr ? text : ""));
+  }
+  return Value(fixed_cell_text(reinterpret_cast<const char*>(cell), member.column.width, member.padding));
+}
+
+hsize_t length_of(hid_t file, hid_t dataset, const std::string& path) {
+  Handle space = checked_handle(H5Dget_space(dataset), H5Sclose, file, "get the shape of", path);
+  if (H5Sget_simple_extent_ndims(space.id()) != 1) throw RuntimeFailure("HDF5: table '" + path + "' is not 1-D");
+  hsize_t length = 0;
+  checked(H5Sget_simple_extent_dims(space.id(), &length, nullptr), file, "get the shape of", path);
+  return length;
+}
+
+// Rows [first, first + count) into `cells`.
+void read_rows(hid_t file, hid_t dataset, const std::string& path, const ReadPlan& plan, hsize_t first, hsize_t count,
+               std::vector<std::vector<Value>>& cells) {
+  Handle file_space = checked_handle(H5Dget_space(dataset), H5Sclose, file, "get the shape of", path);
+  checked(H5Sselect_hyperslab(file_space.id(), H5S_SELECT_SET, &first, nullptr, &count, nullptr), file,
+          "select rows of", path);
+  Handle memory_space =
+      checked_handle(H5Screate_simple(1, &count, nullptr), H5Sclose, file, "make a buffer dataspace for", path);
+  std::vector<std::byte> buffer(count * plan.row_bytes);
+  checked(H5Dread(dataset, plan.memory_type.id(), memory_space.id(), file_space.id(), H5P_DEFAULT, buffer.data()),
+          file, "read rows of", path);
+  for (hsize_t r = 0; r < count; ++r) {
+    std::vector<Value> row;
+    row.reserve(plan.members.size());
+    for (const MemberReader& member : plan.members) row.push_back(cell_value(member, buffer.data() + r * plan.row_bytes));
+    cells.push_back(std::move(row));
+  }
+  // Frees the strings HDF5 allocated for variable-length members (no-op otherwise).
+  H5Dvlen_reclaim(plan.memory_type.id(), memory_space.id(), H5P_DEFAULT, buffer.data());
+}
+
+}  // namespace
+
+Table read_table(hid_t file, const std::string& table_path) {
+  const std::string path = absolute_path(table_path);
+  if (!object_exists(file, path)) throw RuntimeFailure("HDF5: no table '" + path + "' in the file");
+  Handle dataset = open_object(file, path);
+  const ReadPlan plan = plan_read(file, path, dataset.id());
+  const hsize_t rows = length_of(file, dataset.id(), path);
+
+  std::vector<std::vector<Value>> cells;
+  cells.reserve(rows);
+  for (hsize_t first = 0; first < rows; first += kRowsPerRead)
+    read_rows(file, dataset.id(), path, plan, first, std::min(kRowsPerRead, rows - first), cells);
+
+  std::vector<Column> columns;
+  for (const MemberReader& member : plan.members) columns.push_back(member.column);
+  // A variable-length string column (a file written by another tool) gets
+  // the width of its longest value, so the table can be written again.
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    if (columns[c].type != ColumnType::String || columns[c].width != 0) continue;
+    std::size_t longest = 1;
+    for (const auto& row : cells) longest = std::max(longest, row[c].as_string().size());
+    columns[c].width = longest;
+  }
+  if (has_attribute(dataset.id(), kUnitsAttribute)) {
+    const std::vector<std::string> units = read_text_array_attribute(dataset.id(), kUnitsAttribute);
+    if (units.size() == columns.size())
+      for (std::size_t c = 0; c < columns.size(); ++c) columns[c].unit = units[c];
+  }
+  std::string samples_path;
+  if (has_attribute(dataset.id(), kSamplesAttribute)) samples_path = read_text_attribute(dataset.id(), kSamplesAttribute);
+
+  Table table(relative_path(path), std::move(columns), samples_path.empty() ? "" : relative_path(samples_path));
+  std::vector<std::vector<double>> samples;
+  if (!samples_path.empty()) samples = read_samples(file, absolute_path(samples_path), 0, rows);
+  for (hsize_t r = 0; r < rows; ++r)
+    table.add_row_values(std::move(cells[r]), samples.empty() ? std::vector<double>{} : std::move(samples[r]));
+  return table;
+}
+
+}  // namespace bws::h5

@@ -1,0 +1,256 @@
+#include "stream/StreamPlan.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+
+#include "core/Errors.hpp"
+#include "core/Sizes.hpp"
+#include "stream/StreamKernels.hpp"
+#include "topology/Topology.hpp"
+
+namespace bws::stream {
+namespace {
+
+const char* const kTypesAllowed = "double, float, both (or a comma list such as double,float)";
+
+std::string flag(const char* key) { return std::string("--") + key; }
+
+// The option's text; its default when the Config does not hold it (a Config
+// built by hand in a test), so the defaults live in one place.
+std::string option_text(const Config& config, const char* key, const char* default_value) {
+  return config.has(key) ? config.get(key) : std::string(default_value);
+}
+bool option_defaulted(const Config& config, const char* key) {
+  return !config.has(key) || config.is_default(key);
+}
+
+std::string trim(std::string_view s) {
+  std::size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return std::string(s.substr(b, e - b));
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::vector<StreamType> parse_types(const std::string& text) {
+  std::vector<StreamType> types;
+  auto add = [&](StreamType t) {
+    if (std::find(types.begin(), types.end(), t) == types.end()) types.push_back(t);
+  };
+  std::size_t from = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', from);
+    const std::string token = lower(trim(std::string_view(text).substr(from, comma - from)));
+    if (token == "double") {
+      add(StreamType::Double);
+    } else if (token == "float") {
+      add(StreamType::Float);
+    } else if (token == "both") {
+      add(StreamType::Double);
+      add(StreamType::Float);
+    } else {
+      throw UsageError(flag(kTypeOption) + ": unknown type '" + token + "'; allowed: " + kTypesAllowed);
+    }
+    if (comma == std::string::npos) break;
+    from = comma + 1;
+  }
+  return types;
+}
+
+// A whole number in [lo, hi]; UsageError naming the option otherwise.
+std::uint64_t parse_count(const std::string& text, const char* key, std::uint64_t lo, std::uint64_t hi) {
+  const std::string t = trim(text);
+  const std::string allowed = "; allowed: " + std::to_string(lo) + ".." + std::to_string(hi);
+  if (t.empty() || !std::all_of(t.begin(), t.end(), [](unsigned char c) { return std::isdigit(c); }))
+    throw UsageError(flag(key) + ": '" + text + "' is not a whole number" + allowed);
+  // More digits than hi has cannot be in range (and might overflow).
+  if (t.size() > std::to_string(hi).size() + 1 || std::stoull(t) < lo || std::stoull(t) > hi)
+    throw UsageError(flag(key) + ": '" + text + "' is out of range" + allowed);
+  return std::stoull(t);
+}
+
+StoresRequest parse_stores(const std::string& text) {
+  const std::string t = lower(trim(text));
+  if (t == "auto") return StoresRequest::Auto;
+  if (t == "normal") return StoresRequest::Normal;
+  if (t == "nontemporal") {
+    if (!kHaveNontemporalKernels)
+      throw UsageError(flag(kStoresOption) +
+                       ": 'nontemporal' is not available in this build (non-temporal kernels exist for x86 "
+                       "only); allowed: auto, normal");
+    return StoresRequest::Nontemporal;
+  }
+  throw UsageError(flag(kStoresOption) + ": unknown value '" + text + "'; allowed: auto, normal, nontemporal");
+}
+
+std::size_t parse_offset(const std::string& text) {
+  const std::string allowed = "; allowed: 0..4032 bytes in steps of 64";
+  const std::string t = trim(text);
+  std::uint64_t offset = 0;
+  if (t != "0") {
+    try {
+      offset = parse_size(t, flag(kOffsetOption));
+    } catch (const UsageError& e) {
+      throw UsageError(e.what() + allowed);
+    }
+  }
+  if (offset >= kPageBytes) throw UsageError(flag(kOffsetOption) + ": '" + text + "' is out of range" + allowed);
+  if (offset % kLineBytes != 0)
+    throw UsageError(flag(kOffsetOption) + ": '" + text + "' is not a multiple of 64" + allowed);
+  return static_cast<std::size_t>(offset);
+}
+
+// The most elements per array such that every rank's buffer (three arrays,
+// page rounding and offsets) fits in the node's memory; 0 when none fit.
+std::uint64_t max_elements_in_memory(std::uint64_t node_memory_bytes, int ranks, std::size_t element_bytes,
+                                     std::size_t offset_bytes) {
+  const std::uint64_t per_rank = node_memory_bytes / static_cast<std::uint64_t>(ranks);
+  const std::uint64_t reserve = 2 * (kPageBytes - 1) + 2 * offset_bytes;  // see make_stream_layout
+  if (per_rank <= reserve) return 0;
+  return (per_rank - reserve) / (3 * element_bytes);
+}
+
+std::string allowed_elements(std::uint64_t max_elements, bool memory_known) {
+  return "allowed: " + std::to_string(kMinElements) + ".." +
+         (memory_known ? std::to_string(max_elements) : std::string("(node memory unknown)")) + " elements or auto";
+}
+
+std::uint64_t resolve_elements(const std::string& text, const NodeContext& node, std::size_t element_bytes,
+                               std::size_t offset_bytes, bool& is_auto) {
+  const topo::TopologyInfo& info = node.topology.info();
+  const int ranks = std::max(1, node.ranks_on_node);
+  const bool memory_known = info.node_memory_bytes > 0;
+  const std::uint64_t max_elements =
+      memory_known ? max_elements_in_memory(info.node_memory_bytes, ranks, element_bytes, offset_bytes)
+                   : UINT64_C(1) << 50;
+  const std::string key = flag(kElementsOption);
+  const std::string t = trim(text);
+  is_auto = lower(t) == "auto";
+
+  if (is_auto) {
+    std::uint64_t n = std::max(kAutoMinElements, kAutoLlcMultiple * info.llc_bytes / element_bytes);
+    if (memory_known) {
+      const double cap = kAutoMemoryFraction * static_cast<double>(info.node_memory_bytes) /
+                         (static_cast<double>(ranks) * 3.0 * static_cast<double>(element_bytes));
+      n = std::min<std::uint64_t>(n, static_cast<std::uint64_t>(cap));
+    }
+    if (n < kMinElements)
+      throw UsageError(key + " auto: 40% of this node's " + format_bytes(static_cast<double>(info.node_memory_bytes)) +
+                       " holds fewer than " + std::to_string(kMinElements) + " elements per array for each of " +
+                       std::to_string(ranks) + " ranks; " + allowed_elements(max_elements, memory_known));
+    return n;
+  }
+
+  std::uint64_t n = 0;
+  try {
+    n = parse_size(t, key);
+  } catch (const UsageError& e) {
+    throw UsageError(std::string(e.what()) + "; " + allowed_elements(max_elements, memory_known));
+  }
+  if (n < kMinElements)
+    throw UsageError(key + ": '" + text + "' is out of range; " + allowed_elements(max_elements, memory_known));
+  if (memory_known && n > max_elements) {
+    const double array_bytes = static_cast<double>(n) * static_cast<double>(element_bytes);
+    throw UsageError(key + " " + t + ": 3 arrays of " + format_bytes(array_bytes) + " on each of " +
+                     std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks") + " need " +
+                     format_bytes(3.0 * array_bytes * ranks) + "; this node has " +
+                     format_bytes(static_cast<double>(info.node_memory_bytes)) + " (" +
+                     allowed_elements(max_elements, memory_known) + ")");
+  }
+  return n;
+}
+
+StoreKind resolve_stores(StoresRequest request, std::uint64_t elements, std::size_t element_bytes,
+                         std::uint64_t llc_bytes) {
+  switch (request) {
+    case StoresRequest::Normal:
+      return StoreKind::Normal;
+    case StoresRequest::Nontemporal:
+      return StoreKind::Nontemporal;
+    case StoresRequest::Auto:
+      break;
+  }
+  // Arrays that cannot stay in the cache go to memory anyway: streaming
+  // stores then save the read of every destination line (write-allocate).
+  const bool beyond_llc = 3.0 * static_cast<double>(elements) * static_cast<double>(element_bytes) >
+                          static_cast<double>(llc_bytes);
+  return beyond_llc && kHaveNontemporalKernels ? StoreKind::Nontemporal : StoreKind::Normal;
+}
+
+}  // namespace
+
+void add_stream_options(boost::program_options::options_description& desc) {
+  add_text_option(desc, kElementsOption, kElementsDefault,
+                  "STREAM: elements per array per rank; 'auto' makes each array >= 4x the rank's last-level "
+                  "cache and >= 10^7, with all ranks of a node within 40% of its memory; or a count such as "
+                  "64M or 1e7 (K/M/G = x1024), allowed 1024 up to what fits in the node's memory");
+  add_text_option(desc, kTypeOption, kTypeDefault,
+                  "STREAM: element type: double, float, both, or a comma list (double,float)");
+  add_text_option(desc, kNtimesOption, kNtimesDefault,
+                  "STREAM: repetitions of the four kernels, the first dropped as warm-up; allowed 2..1000000 "
+                  "(--quick with the default: 5)");
+  add_text_option(desc, kStoresOption, kStoresDefault,
+                  "STREAM: stores of the kernels: normal, nontemporal (x86 streaming stores, no write-allocate), "
+                  "or auto (nontemporal when the three arrays exceed the rank's last-level cache)");
+  add_text_option(desc, kOffsetOption, kOffsetDefault,
+                  "STREAM: bytes array k (0, 1, 2) is shifted by k times this within its page, against 4 KiB "
+                  "aliasing; allowed 0..4032 in steps of 64");
+}
+
+StreamParams plan_stream(const Config& config, const NodeContext& node) {
+  StreamParams p;
+  p.ranks_on_node = std::max(1, node.ranks_on_node);
+  const std::vector<StreamType> types = parse_types(option_text(config, kTypeOption, kTypeDefault));
+  p.ntimes = static_cast<int>(
+      parse_count(option_text(config, kNtimesOption, kNtimesDefault), kNtimesOption, kMinNtimes, kMaxNtimes));
+  if (node.quick && option_defaulted(config, kNtimesOption)) p.ntimes = kQuickNtimes;
+  p.stores_request = parse_stores(option_text(config, kStoresOption, kStoresDefault));
+  p.offset_bytes = parse_offset(option_text(config, kOffsetOption, kOffsetDefault));
+
+  std::size_t largest_element_bytes = 0;
+  for (StreamType t : types) largest_element_bytes = std::max(largest_element_bytes, element_bytes(t));
+  p.elements = resolve_elements(option_text(config, kElementsOption, kElementsDefault), node, largest_element_bytes,
+                                p.offset_bytes, p.elements_auto);
+
+  const std::uint64_t llc_bytes = node.topology.info().llc_bytes;
+  for (StreamType t : types) {
+    StreamTypeRun run;
+    run.type = t;
+    run.stores = resolve_stores(p.stores_request, p.elements, element_bytes(t), llc_bytes);
+    run.layout = make_stream_layout(p.elements, element_bytes(t), p.offset_bytes);
+    p.buffer_bytes = std::max(p.buffer_bytes, run.layout.total_bytes);
+    p.runs.push_back(run);
+  }
+  return p;
+}
+
+std::string describe_stream(const StreamParams& p) {
+  std::string types, stores;
+  bool same_stores = true;
+  for (const StreamTypeRun& r : p.runs) {
+    if (!types.empty()) types += '+';
+    types += type_name(r.type);
+    same_stores = same_stores && r.stores == p.runs.front().stores;
+  }
+  if (same_stores && !p.runs.empty()) {
+    stores = std::string(store_name(p.runs.front().stores)) + " stores";
+  } else {
+    for (const StreamTypeRun& r : p.runs) {
+      if (!stores.empty()) stores += ", ";
+      stores.append(type_name(r.type)).append(" ").append(store_name(r.stores));
+    }
+    stores += " stores";
+  }
+  if (p.stores_request == StoresRequest::Auto) stores += " (auto)";
+  char mib[32];
+  std::snprintf(mib, sizeof mib, "%.0f", static_cast<double>(p.buffer_bytes) / (1024.0 * 1024.0));
+  return types + ", " + std::to_string(p.elements) + " elements/array, " + mib + " MiB/rank, " + stores + ", " +
+         std::to_string(p.ntimes) + " repetitions";
+}
+
+}  // namespace bws::stream

@@ -1,0 +1,26 @@
+#include "stream/StreamTables.hpp"
+
+#include "core/ResultColumns.hpp"
+
+namespace bws::stream {
+
+Table make_stream_results_table() {
+  std::vector<Column> columns = leading_result_columns("kernel");
+  columns.push_back(text_column("type", 8));
+  columns.push_back(text_column("stores", 16));
+  columns.push_back(int_column("elements"));       // per array, this rank
+  columns.push_back(int_column("ntimes"));         // repetitions, the first one dropped
+  columns.push_back(real_column("avg_rel_error"));  // of the array this kernel writes
+  for (Column& c : closing_result_columns()) columns.push_back(std::move(c));
+  return Table(kResultsPath, std::move(columns), kTimesPath);
+}
+
+Table make_stream_nodes_table() {
+  return Table(kNodesPath, {text_column("host", kHostWidth), int_column("ranks"), int_column("threads"),
+                            text_column("kernel", kNameWidth), text_column("type", 8), text_column("stores", 16),
+                            int_column("elements"),  // per array, summed over the node's ranks
+                            int_column("bytes", "B"), real_column("t_min", "s"), real_column("t_avg", "s"),
+                            real_column("t_max", "s"), real_column("bandwidth", "B/s"), int_column("valid")});
+}
+
+}  // namespace bws::stream

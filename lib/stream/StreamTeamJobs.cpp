@@ -1,0 +1,72 @@
+#include "stream/StreamTeamJobs.hpp"
+
+#include <chrono>
+
+#include "topology/Team.hpp"
+
+namespace bws::stream {
+
+template <class T>
+void initialize_on_team(topo::Team& team, const StreamArrays<T>& x, std::size_t n) {
+  team.run([&](topo::ThreadContext& thread) {
+    const auto [begin, end] = thread.share(n, share_granule<T>());
+    for (std::size_t j = begin; j < end; ++j) {
+      x.a[j] = T(1);
+      x.b[j] = T(2);
+      x.c[j] = T(0);
+    }
+    for (std::size_t j = begin; j < end; ++j) x.a[j] = T(2) * x.a[j];
+  });
+}
+
+template <class T>
+std::array<std::vector<double>, 4> time_on_team(topo::Team& team, RunContext& context, const StreamArrays<T>& x,
+                                                std::size_t n, int ntimes, StoreKind stores,
+                                                const std::function<void(int)>& after_repetition) {
+  using Clock = std::chrono::steady_clock;
+  std::array<std::vector<double>, 4> seconds;
+  for (auto& s : seconds) s.reserve(static_cast<std::size_t>(ntimes));
+  for (int k = 0; k < ntimes; ++k) {
+    for (const StreamKernelSpec& spec : kStreamKernels) {
+      Clock::time_point start, stop;
+      context.node_sync.barrier();
+      team.run([&](topo::ThreadContext& thread) {
+        const auto [begin, end] = thread.share(n, share_granule<T>());
+        thread.barrier();
+        if (thread.index() == 0) start = Clock::now();
+        run_stream_kernel<T>(spec.kernel, stores, x, begin, end);
+        thread.barrier();
+        if (thread.index() == 0) stop = Clock::now();
+      });
+      seconds[static_cast<std::size_t>(spec.kernel)].push_back(std::chrono::duration<double>(stop - start).count());
+    }
+    if (after_repetition) after_repetition(k);
+  }
+  return seconds;
+}
+
+template <class T>
+StreamValidation validate_on_team(topo::Team& team, const StreamArrays<T>& x, std::size_t n, int ntimes) {
+  const StreamExpected expected = stream_expected_values<T>(ntimes);
+  std::vector<StreamErrorSums> partial(static_cast<std::size_t>(team.size()));
+  team.run([&](topo::ThreadContext& thread) {
+    const auto [begin, end] = thread.share(n, share_granule<T>());
+    partial[static_cast<std::size_t>(thread.index())] = sum_stream_errors(x.a, x.b, x.c, begin, end, expected);
+  });
+  StreamErrorSums total;
+  for (const StreamErrorSums& p : partial) total += p;  // in thread order: the same sum every run
+  return judge_stream_errors(total, n, expected, stream_error_limit<T>());
+}
+
+#define BWS_STREAM_INSTANTIATE(T)                                                                                \
+  template void initialize_on_team<T>(topo::Team&, const StreamArrays<T>&, std::size_t);                        \
+  template std::array<std::vector<double>, 4> time_on_team<T>(topo::Team&, RunContext&, const StreamArrays<T>&, \
+                                                              std::size_t, int, StoreKind,                     \
+                                                              const std::function<void(int)>&);                \
+  template StreamValidation validate_on_team<T>(topo::Team&, const StreamArrays<T>&, std::size_t, int);
+
+BWS_STREAM_INSTANTIATE(double)
+BWS_STREAM_INSTANTIATE(float)
+#undef BWS_STREAM_INSTANTIATE
+
+}  // namespace bws::stream

@@ -1,0 +1,68 @@
+#pragma once
+// STREAM 5.10's checkSTREAMresults: replay the initialisation and the ntimes
+// repetitions of Copy, Scale, Add, Triad on three scalars, then compare every
+// element with them: the average absolute error of an array divided by its
+// expected value must stay below STREAM's epsilon (1e-13 double, 1e-6 float).
+// Pure functions: they work on any plain array, so a test can corrupt one
+// element and see it named.
+#include <array>
+#include <cstddef>
+
+#include "stream/StreamKernelTable.hpp"
+
+namespace bws::stream {
+
+// The value every element of a, b and c holds after the run.
+struct StreamExpected {
+  double a = 0, b = 0, c = 0;
+  double of(StreamArray array) const { return array == StreamArray::A ? a : array == StreamArray::B ? b : c; }
+};
+
+// Replays in T's arithmetic, as STREAM does in STREAM_TYPE: a=1, b=2, c=0;
+// a=2a; then ntimes x (c=a; b=s*c; c=a+b; a=b+s*c) with s=3.
+template <class T>
+StreamExpected stream_expected_values(int ntimes);
+
+// STREAM 5.10's limits on the average relative error.
+template <class T>
+constexpr double stream_error_limit() {
+  return sizeof(T) == sizeof(float) ? 1e-6 : 1e-13;
+}
+
+// Sums of |element - expected| over a range, per array; partial sums of
+// threads add up. An element equal to its expected value adds 0, also when
+// both are infinite (the values grow 15x per repetition and overflow float
+// after 32 repetitions, double after 262).
+struct StreamErrorSums {
+  std::array<double, 3> abs_error{};  // indexed by StreamArray
+  StreamErrorSums& operator+=(const StreamErrorSums& other);
+};
+
+template <class T>
+StreamErrorSums sum_stream_errors(const T* a, const T* b, const T* c, std::size_t begin, std::size_t end,
+                                  const StreamExpected& expected);
+
+struct ArrayValidation {
+  StreamArray array = StreamArray::A;
+  double expected = 0;        // the value every element should hold
+  double avg_abs_error = 0;   // sum |x - expected| / n
+  double avg_rel_error = 0;   // avg_abs_error / |expected|; +inf for non-finite errors
+  double limit = 0;           // epsilon of the type
+  bool passed = false;
+};
+
+struct StreamValidation {
+  std::array<ArrayValidation, 3> arrays;  // a, b, c
+  bool passed() const { return arrays[0].passed && arrays[1].passed && arrays[2].passed; }
+  const ArrayValidation& of(StreamArray array) const { return arrays[static_cast<std::size_t>(array)]; }
+};
+
+// Turns error sums over all n elements into the verdict per array.
+StreamValidation judge_stream_errors(const StreamErrorSums& sums, std::size_t n, const StreamExpected& expected,
+                                     double limit);
+
+// The whole check on plain arrays of n elements after ntimes repetitions.
+template <class T>
+StreamValidation validate_stream_arrays(const T* a, const T* b, const T* c, std::size_t n, int ntimes);
+
+}  // namespace bws::stream

@@ -1,0 +1,38 @@
+#pragma once
+// bwsurvey's command line and INI file (Boost.Program_options): the
+// survey's own options plus every registered benchmark's, which the
+// benchmarks declare themselves. Every option is also an INI key; the
+// command line wins over the file.
+#include <functional>
+#include <string>
+
+#include <boost/program_options/options_description.hpp>
+
+#include "core/Config.hpp"
+
+namespace bws::survey {
+
+struct CommandLine {
+  Config config;            // every option, with defaults filled in
+  bool help = false;
+  bool print_config = false;
+  std::string text;         // the command line as typed, for the file
+};
+
+// All options, grouped for --help.
+boost::program_options::options_description survey_options();
+
+// Reads the text of a --config file (rank 0 reads it and broadcasts it, so
+// every rank parses the same text).
+using ConfigReader = std::function<std::string(const std::string& path)>;
+
+// Parses argv and the --config file. Throws UsageError with one line naming
+// the problem: unknown option, missing value, INI syntax (with the line
+// number), unknown INI key.
+CommandLine parse_command_line(int argc, const char* const argv[], const ConfigReader& read_config);
+
+// The keys left out of the /config text (they are about this invocation,
+// not the measurement): help, print-config, config, force.
+const std::set<std::string, std::less<>>& invocation_only_keys();
+
+}  // namespace bws::survey

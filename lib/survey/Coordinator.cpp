@@ -1,0 +1,331 @@
+#include "survey/Coordinator.hpp"
+
+#include <mpi.h>
+
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <ostream>
+
+#include "core/Errors.hpp"
+#include "core/ResultColumns.hpp"
+#include "h5/ResultFile.hpp"
+#include "survey/ConsoleProgress.hpp"
+#include "survey/GatherToRoot.hpp"
+#include "survey/MpiWorld.hpp"
+#include "survey/Outcome.hpp"
+#include "survey/RunMetadata.hpp"
+#include "survey/SurveySettings.hpp"
+#include "topology/PinningPlan.hpp"
+#include "topology/Team.hpp"
+#include "topology/Topology.hpp"
+
+#ifndef BWS_VERSION
+#define BWS_VERSION "unknown"
+#endif
+#ifndef BWS_GIT_COMMIT
+#define BWS_GIT_COMMIT "unknown"
+#endif
+
+namespace bws::survey {
+namespace {
+
+// Bytes rank 0 receives at a time when gathering a phase.
+constexpr std::uint64_t kGatherBytesInFlight = std::uint64_t{64} << 20;
+
+class MpiNodeSync final : public NodeSync {
+ public:
+  explicit MpiNodeSync(MPI_Comm comm) : comm_(comm) {}
+  void barrier() override { MPI_Barrier(comm_); }
+
+ private:
+  MPI_Comm comm_;
+};
+
+// A rank's records for one phase: its own tables and, on a node's leader,
+// the node-level tables.
+std::vector<std::byte> pack_bundle(const std::vector<Table>& rank_tables, const std::vector<Table>& node_tables) {
+  const auto a = pack_tables(rank_tables);
+  const auto b = pack_tables(node_tables);
+  const std::uint64_t na = a.size();
+  std::vector<std::byte> out(sizeof na + a.size() + b.size());
+  std::memcpy(out.data(), &na, sizeof na);
+  std::copy(a.begin(), a.end(), out.begin() + sizeof na);
+  std::copy(b.begin(), b.end(), out.begin() + static_cast<std::ptrdiff_t>(sizeof na + a.size()));
+  return out;
+}
+
+std::pair<std::vector<Table>, std::vector<Table>> unpack_bundle(const std::vector<std::byte>& bytes) {
+  std::uint64_t na = 0;
+  if (bytes.size() < sizeof na) throw RuntimeFailure("a rank sent a truncated record bundle");
+  std::memcpy(&na, bytes.data(), sizeof na);
+  if (na > bytes.size() - sizeof na) throw RuntimeFailure("a rank sent a truncated record bundle");
+  const std::byte* p = bytes.data() + sizeof na;
+  return {unpack_tables(p, na), unpack_tables(p + na, bytes.size() - sizeof na - na)};
+}
+
+std::string error_line(const std::exception& e) { return e.what(); }
+
+class Survey {
+ public:
+  Survey(const CommandLine& cl, ConsoleStreams console) : cl_(cl), console_(console) {
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+    MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  }
+
+  int run() {
+    layout_ = discover_node_layout(MPI_COMM_WORLD);
+    if (int code = plan(); code != kExitOk) return code;
+    if (int code = open_file(); code != kExitOk) return code;
+    if (int code = start_team(); code != kExitOk) return finish(code);
+    for (std::size_t i = 0; i < settings_.tests.size(); ++i) {
+      if (!run_phase(i)) break;
+    }
+    return finish(kExitOk);
+  }
+
+ private:
+  bool root() const { return rank_ == 0; }
+
+  void say_error(const std::string& message) {
+    if (root()) console_.err << "bwsurvey: error: " << message << std::endl;
+  }
+
+  // Every option is checked on every rank, against that rank's topology,
+  // before anything is allocated or created; the first error wins.
+  int plan() {
+    std::optional<std::string> error;
+    try {
+      settings_ = parse_survey_settings(cl_.config);
+      topology_.emplace(topo::Topology::discover());
+      const int threads = settings_.threads == 0 ? topology_->info().cores : settings_.threads;
+      slots_ = topo::make_pinning_plan(*topology_, threads, settings_.bind);
+      const NodeContext node{*topology_, layout_.host, rank_, layout_.ranks_on_node, layout_.local_rank,
+                             static_cast<int>(slots_.size()), settings_.quick};
+      for (const RegistryEntry* entry : settings_.tests) {
+        benchmarks_.push_back(entry->make_benchmark());
+        planned_.push_back(benchmarks_.back()->plan(cl_.config, node));
+      }
+    } catch (const UsageError& e) {
+      error = error_line(e);
+    }
+    if (auto agreed = agree_on_error(MPI_COMM_WORLD, error)) {
+      say_error(*agreed);
+      return kExitUsage;
+    }
+    return kExitOk;
+  }
+
+  int open_file() {
+    std::optional<std::string> error;
+    if (root()) {
+      try {
+        file_.emplace(h5::ResultFile::create(settings_.out, settings_.force));
+        write_run_attributes();
+        file_->flush();
+      } catch (const UsageError& e) {
+        error = error_line(e);
+      } catch (const std::exception& e) {
+        error = "--out: cannot write '" + settings_.out + "': " + e.what();
+      }
+    }
+    if (auto agreed = agree_on_error(MPI_COMM_WORLD, error)) {
+      say_error(*agreed);
+      return kExitUsage;
+    }
+    return kExitOk;
+  }
+
+  void write_run_attributes() {
+    h5::ResultFile& f = *file_;
+    f.set_attribute("/", "tool_version", std::string(BWS_VERSION));
+    f.set_attribute("/", "git_commit", std::string(BWS_GIT_COMMIT));
+    f.set_attribute("/", "created_utc", utc_now_iso8601());
+    f.set_attribute("/", "finished_utc", std::string());
+    f.set_attribute("/", "status", std::string("running"));
+    f.set_attribute("/", "command_line", cl_.text);
+    f.set_attribute("/", "n_ranks", static_cast<std::int64_t>(size_));
+    f.set_attribute("/", "n_nodes", static_cast<std::int64_t>(layout_.n_nodes));
+    f.set_attribute("/", "mpi_library", mpi_library_version());
+    f.set_attribute("/", "hwloc_version", hwloc_version_text());
+    f.set_attribute("/", "compiler", compiler_text());
+    std::string tests;
+    for (const auto* t : settings_.tests) tests += (tests.empty() ? "" : ",") + t->name;
+    f.set_attribute("/", "tests", tests);
+    f.set_attribute("/", "completed_phases", std::string());
+    f.write_text("/config", cl_.config.to_ini(invocation_only_keys()));
+    f.set_attribute("/provenance", "host", layout_.host);
+    f.set_attribute("/provenance", "mpi_library", mpi_library_version());
+    for (const auto& [key, value] : provenance_environment()) f.set_attribute("/provenance", key, value);
+  }
+
+  int start_team() {
+    std::optional<std::string> error;
+    try {
+      team_ = std::make_unique<topo::Team>(*topology_, slots_);
+    } catch (const std::exception& e) {
+      error = "rank " + std::to_string(rank_) + " (" + layout_.host + "): cannot start its threads: " + e.what();
+    }
+    if (auto agreed = agree_on_error(MPI_COMM_WORLD, error)) {
+      if (root()) outcome_.runtime_failure(*agreed);
+      return kExitFailure;
+    }
+    const RankPlace place{rank_, layout_.host, layout_.node_index, layout_.local_rank, layout_.ranks_on_node,
+                          topo::to_string(settings_.bind)};
+    std::vector<Table> node_tables;
+    if (layout_.leader()) node_tables = make_node_tables(place, *topology_);
+    collect(make_rank_tables(place, *topology_, *team_), node_tables, nullptr);
+    if (root()) file_->flush();
+    return kExitOk;
+  }
+
+  // Runs one benchmark on every rank and stores its records. Returns false
+  // when the run cannot go on.
+  bool run_phase(std::size_t index) {
+    const RegistryEntry& entry = *settings_.tests[index];
+    PlannedRun& planned = *planned_[index];
+    if (root()) console_.err << "bwsurvey: " << entry.name << ": " << planned.describe() << std::endl;
+
+    std::optional<std::string> error;
+    try {
+      planned.prepare(*team_);
+    } catch (const std::exception& e) {
+      error = entry.name + ": rank " + std::to_string(rank_) + " (" + layout_.host + "): " + e.what();
+    }
+    if (auto agreed = agree_on_error(MPI_COMM_WORLD, error)) {
+      planned.release();
+      if (root()) outcome_.runtime_failure(*agreed);
+      return false;
+    }
+
+    ConsoleProgress console_progress(console_.err, entry.name);
+    NullProgress silent;
+    MpiNodeSync node_sync(layout_.node_comm);
+    RunContext context{root() ? static_cast<Progress&>(console_progress) : silent, node_sync};
+    std::vector<Table> tables;
+    std::optional<std::string> run_error;
+    try {
+      tables = planned.run(*team_, context);
+    } catch (const std::exception& e) {
+      run_error = entry.name + ": rank " + std::to_string(rank_) + " (" + layout_.host + "): " + e.what();
+    }
+    planned.release();
+    console_progress.done();
+
+    // The node's leader combines its ranks' records into node-level ones.
+    std::vector<Table> node_tables;
+    std::vector<Table> node_rank_tables;
+    gather_to_root(layout_.node_comm, pack_tables(tables), kGatherBytesInFlight,
+                   [&](int, std::vector<std::byte>& bytes) {
+                     for (Table& t : unpack_tables(bytes.data(), bytes.size())) node_rank_tables.push_back(std::move(t));
+                   });
+    if (layout_.leader()) node_tables = benchmarks_[index]->summarize_node(node_rank_tables);
+    node_rank_tables.clear();
+
+    collect(tables, node_tables, &node_summaries_[entry.name]);
+    if (auto agreed = agree_on_error(MPI_COMM_WORLD, run_error)) {
+      if (root()) outcome_.runtime_failure(*agreed);
+      return false;
+    }
+    if (root()) {
+      completed_ += (completed_.empty() ? "" : ",") + entry.name;
+      file_->set_attribute("/", "completed_phases", completed_);
+      file_->flush();
+    }
+    return true;
+  }
+
+  // Moves every rank's tables (and leaders' node tables) to rank 0, which
+  // appends them to the file as they arrive; node tables are also kept in
+  // `keep` for the summary.
+  void collect(const std::vector<Table>& rank_tables, const std::vector<Table>& node_tables,
+               std::map<std::string, Table>* keep) {
+    gather_to_root(MPI_COMM_WORLD, pack_bundle(rank_tables, node_tables), kGatherBytesInFlight,
+                   [&](int, std::vector<std::byte>& bytes) {
+                     auto [ranks, nodes] = unpack_bundle(bytes);
+                     for (Table& t : ranks) store(t);
+                     for (Table& t : nodes) {
+                       store(t);
+                       if (!keep) continue;
+                       auto [it, fresh] = keep->try_emplace(t.path(), t);
+                       if (!fresh) it->second.append(t);
+                     }
+                   });
+  }
+
+  void store(const Table& t) {
+    if (t.path() == kTopologyXmlTable) {
+      for (std::size_t r = 0; r < t.rows(); ++r)
+        file_->write_text("/nodes/" + t.get_string(r, "host") + "/topology_xml", t.get_string(r, "xml"));
+      return;
+    }
+    file_->append(t);
+    outcome_.account(t);
+  }
+
+  int finish(int code) {
+    team_.reset();
+    int exit_code = code;
+    if (root()) {
+      exit_code = code != kExitOk ? code : outcome_.exit_code();
+      print_summary();
+      if (file_) {
+        const bool aborted = !outcome_.runtime_errors().empty();
+        file_->set_attribute("/", "status", std::string(aborted ? "aborted" : "complete"));
+        file_->set_attribute("/", "finished_utc", utc_now_iso8601());
+        file_->close();
+      }
+      console_.out << "Results: " << std::filesystem::absolute(settings_.out).string() << std::endl;
+    }
+    MPI_Bcast(&exit_code, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return exit_code;
+  }
+
+  void print_summary() {
+    std::ostream& out = console_.out;
+    out << "\nbwsurvey " << BWS_VERSION << ": " << layout_.n_nodes << (layout_.n_nodes == 1 ? " node, " : " nodes, ")
+        << size_ << (size_ == 1 ? " rank" : " ranks") << "\n";
+    for (const RegistryEntry* entry : settings_.tests) {
+      const auto it = node_summaries_.find(entry->name);
+      if (it == node_summaries_.end()) continue;
+      std::vector<Table> tables;
+      for (const auto& [path, table] : it->second) tables.push_back(table);
+      out << "\n";
+      for (const std::string& line : entry->make_report()->summary_lines(tables)) out << line << "\n";
+    }
+    out << "\nChecks: " << outcome_.checks_passed() << " passed, " << outcome_.checks_failed() << " failed, "
+        << outcome_.warnings() << " warnings";
+    if (outcome_.invalid_rows() > 0) out << "; " << outcome_.invalid_rows() << " result rows did not validate";
+    out << "\n";
+    for (const std::string& line : outcome_.problem_lines()) out << "  " << line << "\n";
+    for (const std::string& line : outcome_.runtime_errors()) out << "  ERROR: " << line << "\n";
+    out.flush();
+  }
+
+  const CommandLine& cl_;
+  ConsoleStreams console_;
+  int rank_ = 0, size_ = 1;
+  NodeLayout layout_;
+  SurveySettings settings_;
+  std::optional<topo::Topology> topology_;
+  std::vector<topo::ThreadSlot> slots_;
+  std::vector<std::unique_ptr<NodeBenchmark>> benchmarks_;
+  std::vector<std::unique_ptr<PlannedRun>> planned_;
+  std::unique_ptr<topo::Team> team_;
+  std::optional<h5::ResultFile> file_;
+  Outcome outcome_;
+  std::map<std::string, std::map<std::string, Table>> node_summaries_;
+  std::string completed_;
+};
+
+}  // namespace
+
+int run_survey(const CommandLine& command_line, ConsoleStreams console) {
+  Survey survey(command_line, console);
+  return survey.run();
+}
+
+}  // namespace bws::survey

@@ -1,0 +1,25 @@
+#include "survey/FileSummary.hpp"
+
+#include "h5/ResultFile.hpp"
+#include "survey/Registry.hpp"
+
+namespace bws::survey {
+
+std::vector<std::string> summarize_file(const std::string& path) {
+  const auto file = h5::ResultReader::open(path);
+  std::vector<std::string> lines;
+  lines.push_back(path + ": bwsurvey " + file.attribute_text("/", "tool_version") + ", status " +
+                  file.attribute_text("/", "status") + ", " + std::to_string(file.attribute_int("/", "n_nodes")) +
+                  " nodes, " + std::to_string(file.attribute_int("/", "n_ranks")) + " ranks, created " +
+                  file.attribute_text("/", "created_utc"));
+  for (const auto& entry : benchmark_registry()) {
+    const std::string table = entry.name + "/nodes";
+    if (!file.exists("/" + table)) continue;
+    lines.emplace_back();
+    for (std::string& line : entry.make_report()->summary_lines({file.read_table(table)}))
+      lines.push_back(std::move(line));
+  }
+  return lines;
+}
+
+}  // namespace bws::survey

@@ -1,0 +1,103 @@
+#include "survey/MpiWorld.hpp"
+
+#include <unistd.h>
+
+#include <climits>
+#include <cstring>
+#include <stdexcept>
+
+namespace bws::survey {
+
+MpiSession::MpiSession(int* argc, char*** argv) {
+  int provided = 0;
+  MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+}
+
+MpiSession::~MpiSession() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized) MPI_Finalize();
+}
+
+std::string this_hostname() {
+  char name[HOST_NAME_MAX + 1] = {};
+  if (gethostname(name, sizeof name - 1) != 0) return "unknown";
+  return name;
+}
+
+std::string mpi_library_version() {
+  char version[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int length = 0;
+  MPI_Get_library_version(version, &length);
+  std::string text(version, static_cast<std::size_t>(length));
+  const auto nl = text.find_first_of("\r\n");
+  if (nl != std::string::npos) text.resize(nl);
+  while (!text.empty() && (text.back() == ',' || text.back() == ' ' || text.back() == '\0')) text.pop_back();
+  return text;
+}
+
+std::string broadcast_text(MPI_Comm comm, const std::string& text, int root) {
+  unsigned long long size = text.size();
+  MPI_Bcast(&size, 1, MPI_UNSIGNED_LONG_LONG, root, comm);
+  std::string out = text;
+  out.resize(size);
+  if (size > 0) MPI_Bcast(out.data(), static_cast<int>(size), MPI_CHAR, root, comm);
+  return out;
+}
+
+NodeLayout discover_node_layout(MPI_Comm world) {
+  NodeLayout layout;
+  layout.host = this_hostname();
+  int world_rank = 0;
+  MPI_Comm_rank(world, &world_rank);
+
+  MPI_Comm shared = MPI_COMM_NULL;
+  MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, world_rank, MPI_INFO_NULL, &shared);
+  int shared_size = 1, shared_rank = 0;
+  MPI_Comm_size(shared, &shared_size);
+  MPI_Comm_rank(shared, &shared_rank);
+
+  // Within shared memory, split again by hostname: the colour is the lowest
+  // shared rank with the same name.
+  std::vector<char> names(static_cast<std::size_t>(shared_size) * (HOST_NAME_MAX + 1), '\0');
+  std::string mine = layout.host.substr(0, HOST_NAME_MAX);
+  mine.resize(HOST_NAME_MAX + 1, '\0');
+  MPI_Allgather(mine.data(), HOST_NAME_MAX + 1, MPI_CHAR, names.data(), HOST_NAME_MAX + 1, MPI_CHAR, shared);
+  int colour = shared_rank;
+  for (int r = 0; r < shared_size; ++r) {
+    if (std::strncmp(&names[static_cast<std::size_t>(r) * (HOST_NAME_MAX + 1)], mine.data(), HOST_NAME_MAX + 1) == 0) {
+      colour = r;
+      break;
+    }
+  }
+  MPI_Comm_split(shared, colour, world_rank, &layout.node_comm);
+  MPI_Comm_free(&shared);
+  MPI_Comm_rank(layout.node_comm, &layout.local_rank);
+  MPI_Comm_size(layout.node_comm, &layout.ranks_on_node);
+
+  // Node index: the leaders, in world-rank order.
+  MPI_Comm leaders = MPI_COMM_NULL;
+  MPI_Comm_split(world, layout.leader() ? 0 : MPI_UNDEFINED, world_rank, &leaders);
+  if (leaders != MPI_COMM_NULL) {
+    MPI_Comm_rank(leaders, &layout.node_index);
+    MPI_Comm_size(leaders, &layout.n_nodes);
+    MPI_Comm_free(&leaders);
+  }
+  MPI_Bcast(&layout.node_index, 1, MPI_INT, 0, layout.node_comm);
+  MPI_Allreduce(MPI_IN_PLACE, &layout.n_nodes, 1, MPI_INT, MPI_MAX, world);
+  return layout;
+}
+
+std::optional<std::string> agree_on_error(MPI_Comm comm, const std::optional<std::string>& mine) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  int first = mine ? rank : size;
+  MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm);
+  if (first == size) return std::nullopt;
+  return broadcast_text(comm, mine ? *mine : std::string(), first);
+}
+
+}  // namespace bws::survey

@@ -1,0 +1,50 @@
+#pragma once
+// MPI as the coordinator uses it: one session per process, and the node
+// layout: which ranks share a node. Ranks are grouped by shared memory
+// (MPI_Comm_split_type) and then by hostname, so pretend nodes on one host
+// with their own hostnames (Slurm's multiple slurmd) count as nodes.
+#include <mpi.h>
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace bws::survey {
+
+class MpiSession {
+ public:
+  MpiSession(int* argc, char*** argv);  // MPI_Init_thread(FUNNELED): only the main thread calls MPI
+  ~MpiSession();
+  MpiSession(const MpiSession&) = delete;
+  MpiSession& operator=(const MpiSession&) = delete;
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+
+ private:
+  int rank_ = 0, size_ = 1;
+};
+
+struct NodeLayout {
+  MPI_Comm node_comm = MPI_COMM_NULL;  // the ranks of this node
+  std::string host;
+  int node_index = 0;   // 0..n_nodes-1, in order of the nodes' lowest rank
+  int n_nodes = 1;
+  int local_rank = 0;   // rank within the node
+  int ranks_on_node = 1;
+  bool leader() const { return local_rank == 0; }
+};
+
+NodeLayout discover_node_layout(MPI_Comm world);
+std::string this_hostname();
+std::string mpi_library_version();  // first line of MPI_Get_library_version
+
+// Every rank passes its error (or nothing); every rank gets the error of the
+// lowest failing rank, or nothing when all succeeded. Collective.
+std::optional<std::string> agree_on_error(MPI_Comm comm, const std::optional<std::string>& mine);
+
+// Broadcasts a string from root.
+std::string broadcast_text(MPI_Comm comm, const std::string& text, int root = 0);
+
+}  // namespace bws::survey

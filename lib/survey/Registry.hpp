@@ -1,0 +1,29 @@
+#pragma once
+// The benchmarks bwsurvey knows. Adding one is a folder under lib/ and one
+// entry here: the coordinator, the HDF5 writer and the console summary work
+// from these entries and from Tables only.
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/Benchmark.hpp"
+#include "core/Report.hpp"
+
+namespace bws::survey {
+
+struct RegistryEntry {
+  std::string name;
+  bool in_default_set;  // run when --tests is not given
+  std::function<std::unique_ptr<NodeBenchmark>()> make_benchmark;
+  std::function<std::unique_ptr<BenchmarkReport>()> make_report;
+};
+
+const std::vector<RegistryEntry>& benchmark_registry();
+const RegistryEntry* find_benchmark(const std::string& name);
+
+// Names DESIGN.md lists that this build does not have yet; --tests names
+// them as "not available in this version" rather than "unknown".
+const std::vector<std::string>& planned_benchmarks();
+
+}  // namespace bws::survey

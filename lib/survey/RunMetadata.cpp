@@ -1,0 +1,127 @@
+#include "survey/RunMetadata.hpp"
+
+#include <hwloc.h>
+
+#include <ctime>
+
+#include "core/ResultColumns.hpp"
+
+extern char** environ;
+
+namespace bws::survey {
+
+std::vector<Table> make_node_tables(const RankPlace& place, const topo::Topology& topology) {
+  // The rank's own view is restricted to its cpuset; the node row describes
+  // the whole machine, read back from the unrestricted export.
+  const std::string xml = topology.export_xml();
+  const topo::Topology whole = topo::Topology::from_xml(xml);
+  const topo::TopologyInfo& info = whole.info();
+  auto cache_bytes = [&](int level) -> std::int64_t {
+    for (const auto& c : info.caches)
+      if (c.level == level) return static_cast<std::int64_t>(c.size_bytes);
+    return 0;
+  };
+  Table nodes("nodes/table",
+              {text_column("host", kHostWidth), int_column("node_index"), int_column("n_ranks"), int_column("packages"),
+               int_column("numa_nodes"), int_column("cores"), int_column("pus"), int_column("memory_bytes", "B"),
+               int_column("l1_bytes", "B"), int_column("l2_bytes", "B"), int_column("llc_bytes", "B")});
+  nodes.add_row({{"host", place.host},
+                 {"node_index", place.node_index},
+                 {"n_ranks", place.ranks_on_node},
+                 {"packages", info.packages},
+                 {"numa_nodes", info.numa_nodes},
+                 {"cores", info.cores},
+                 {"pus", info.pus},
+                 {"memory_bytes", static_cast<std::int64_t>(topology.info().node_memory_bytes)},
+                 {"l1_bytes", cache_bytes(1)},
+                 {"l2_bytes", cache_bytes(2)},
+                 {"llc_bytes", static_cast<std::int64_t>(info.llc_bytes)}});
+  Table xml_table(kTopologyXmlTable, {text_column("host", kHostWidth), text_column("xml", 0)});
+  xml_table.add_row({{"host", place.host}, {"xml", xml}});
+  return {nodes, xml_table};
+}
+
+std::vector<Table> make_rank_tables(const RankPlace& place, const topo::Topology& topology, const topo::Team& team) {
+  Table ranks("ranks/table", {int_column("rank"), text_column("host", kHostWidth), int_column("node_index"),
+                              int_column("local_rank"), text_column("cpuset", 256), int_column("cores"),
+                              int_column("threads"), text_column("bind", 16), int_column("verified")});
+  ranks.add_row({{"rank", place.rank},
+                 {"host", place.host},
+                 {"node_index", place.node_index},
+                 {"local_rank", place.local_rank},
+                 {"cpuset", topology.info().cpuset},
+                 {"cores", topology.info().cores},
+                 {"threads", team.size()},
+                 {"bind", place.bind},
+                 {"verified", team.all_verified()}});
+
+  Table threads("ranks/threads",
+                {int_column("rank"), text_column("host", kHostWidth), int_column("thread"), int_column("planned_pu"),
+                 int_column("observed_cpu"), text_column("bound_cpuset", 256), int_column("numa"),
+                 int_column("verified"), text_column("warning", 160)});
+  Table checks = make_checks_table();
+  int verified = 0;
+  for (std::size_t i = 0; i < team.bindings().size(); ++i) {
+    const topo::ThreadBinding& b = team.bindings()[i];
+    threads.add_row({{"rank", place.rank},
+                     {"host", place.host},
+                     {"thread", b.thread},
+                     {"planned_pu", b.planned_pu},
+                     {"observed_cpu", b.observed_cpu},
+                     {"bound_cpuset", b.bound_cpuset},
+                     {"numa", team.plan()[i].numa_os_index},
+                     {"verified", b.verified},
+                     {"warning", b.warning}});
+    verified += b.verified ? 1 : 0;
+  }
+  // Recorded, not fatal: a thread that runs elsewhere than planned still
+  // measures something, but the user should know.
+  add_check(checks, {"pinning.verified", "rank " + std::to_string(place.rank) + " (" + place.host + ")", "warning",
+                     static_cast<double>(verified), static_cast<double>(team.size()),
+                     static_cast<double>(team.size()), static_cast<double>(team.size()), "threads",
+                     verified == team.size()});
+  return {ranks, threads, checks};
+}
+
+std::map<std::string, std::string> provenance_environment() {
+  std::map<std::string, std::string> env;
+  for (char** e = environ; e && *e; ++e) {
+    const std::string entry(*e);
+    const auto eq = entry.find('=');
+    if (eq == std::string::npos) continue;
+    const std::string key = entry.substr(0, eq);
+    for (const char* prefix : {"SLURM_", "OMPI_MCA_", "OMP_", "HWLOC_", "SBATCH_"}) {
+      if (key.rfind(prefix, 0) == 0) {
+        env[key] = entry.substr(eq + 1);
+        break;
+      }
+    }
+  }
+  return env;
+}
+
+std::string utc_now_iso8601() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::string hwloc_version_text() {
+  const unsigned v = hwloc_get_api_version();
+  return std::to_string(v >> 16) + "." + std::to_string((v >> 8) & 0xff) + "." + std::to_string(v & 0xff);
+}
+
+std::string compiler_text() {
+#if defined(__clang__)
+  return std::string("clang ") + __clang_version__;
+#elif defined(__GNUC__)
+  return std::string("gcc ") + __VERSION__;
+#else
+  return "unknown";
+#endif
+}
+
+}  // namespace bws::survey

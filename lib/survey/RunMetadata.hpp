@@ -1,0 +1,42 @@
+#pragma once
+// The records that describe where the measurements ran: nodes, ranks,
+// threads and their verified CPUs, topologies, provenance. Built on each
+// rank from its Topology and Team, moved to rank 0 like any other Table.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/Table.hpp"
+#include "topology/Team.hpp"
+#include "topology/Topology.hpp"
+
+namespace bws::survey {
+
+// Travels with the metadata but is written as /nodes/<host>/topology_xml
+// text datasets, one per node, not as a table.
+inline constexpr const char* kTopologyXmlTable = "@topology_xml";
+
+struct RankPlace {
+  int rank = 0;
+  std::string host;
+  int node_index = 0;
+  int local_rank = 0;
+  int ranks_on_node = 1;
+  std::string bind;  // the policy's name
+};
+
+// The leader of each node adds the node row and its topology XML.
+std::vector<Table> make_node_tables(const RankPlace& place, const topo::Topology& topology);
+// Every rank: its /ranks/table row, /ranks/threads rows and a pinning
+// warning check when a thread does not run where it was planned.
+std::vector<Table> make_rank_tables(const RankPlace& place, const topo::Topology& topology, const topo::Team& team);
+
+// Environment worth keeping with the results: SLURM_*, OMPI_MCA_*, OMP_*,
+// HWLOC_*, PMIX_RANK is left out (it differs per rank).
+std::map<std::string, std::string> provenance_environment();
+
+std::string utc_now_iso8601();
+std::string hwloc_version_text();
+std::string compiler_text();
+
+}  // namespace bws::survey

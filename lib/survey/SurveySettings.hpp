@@ -1,0 +1,28 @@
+#pragma once
+// The survey's own options, validated: which tests, how many threads, how
+// to bind, where to write. Benchmark options are validated by each
+// benchmark's plan().
+#include <string>
+#include <vector>
+
+#include "core/Config.hpp"
+#include "survey/Registry.hpp"
+#include "topology/PinningPlan.hpp"
+
+namespace bws::survey {
+
+struct SurveySettings {
+  std::vector<const RegistryEntry*> tests;  // in the order given, no duplicates
+  int threads = 0;                          // 0: one per core of the rank
+  topo::BindPolicy bind = topo::BindPolicy::Compact;
+  std::string out;
+  bool force = false;
+  bool quick = false;
+};
+
+// Throws UsageError: "--tests: unknown test 'foo'; available: stream", an
+// empty list, a --threads that is not 'auto' or 1..4096, an unknown --bind,
+// an empty --out.
+SurveySettings parse_survey_settings(const Config& config);
+
+}  // namespace bws::survey

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs what bwsurvey needs on Debian 12 (bookworm): compilers, CMake,
+# Open MPI, HDF5, hwloc, Boost.Program_options, GoogleTest, OpenCL (PoCL on
+# the CPU, ICD loader, CLHPP headers), h5py for the analysis and the tests,
+# likwid for the comparison benchmark.
+set -euo pipefail
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+packages=(
+  build-essential cmake pkg-config git ca-certificates
+  libopenmpi-dev openmpi-bin
+  libhdf5-dev hdf5-tools
+  libhwloc-dev hwloc
+  libboost-program-options-dev
+  libgtest-dev
+  ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd
+  python3 python3-h5py python3-numpy
+  likwid
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,117 @@
+// Every bad input of issue 2 item 8, given to the real bwsurvey binary:
+// exit 2, exactly one line on stderr naming the problem, nothing on stdout,
+// and no output file created.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class CliErrors : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("bws-cli-" + std::to_string(getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  RunResult run(const std::string& args) {
+    const std::string cmd = "cd '" + dir_.string() + "' && '" BWS_BWSURVEY "' " + args + " >out.txt 2>err.txt";
+    const int status = std::system(cmd.c_str());
+    RunResult r;
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = slurp(dir_ / "out.txt");
+    r.err = slurp(dir_ / "err.txt");
+    return r;
+  }
+
+  // Exit 2, one line naming `needle`, no survey file.
+  void expect_usage_error(const std::string& args, const std::string& needle) {
+    const RunResult r = run(args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << "\n" << r.err;
+    EXPECT_NE(r.err.find(needle), std::string::npos) << args << "\n" << r.err;
+    EXPECT_TRUE(r.out.empty()) << args << "\n" << r.out;
+    EXPECT_FALSE(fs::exists(dir_ / "survey.h5")) << args;
+  }
+
+  fs::path dir_;
+};
+
+}  // namespace
+
+TEST_F(CliErrors, UnknownTest) { expect_usage_error("--tests stream,bogus", "--tests: unknown test 'bogus'"); }
+
+TEST_F(CliErrors, BadSizes) {
+  expect_usage_error("--stream.elements abc", "--stream.elements: 'abc' is not a size");
+  expect_usage_error("--stream.elements=-5", "--stream.elements: '-5' is negative");
+  expect_usage_error("--stream.elements 0", "--stream.elements: '0' must be positive");
+  expect_usage_error("--stream.elements 1e30", "absurdly large");
+}
+
+TEST_F(CliErrors, ArraysThatDoNotFitInMemory) { expect_usage_error("--stream.elements 64T", "--stream.elements"); }
+
+TEST_F(CliErrors, ThreadsAboveTheAllowedCores) { expect_usage_error("--threads 4096", "--threads"); }
+
+TEST_F(CliErrors, UnknownBindPolicy) { expect_usage_error("--bind scatter", "--bind"); }
+
+TEST_F(CliErrors, UnknownOption) { expect_usage_error("--no-such-option 3", "unknown option '--no-such-option'"); }
+
+TEST_F(CliErrors, ConfigFileMissingUnreadableOrBad) {
+  expect_usage_error("--config missing.ini", "--config: 'missing.ini' cannot be read");
+  fs::create_directories(dir_ / "adir.ini");
+  expect_usage_error("--config adir.ini", "--config: 'adir.ini' is a directory");
+  if (geteuid() != 0) {  // root reads any file whatever its mode
+    std::ofstream(dir_ / "locked.ini") << "threads = 1\n";
+    fs::permissions(dir_ / "locked.ini", fs::perms::none);
+    expect_usage_error("--config locked.ini", "--config: 'locked.ini' cannot be read");
+  }
+  std::ofstream(dir_ / "bad.ini") << "threads = 1\n# fine\nthis line is wrong\n";
+  expect_usage_error("--config bad.ini", "'bad.ini' line 3");
+  std::ofstream(dir_ / "unknown.ini") << "[stream]\nntimes = 3\nbogus = 1\n";
+  expect_usage_error("--config unknown.ini", "'unknown.ini' line 3: unknown option 'stream.bogus'");
+}
+
+TEST_F(CliErrors, OutputDirectoryMissingOrNotWritable) {
+  expect_usage_error("--out /nonexistent-dir/s.h5", "--out");
+  expect_usage_error("--out /proc/s.h5", "--out");  // not writable, even for root
+}
+
+TEST_F(CliErrors, OutputFileExistsWithoutForce) {
+  std::ofstream(dir_ / "taken.h5") << "precious";
+  const RunResult r = run("--out taken.h5");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--force"), std::string::npos) << r.err;
+  EXPECT_EQ(slurp(dir_ / "taken.h5"), "precious");
+}
+
+TEST_F(CliErrors, HelpListsEveryOptionWithItsDefault) {
+  const RunResult r = run("--help");
+  EXPECT_EQ(r.exit_code, 0);
+  for (const char* option : {"--tests", "--out", "--config", "--quick", "--threads", "--bind", "--force",
+                             "--print-config", "--stream.elements", "--stream.type", "--stream.ntimes",
+                             "--stream.stores"})
+    EXPECT_NE(r.out.find(option), std::string::npos) << option;
+  EXPECT_NE(r.out.find("(=survey.h5)"), std::string::npos);
+}

@@ -1,0 +1,99 @@
+#include <gtest/gtest.h>
+
+#include "core/Errors.hpp"
+#include "survey/CommandLine.hpp"
+#include "survey/IniFile.hpp"
+#include "survey/SurveySettings.hpp"
+
+using namespace bws;
+using namespace bws::survey;
+
+namespace {
+
+CommandLine parse(std::vector<const char*> args, const std::string& ini = "") {
+  args.insert(args.begin(), "bwsurvey");
+  return parse_command_line(static_cast<int>(args.size()), args.data(),
+                            [&](const std::string&) { return ini; });
+}
+
+std::string usage_error(std::vector<const char*> args, const std::string& ini = "") {
+  try {
+    const CommandLine cl = parse(args, ini);
+    parse_survey_settings(cl.config);
+  } catch (const UsageError& e) {
+    const std::string message = e.what();
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    return message;
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(CommandLine, DefaultsAreFilledAndMarked) {
+  const CommandLine cl = parse({});
+  EXPECT_EQ(cl.config.get("tests"), "stream");
+  EXPECT_EQ(cl.config.get("out"), "survey.h5");
+  EXPECT_EQ(cl.config.get("stream.ntimes"), "20");
+  EXPECT_TRUE(cl.config.is_default("threads"));
+  EXPECT_FALSE(cl.config.flag("quick"));
+}
+
+TEST(CommandLine, CommandLineWinsOverTheIniFile) {
+  const std::string ini = "# comment\nthreads = 2\nquick = true\n[stream]\nntimes = 7 ; trailing comment\ntype=float\n";
+  const CommandLine cl = parse({"--config", "x.ini", "--stream.type", "double"}, ini);
+  EXPECT_EQ(cl.config.get("threads"), "2");
+  EXPECT_TRUE(cl.config.flag("quick"));
+  EXPECT_EQ(cl.config.get("stream.ntimes"), "7");
+  EXPECT_EQ(cl.config.get("stream.type"), "double");
+}
+
+TEST(CommandLine, EffectiveConfigReadsBack) {
+  const CommandLine first = parse({"--threads", "1", "--stream.ntimes", "9", "--quick"});
+  const std::string ini = first.config.to_ini(invocation_only_keys());
+  EXPECT_EQ(ini.find("force"), std::string::npos);
+  EXPECT_NE(ini.find("[stream]"), std::string::npos);
+  const CommandLine second = parse({"--config", "back.ini"}, ini);
+  EXPECT_EQ(second.config.to_ini(invocation_only_keys()), ini);
+  EXPECT_EQ(second.config.get("stream.ntimes"), "9");
+  EXPECT_TRUE(second.config.flag("quick"));
+}
+
+TEST(CommandLine, BadInputIsOneLineNamingTheProblem) {
+  EXPECT_NE(usage_error({"--frobnicate"}).find("unknown option '--frobnicate'"), std::string::npos);
+  EXPECT_NE(usage_error({"--tests", "stream,nosuch"}).find("--tests: unknown test 'nosuch'; available: stream"),
+            std::string::npos);
+  EXPECT_NE(usage_error({"--tests", "pmbw"}).find("not available in this version"), std::string::npos);
+  EXPECT_NE(usage_error({"--tests", ""}).find("--tests: no test given"), std::string::npos);
+  EXPECT_NE(usage_error({"--threads", "two"}).find("--threads: 'two' is not a number"), std::string::npos);
+  EXPECT_NE(usage_error({"--threads", "0"}).find("--threads: 0 is out of range"), std::string::npos);
+  EXPECT_NE(usage_error({"--threads", "-3"}).find("--threads"), std::string::npos);
+  EXPECT_NE(usage_error({"--bind", "scatter"}).find("--bind"), std::string::npos);
+  EXPECT_NE(usage_error({"--out", ""}).find("--out"), std::string::npos);
+  EXPECT_NE(usage_error({"--threads"}).find("threads"), std::string::npos);  // missing value
+}
+
+TEST(CommandLine, IniErrorsNameTheLine) {
+  EXPECT_NE(usage_error({"--config", "f.ini"}, "threads = 1\nthis is not ini\n").find("'f.ini' line 2: expected"),
+            std::string::npos);
+  EXPECT_NE(usage_error({"--config", "f.ini"}, "\n\n[stream\n").find("line 3: section header"), std::string::npos);
+  EXPECT_NE(usage_error({"--config", "f.ini"}, "[stream]\nnosuch = 1\n").find("line 2: unknown option 'stream.nosuch'"),
+            std::string::npos);
+  EXPECT_NE(usage_error({"--config", "f.ini"}, "config = other.ini\n").find("line 1: unknown option 'config'"),
+            std::string::npos);
+}
+
+TEST(IniFile, MissingAndDirectoryAreUsageErrors) {
+  EXPECT_THROW(read_config_file("/nonexistent/bwsurvey.ini"), UsageError);
+  EXPECT_THROW(read_config_file("/tmp"), UsageError);
+}
+
+TEST(IniFile, SectionsPrefixKeys) {
+  const auto entries = parse_ini("a = 1\n[stream]\nb = two words\n[pmbw]\nc=\n", "x");
+  ASSERT_EQ(entries.size(), 3u);
+  EXPECT_EQ(entries[0].key, "a");
+  EXPECT_EQ(entries[1].key, "stream.b");
+  EXPECT_EQ(entries[1].value, "two words");
+  EXPECT_EQ(entries[2].key, "pmbw.c");
+  EXPECT_EQ(entries[2].line, 5);
+}

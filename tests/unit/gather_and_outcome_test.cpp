@@ -1,0 +1,47 @@
+#include <gtest/gtest.h>
+
+#include "core/ResultColumns.hpp"
+#include "survey/GatherToRoot.hpp"
+#include "survey/Outcome.hpp"
+
+using namespace bws;
+using namespace bws::survey;
+
+TEST(GatherBatches, BoundedBytesInFlightAndEveryRankOnce) {
+  const std::vector<std::uint64_t> sizes = {5, 10, 10, 10, 100, 1, 1, 1};
+  const auto batches = plan_gather_batches(sizes, 25);
+  // rank 0 is never in a batch; 1+2 (20), 3 (10; 30 would exceed), 4 alone (over the limit), 5..7
+  const std::vector<std::pair<int, int>> expected = {{1, 3}, {3, 4}, {4, 5}, {5, 8}};
+  EXPECT_EQ(batches, expected);
+  EXPECT_TRUE(plan_gather_batches({7}, 25).empty());
+  // 10,000 ranks of 1 MB with 64 MB in flight: 64 ranks per batch.
+  const auto many = plan_gather_batches(std::vector<std::uint64_t>(10000, 1u << 20), 64u << 20);
+  EXPECT_EQ(many.front(), std::make_pair(1, 65));
+  int covered = 0;
+  for (auto [a, b] : many) covered += b - a;
+  EXPECT_EQ(covered, 9999);
+}
+
+TEST(Outcome, ExitCodesFollowTheDesign) {
+  Outcome clean;
+  Table checks = make_checks_table();
+  add_check(checks, {"pinning.verified", "rank 0", "warning", 1, 2, 2, 2, "threads", false});
+  add_check(checks, {"stream.validation", "rank 0 array a", "validation", 0, 0, 0, 1e-13, "", true});
+  clean.account(checks);
+  EXPECT_EQ(clean.exit_code(), 0);
+  EXPECT_EQ(clean.warnings(), 1);
+  EXPECT_EQ(clean.checks_passed(), 1);
+
+  Outcome model = clean;
+  Table failed_model = make_checks_table();
+  add_check(failed_model, {"beff.scaling", "8 ranks", "model", 0.5, 1, 0.9, 1.1, "", false});
+  model.account(failed_model);
+  EXPECT_EQ(model.exit_code(), 3);
+
+  Outcome invalid = model;
+  Table results("stream/results", {int_column("valid")});
+  results.add_row({{"valid", 0}});
+  invalid.account(results);
+  EXPECT_EQ(invalid.exit_code(), 1);  // a validation failure outranks a model check
+  EXPECT_EQ(invalid.invalid_rows(), 1);
+}

@@ -9,7 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "topology/HwlocBitmap.hpp"
+#include "topology/HwlocHandles.hpp"
 
 namespace bws::topo {
 namespace {

@@ -12,7 +12,7 @@
 #include <utility>
 
 #include "core/Errors.hpp"
-#include "topology/HwlocBitmap.hpp"
+#include "topology/HwlocHandles.hpp"
 #include "topology/TopologyScan.hpp"
 
 namespace bws::topo {
@@ -120,10 +120,12 @@ Topology Topology::discover() {
 
   Topology topology;
   topology.info_ = scan_topology(full.get(), cpuset.get());
-  correct_memory_of_this_machine(full.get(), topology.info_);
+  // False only when HWLOC_XMLFILE or HWLOC_SYNTHETIC redirected discovery:
+  // then binding would be a no-op and the kernel's memory figure unrelated.
+  topology.this_system_ = hwloc_topology_is_thissystem(full.get()) != 0;
+  if (topology.this_system_) correct_memory_of_this_machine(full.get(), topology.info_);
   topology.restricted_ = restrict_copy(full.get(), cpuset.get()).release();
   topology.full_ = full.release();
-  topology.this_system_ = true;
   return topology;
 }
 

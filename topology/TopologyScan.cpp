@@ -7,7 +7,7 @@
 #include <array>
 #include <vector>
 
-#include "topology/HwlocBitmap.hpp"
+#include "topology/HwlocHandles.hpp"
 
 namespace bws::topo {
 namespace {

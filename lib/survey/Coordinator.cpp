@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -89,6 +90,13 @@ class Survey {
 
  private:
   bool root() const { return rank_ == 0; }
+
+  // Test hook: BWSURVEY_INJECT_FAULT=prepare:<rank> makes that rank fail
+  // cleanly in prepare(), so tests can see an aborted run keep its records.
+  bool fault_injected_here(const std::string& where) const {
+    const char* fault = std::getenv("BWSURVEY_INJECT_FAULT");
+    return fault && std::string(fault) == where + ":" + std::to_string(rank_);
+  }
 
   void say_error(const std::string& message) {
     if (root()) console_.err << "bwsurvey: error: " << message << std::endl;
@@ -191,6 +199,7 @@ class Survey {
 
     std::optional<std::string> error;
     try {
+      if (fault_injected_here("prepare")) throw RuntimeFailure("fault injected by BWSURVEY_INJECT_FAULT");
       planned.prepare(*team_);
     } catch (const std::exception& e) {
       error = entry.name + ": rank " + std::to_string(rank_) + " (" + layout_.host + "): " + e.what();
@@ -213,7 +222,7 @@ class Survey {
       run_error = entry.name + ": rank " + std::to_string(rank_) + " (" + layout_.host + "): " + e.what();
     }
     planned.release();
-    console_progress.done();
+    if (root()) console_progress.done();
 
     // The node's leader combines its ranks' records into node-level ones.
     std::vector<Table> node_tables;

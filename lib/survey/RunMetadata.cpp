@@ -83,6 +83,17 @@ std::vector<Table> make_rank_tables(const RankPlace& place, const topo::Topology
   return {ranks, threads, checks};
 }
 
+namespace {
+// mpirun passes its own wiring to every rank as OMPI_MCA_* variables; they
+// say nothing about the measurement and differ from run to run.
+bool set_by_the_launcher(const std::string& key) {
+  for (const char* prefix : {"OMPI_MCA_orte_", "OMPI_MCA_ess", "OMPI_MCA_pmix", "OMPI_MCA_initial_wdir",
+                             "OMPI_MCA_shmem_RUNTIME", "OMPI_MCA_mpi_yield_when_idle"})
+    if (key.rfind(prefix, 0) == 0) return true;
+  return false;
+}
+}  // namespace
+
 std::map<std::string, std::string> provenance_environment() {
   std::map<std::string, std::string> env;
   for (char** e = environ; e && *e; ++e) {
@@ -91,7 +102,7 @@ std::map<std::string, std::string> provenance_environment() {
     if (eq == std::string::npos) continue;
     const std::string key = entry.substr(0, eq);
     for (const char* prefix : {"SLURM_", "OMPI_MCA_", "OMP_", "HWLOC_", "SBATCH_"}) {
-      if (key.rfind(prefix, 0) == 0) {
+      if (key.rfind(prefix, 0) == 0 && !set_by_the_launcher(key)) {
         env[key] = entry.substr(eq + 1);
         break;
       }

@@ -20,8 +20,22 @@ void check(bool ok, const std::string& what) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 4 && std::string(argv[1]) == "--aborted") {
+    // A rank failed in prepare(): the file says so and keeps what came before.
+    const int ranks = std::stoi(argv[3]);
+    const auto file = bws::h5::ResultReader::open(argv[2]);
+    check(file.attribute_text("/", "status") == "aborted", "status is aborted");
+    check(!file.attribute_text("/", "finished_utc").empty(), "finished_utc set");
+    check(file.attribute_text("/", "completed_phases").empty(), "no completed phase");
+    check(static_cast<int>(file.read_table("ranks/table").rows()) == ranks, "/ranks/table kept");
+    check(file.exists("/config"), "/config kept");
+    check(!file.exists("/stream/results"), "no /stream/results");
+    if (failures) return 1;
+    std::cout << "aborted survey file OK\n";
+    return 0;
+  }
   if (argc != 3) {
-    std::cerr << "usage: check_survey_file FILE RANKS\n";
+    std::cerr << "usage: check_survey_file FILE RANKS | check_survey_file --aborted FILE RANKS\n";
     return 2;
   }
   const int ranks = std::stoi(argv[2]);

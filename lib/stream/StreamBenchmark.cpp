@@ -76,8 +76,8 @@ class StreamPlannedRun final : public PlannedRun {
   }
 
   template <class T>
-  void measure(topo::Team& team, RunContext& context, const StreamTypeRun& r,
-               const std::function<void(int)>& progress, StreamTypeMeasurement& m) {
+  void measure(topo::Team& team, RunContext& context, const StreamTypeRun& r, const std::function<void(int)>& progress,
+               StreamTypeMeasurement& m) {
     const StreamArrays<T> arrays = arrays_in<T>(buffer_.data(), r.layout);
     m.seconds = time_on_team(team, context, arrays, params_.elements, params_.ntimes, r.stores, progress);
     m.validation = validate_on_team(team, arrays, params_.elements, params_.ntimes);

@@ -26,8 +26,8 @@ struct StreamKernelSpec {
   std::string_view label;    // as STREAM prints it
   std::string_view formula;  // what it computes, per element
   int arrays_read;
-  StreamArray written;       // the one array it writes (validated for its row)
-  int byte_weight;           // arrays_read + 1 written array
+  StreamArray written;  // the one array it writes (validated for its row)
+  int byte_weight;      // arrays_read + 1 written array
 };
 
 inline constexpr std::array<StreamKernelSpec, 4> kStreamKernels = {{

@@ -15,8 +15,7 @@ namespace bws::stream {
 // ---- normal stores: plain loops; -O3 -march=native vectorises them --------
 
 template <class T>
-__attribute__((noinline)) void copy_normal(const T* __restrict a, T* __restrict c, std::size_t begin,
-                                           std::size_t end) {
+__attribute__((noinline)) void copy_normal(const T* __restrict a, T* __restrict c, std::size_t begin, std::size_t end) {
   for (std::size_t j = begin; j < end; ++j) c[j] = a[j];
 }
 
@@ -135,22 +134,28 @@ std::size_t first_aligned_index(const T* dst, std::size_t begin, std::size_t end
   return j;
 }
 
-// Applies `element(j)` to the unaligned head and the tail, and `vector(j)`
-// (kLanes elements from j) to the aligned body; then fences, so the streamed
-// lines are globally visible before the timer stops.
-template <class T, class Element, class Body>
-inline void stream_loop(const T* dst, std::size_t begin, std::size_t end, Element element, Body vector) {
-  constexpr std::size_t kLanes = Vector<T>::kLanes;
+// dst[j] = element(j) on the unaligned head and the tail, and
+// dst[j..j+lanes) = vector(j) on the aligned body; then a store fence, so the
+// streamed lines are globally visible before the timer stops.
+template <class T, class Element, class VectorAt>
+inline void stream_loop(T* __restrict dst, std::size_t begin, std::size_t end, Element element, VectorAt vector) {
+  using W = Vector<T>;
+  constexpr std::size_t kLanes = W::kLanes;
   const std::size_t body_begin = first_aligned_index(dst, begin, end);
-  for (std::size_t j = begin; j < body_begin; ++j) element(j);
-  std::size_t j = body_begin;
-  // Two vectors per iteration: a whole 128-byte pair of lines per pass with AVX-512.
-  for (; j + 2 * kLanes <= end; j += 2 * kLanes) {
-    vector(j);
-    vector(j + kLanes);
+  std::size_t j = begin;
+  for (; j < body_begin; ++j) dst[j] = element(j);
+  // Four vectors per pass, all loads before the stores (with AVX-512 four
+  // whole lines): more loads in flight than two vectors per pass, measured
+  // ~10% more Triad bandwidth on a 2-core Zen 4 VM.
+  for (; j + 4 * kLanes <= end; j += 4 * kLanes) {
+    const auto v0 = vector(j), v1 = vector(j + kLanes), v2 = vector(j + 2 * kLanes), v3 = vector(j + 3 * kLanes);
+    W::stream(dst + j, v0);
+    W::stream(dst + j + kLanes, v1);
+    W::stream(dst + j + 2 * kLanes, v2);
+    W::stream(dst + j + 3 * kLanes, v3);
   }
-  for (; j + kLanes <= end; j += kLanes) vector(j);
-  for (; j < end; ++j) element(j);
+  for (; j + kLanes <= end; j += kLanes) W::stream(dst + j, vector(j));
+  for (; j < end; ++j) dst[j] = element(j);
   _mm_sfence();
 }
 
@@ -161,8 +166,7 @@ __attribute__((noinline)) void copy_nontemporal(const T* __restrict a, T* __rest
                                                 std::size_t end) {
   using W = Vector<T>;
   stream_loop(
-      c, begin, end, [&](std::size_t j) { c[j] = a[j]; },
-      [&](std::size_t j) { W::stream(c + j, W::load(a + j)); });
+      c, begin, end, [&](std::size_t j) { return a[j]; }, [&](std::size_t j) { return W::load(a + j); });
 }
 
 template <class T>
@@ -171,8 +175,8 @@ __attribute__((noinline)) void scale_nontemporal(T* __restrict b, const T* __res
   using W = Vector<T>;
   const auto vs = W::broadcast(s);
   stream_loop(
-      b, begin, end, [&](std::size_t j) { b[j] = s * c[j]; },
-      [&](std::size_t j) { W::stream(b + j, W::mul(vs, W::load(c + j))); });
+      b, begin, end, [&](std::size_t j) { return s * c[j]; },
+      [&](std::size_t j) { return W::mul(vs, W::load(c + j)); });
 }
 
 template <class T>
@@ -180,8 +184,8 @@ __attribute__((noinline)) void add_nontemporal(const T* __restrict a, const T* _
                                                std::size_t begin, std::size_t end) {
   using W = Vector<T>;
   stream_loop(
-      c, begin, end, [&](std::size_t j) { c[j] = a[j] + b[j]; },
-      [&](std::size_t j) { W::stream(c + j, W::add(W::load(a + j), W::load(b + j))); });
+      c, begin, end, [&](std::size_t j) { return a[j] + b[j]; },
+      [&](std::size_t j) { return W::add(W::load(a + j), W::load(b + j)); });
 }
 
 template <class T>
@@ -190,8 +194,8 @@ __attribute__((noinline)) void triad_nontemporal(T* __restrict a, const T* __res
   using W = Vector<T>;
   const auto vs = W::broadcast(s);
   stream_loop(
-      a, begin, end, [&](std::size_t j) { a[j] = b[j] + s * c[j]; },
-      [&](std::size_t j) { W::stream(a + j, W::add(W::load(b + j), W::mul(vs, W::load(c + j)))); });
+      a, begin, end, [&](std::size_t j) { return b[j] + s * c[j]; },
+      [&](std::size_t j) { return W::add(W::load(b + j), W::mul(vs, W::load(c + j))); });
 }
 
 #else  // no SSE2: no non-temporal kernels; plan() refuses --stream.stores=nontemporal
@@ -240,21 +244,17 @@ void run_stream_kernel(StreamKernel kernel, StoreKind stores, const StreamArrays
   }
 }
 
-#define BWS_STREAM_INSTANTIATE(T)                                                                          \
-  template void copy_normal<T>(const T* __restrict, T* __restrict, std::size_t, std::size_t);             \
-  template void scale_normal<T>(T* __restrict, const T* __restrict, T, std::size_t, std::size_t);         \
-  template void add_normal<T>(const T* __restrict, const T* __restrict, T* __restrict, std::size_t,       \
-                              std::size_t);                                                               \
-  template void triad_normal<T>(T* __restrict, const T* __restrict, const T* __restrict, T, std::size_t,  \
-                                std::size_t);                                                             \
-  template void copy_nontemporal<T>(const T* __restrict, T* __restrict, std::size_t, std::size_t);        \
-  template void scale_nontemporal<T>(T* __restrict, const T* __restrict, T, std::size_t, std::size_t);    \
-  template void add_nontemporal<T>(const T* __restrict, const T* __restrict, T* __restrict, std::size_t,  \
-                                   std::size_t);                                                          \
-  template void triad_nontemporal<T>(T* __restrict, const T* __restrict, const T* __restrict, T,          \
-                                     std::size_t, std::size_t);                                           \
-  template void run_stream_kernel<T>(StreamKernel, StoreKind, const StreamArrays<T>&, std::size_t,       \
-                                     std::size_t);
+#define BWS_STREAM_INSTANTIATE(T)                                                                                      \
+  template void copy_normal<T>(const T* __restrict, T* __restrict, std::size_t, std::size_t);                          \
+  template void scale_normal<T>(T* __restrict, const T* __restrict, T, std::size_t, std::size_t);                      \
+  template void add_normal<T>(const T* __restrict, const T* __restrict, T* __restrict, std::size_t, std::size_t);      \
+  template void triad_normal<T>(T* __restrict, const T* __restrict, const T* __restrict, T, std::size_t, std::size_t); \
+  template void copy_nontemporal<T>(const T* __restrict, T* __restrict, std::size_t, std::size_t);                     \
+  template void scale_nontemporal<T>(T* __restrict, const T* __restrict, T, std::size_t, std::size_t);                 \
+  template void add_nontemporal<T>(const T* __restrict, const T* __restrict, T* __restrict, std::size_t, std::size_t); \
+  template void triad_nontemporal<T>(T* __restrict, const T* __restrict, const T* __restrict, T, std::size_t,          \
+                                     std::size_t);                                                                     \
+  template void run_stream_kernel<T>(StreamKernel, StoreKind, const StreamArrays<T>&, std::size_t, std::size_t);
 
 BWS_STREAM_INSTANTIATE(double)
 BWS_STREAM_INSTANTIATE(float)

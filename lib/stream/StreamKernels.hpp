@@ -30,19 +30,29 @@ struct StreamArrays {
 };
 
 // Normal stores. s is STREAM's scalar (3).
-template <class T> void copy_normal(const T* __restrict a, T* __restrict c, std::size_t begin, std::size_t end);
-template <class T> void scale_normal(T* __restrict b, const T* __restrict c, T s, std::size_t begin, std::size_t end);
-template <class T> void add_normal(const T* __restrict a, const T* __restrict b, T* __restrict c, std::size_t begin, std::size_t end);
-template <class T> void triad_normal(T* __restrict a, const T* __restrict b, const T* __restrict c, T s, std::size_t begin, std::size_t end);
+template <class T>
+void copy_normal(const T* __restrict a, T* __restrict c, std::size_t begin, std::size_t end);
+template <class T>
+void scale_normal(T* __restrict b, const T* __restrict c, T s, std::size_t begin, std::size_t end);
+template <class T>
+void add_normal(const T* __restrict a, const T* __restrict b, T* __restrict c, std::size_t begin, std::size_t end);
+template <class T>
+void triad_normal(T* __restrict a, const T* __restrict b, const T* __restrict c, T s, std::size_t begin,
+                  std::size_t end);
 
 // Non-temporal stores: any alignment and length (scalar head until the
 // destination is aligned to the vector, vector body, scalar tail), ending
 // with a store fence. Throw std::logic_error where kHaveNontemporalKernels
 // is false (plan() rejects that case before anything runs).
-template <class T> void copy_nontemporal(const T* __restrict a, T* __restrict c, std::size_t begin, std::size_t end);
-template <class T> void scale_nontemporal(T* __restrict b, const T* __restrict c, T s, std::size_t begin, std::size_t end);
-template <class T> void add_nontemporal(const T* __restrict a, const T* __restrict b, T* __restrict c, std::size_t begin, std::size_t end);
-template <class T> void triad_nontemporal(T* __restrict a, const T* __restrict b, const T* __restrict c, T s, std::size_t begin, std::size_t end);
+template <class T>
+void copy_nontemporal(const T* __restrict a, T* __restrict c, std::size_t begin, std::size_t end);
+template <class T>
+void scale_nontemporal(T* __restrict b, const T* __restrict c, T s, std::size_t begin, std::size_t end);
+template <class T>
+void add_nontemporal(const T* __restrict a, const T* __restrict b, T* __restrict c, std::size_t begin, std::size_t end);
+template <class T>
+void triad_nontemporal(T* __restrict a, const T* __restrict b, const T* __restrict c, T s, std::size_t begin,
+                       std::size_t end);
 
 // Runs one kernel of the table with scalar kStreamScalar on [begin, end).
 template <class T>

@@ -15,8 +15,8 @@ inline constexpr std::size_t kLineBytes = 64;
 
 struct StreamLayout {
   std::array<std::size_t, 3> array_begin_bytes{};  // from the buffer start: a, b, c
-  std::size_t array_bytes = 0;                       // n x sizeof(T)
-  std::size_t total_bytes = 0;                       // buffer bytes needed
+  std::size_t array_bytes = 0;                     // n x sizeof(T)
+  std::size_t total_bytes = 0;                     // buffer bytes needed
 };
 
 StreamLayout make_stream_layout(std::uint64_t elements, std::size_t element_bytes, std::size_t offset_bytes);

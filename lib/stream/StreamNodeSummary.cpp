@@ -22,7 +22,7 @@ struct NodeRow {
   bool valid = true;
   std::vector<double> node_seconds;  // per repetition: the slowest rank's time
   bool have_samples = true;
-  TimeStats slowest_rank_stats;      // used only when a rank table came without samples
+  TimeStats slowest_rank_stats;  // used only when a rank table came without samples
 };
 
 void add_rank_row(NodeRow& n, const Table& t, std::size_t r) {
@@ -80,8 +80,8 @@ std::vector<Table> summarize_stream_node(const std::vector<Table>& rank_tables) 
       if (!stores.empty()) stores += '+';
       stores += s;
     }
-    const double bandwidth_Bps = t.min_seconds > 0 ? static_cast<double>(n.bytes) / t.min_seconds
-                                                   : std::numeric_limits<double>::infinity();
+    const double bandwidth_Bps =
+        t.min_seconds > 0 ? static_cast<double>(n.bytes) / t.min_seconds : std::numeric_limits<double>::infinity();
     nodes.add_row({{"host", n.host},
                    {"ranks", n.ranks.size()},
                    {"threads", n.threads},

@@ -21,9 +21,7 @@ std::string flag(const char* key) { return std::string("--") + key; }
 std::string option_text(const Config& config, const char* key, const char* default_value) {
   return config.has(key) ? config.get(key) : std::string(default_value);
 }
-bool option_defaulted(const Config& config, const char* key) {
-  return !config.has(key) || config.is_default(key);
-}
+bool option_defaulted(const Config& config, const char* key) { return !config.has(key) || config.is_default(key); }
 
 std::string trim(std::string_view s) {
   std::size_t b = 0, e = s.size();
@@ -177,8 +175,8 @@ StoreKind resolve_stores(StoresRequest request, std::uint64_t elements, std::siz
   }
   // Arrays that cannot stay in the cache go to memory anyway: streaming
   // stores then save the read of every destination line (write-allocate).
-  const bool beyond_llc = 3.0 * static_cast<double>(elements) * static_cast<double>(element_bytes) >
-                          static_cast<double>(llc_bytes);
+  const bool beyond_llc =
+      3.0 * static_cast<double>(elements) * static_cast<double>(element_bytes) > static_cast<double>(llc_bytes);
   return beyond_llc && kHaveNontemporalKernels ? StoreKind::Nontemporal : StoreKind::Normal;
 }
 
@@ -192,8 +190,8 @@ void add_stream_options(boost::program_options::options_description& desc) {
   add_text_option(desc, kTypeOption, kTypeDefault,
                   "STREAM: element type: double, float, both, or a comma list (double,float)");
   add_text_option(desc, kNtimesOption, kNtimesDefault,
-                  "STREAM: repetitions of the four kernels, the first dropped as warm-up; allowed 2..1000000 "
-                  "(--quick with the default: 5)");
+                  "STREAM: repetitions of the four kernels, the first dropped as warm-up; allowed 2..250 (2..30 "
+                  "with float: STREAM's values grow 15x per repetition) (--quick with the default: 5)");
   add_text_option(desc, kStoresOption, kStoresDefault,
                   "STREAM: stores of the kernels: normal, nontemporal (x86 streaming stores, no write-allocate), "
                   "or auto (nontemporal when the three arrays exceed the rank's last-level cache)");
@@ -206,8 +204,9 @@ StreamParams plan_stream(const Config& config, const NodeContext& node) {
   StreamParams p;
   p.ranks_on_node = std::max(1, node.ranks_on_node);
   const std::vector<StreamType> types = parse_types(option_text(config, kTypeOption, kTypeDefault));
-  p.ntimes = static_cast<int>(
-      parse_count(option_text(config, kNtimesOption, kNtimesDefault), kNtimesOption, kMinNtimes, kMaxNtimes));
+  const bool has_float = std::find(types.begin(), types.end(), StreamType::Float) != types.end();
+  p.ntimes = static_cast<int>(parse_count(option_text(config, kNtimesOption, kNtimesDefault), kNtimesOption,
+                                          kMinNtimes, has_float ? kMaxNtimesFloat : kMaxNtimesDouble));
   if (node.quick && option_defaulted(config, kNtimesOption)) p.ntimes = kQuickNtimes;
   p.stores_request = parse_stores(option_text(config, kStoresOption, kStoresDefault));
   p.offset_bytes = parse_offset(option_text(config, kOffsetOption, kOffsetDefault));

@@ -3,12 +3,11 @@
 // plan of one rank: types, elements per array, repetitions, store variant per
 // type and the buffer layout. Every bad value is a UsageError of one line
 // naming the option, the value and what is allowed.
+#include <boost/program_options/options_description.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
-
-#include <boost/program_options/options_description.hpp>
 
 #include "core/Benchmark.hpp"
 #include "core/Config.hpp"
@@ -31,7 +30,10 @@ inline constexpr const char* kStoresDefault = "auto";
 inline constexpr const char* kOffsetDefault = "256";
 
 inline constexpr int kMinNtimes = 2;  // the first repetition is dropped: one must remain
-inline constexpr int kMaxNtimes = 1000000;
+// STREAM's values grow 15x per repetition (a = 2*15^k): beyond these counts
+// they overflow to infinity and validation proves nothing.
+inline constexpr int kMaxNtimesDouble = 250;  // 2*15^262 > DBL_MAX
+inline constexpr int kMaxNtimesFloat = 30;    // 2*15^33 > FLT_MAX
 inline constexpr int kQuickNtimes = 5;  // --quick with the default repetitions
 inline constexpr std::uint64_t kMinElements = 1024;
 inline constexpr std::uint64_t kAutoMinElements = 10000000;  // STREAM 5.10's 10^7
@@ -51,10 +53,10 @@ struct StreamParams {
   std::vector<StreamTypeRun> runs;  // in the order they run
   std::uint64_t elements = 0;       // per array, per rank
   bool elements_auto = true;
-  int ntimes = 20;                  // repetitions including the dropped first one
+  int ntimes = 20;  // repetitions including the dropped first one
   StoresRequest stores_request = StoresRequest::Auto;
   std::size_t offset_bytes = 256;
-  std::size_t buffer_bytes = 0;     // one buffer, sized for the largest type
+  std::size_t buffer_bytes = 0;  // one buffer, sized for the largest type
   int ranks_on_node = 1;
 };
 

@@ -93,8 +93,7 @@ std::vector<std::pair<std::string, std::vector<NodeTypeRow>>> collect(const std:
 }
 
 // (a) one line per node: its aggregate rate of each kernel in GB/s.
-void append_node_table(std::vector<std::string>& lines, const std::string& type,
-                       const std::vector<NodeTypeRow>& rows) {
+void append_node_table(std::vector<std::string>& lines, const std::string& type, const std::vector<NodeTypeRow>& rows) {
   std::set<std::string> stores;
   for (const NodeTypeRow& n : rows) stores.insert(n.stores);
   std::string stores_text;
@@ -120,8 +119,8 @@ void append_node_table(std::vector<std::string>& lines, const std::string& type,
 
 // (b) the table STREAM 5.10 prints, for one node and type.
 void append_stream_table(std::vector<std::string>& lines, const NodeTypeRow& n) {
-  lines.push_back("STREAM " + n.type + " on " + n.host + " (" + std::to_string(n.ranks) + " ranks, " +
-                  std::to_string(n.threads) + " threads, " + std::to_string(n.elements) + " elements per array)");
+  lines.push_back("STREAM " + n.type + " on " + n.host + " (" + std::to_string(n.ranks) + (n.ranks == 1 ? " rank, " : " ranks, ") +
+                  std::to_string(n.threads) + (n.threads == 1 ? " thread, " : " threads, ") + std::to_string(n.elements) + " elements per array)");
   lines.push_back("Function    Best Rate MB/s  Avg time     Min time     Max time");
   for (const StreamKernelSpec& k : kStreamKernels) {
     const auto it = n.kernels.find(std::string(k.label));

@@ -30,8 +30,8 @@ void add_stream_results(Table& results, Table& checks, const RankIdentity& who, 
     const std::vector<double>& seconds = m.seconds[static_cast<std::size_t>(spec.kernel)];
     const TimeStats t = time_stats_after_warmup(seconds);
     const std::uint64_t bytes = kernel_bytes(spec.kernel, m.elements, element_bytes(m.type));
-    const double bandwidth_Bps = t.min_seconds > 0 ? static_cast<double>(bytes) / t.min_seconds
-                                                   : std::numeric_limits<double>::infinity();
+    const double bandwidth_Bps =
+        t.min_seconds > 0 ? static_cast<double>(bytes) / t.min_seconds : std::numeric_limits<double>::infinity();
     const bool plausible = std::isfinite(bandwidth_Bps) && bandwidth_Bps <= ceiling_Bps;
     add_check(checks, {.check = "stream.rate_ceiling",
                        .subject = subject_prefix + " " + std::string(spec.label),

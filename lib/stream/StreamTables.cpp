@@ -8,8 +8,8 @@ Table make_stream_results_table() {
   std::vector<Column> columns = leading_result_columns("kernel");
   columns.push_back(text_column("type", 8));
   columns.push_back(text_column("stores", 16));
-  columns.push_back(int_column("elements"));       // per array, this rank
-  columns.push_back(int_column("ntimes"));         // repetitions, the first one dropped
+  columns.push_back(int_column("elements"));        // per array, this rank
+  columns.push_back(int_column("ntimes"));          // repetitions, the first one dropped
   columns.push_back(real_column("avg_rel_error"));  // of the array this kernel writes
   for (Column& c : closing_result_columns()) columns.push_back(std::move(c));
   return Table(kResultsPath, std::move(columns), kTimesPath);

@@ -58,11 +58,10 @@ StreamValidation validate_on_team(topo::Team& team, const StreamArrays<T>& x, st
   return judge_stream_errors(total, n, expected, stream_error_limit<T>());
 }
 
-#define BWS_STREAM_INSTANTIATE(T)                                                                                \
-  template void initialize_on_team<T>(topo::Team&, const StreamArrays<T>&, std::size_t);                        \
-  template std::array<std::vector<double>, 4> time_on_team<T>(topo::Team&, RunContext&, const StreamArrays<T>&, \
-                                                              std::size_t, int, StoreKind,                     \
-                                                              const std::function<void(int)>&);                \
+#define BWS_STREAM_INSTANTIATE(T)                                                                                      \
+  template void initialize_on_team<T>(topo::Team&, const StreamArrays<T>&, std::size_t);                               \
+  template std::array<std::vector<double>, 4> time_on_team<T>(                                                         \
+      topo::Team&, RunContext&, const StreamArrays<T>&, std::size_t, int, StoreKind, const std::function<void(int)>&); \
   template StreamValidation validate_on_team<T>(topo::Team&, const StreamArrays<T>&, std::size_t, int);
 
 BWS_STREAM_INSTANTIATE(double)

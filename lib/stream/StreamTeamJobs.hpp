@@ -43,9 +43,9 @@ void initialize_on_team(topo::Team& team, const StreamArrays<T>& arrays, std::si
 // kernel, so a sample is the time of the slowest thread. after_repetition(k)
 // is called after repetition k. Returns all samples in seconds, per kernel.
 template <class T>
-std::array<std::vector<double>, 4> time_on_team(topo::Team& team, RunContext& context,
-                                                const StreamArrays<T>& arrays, std::size_t n, int ntimes,
-                                                StoreKind stores, const std::function<void(int)>& after_repetition);
+std::array<std::vector<double>, 4> time_on_team(topo::Team& team, RunContext& context, const StreamArrays<T>& arrays,
+                                                std::size_t n, int ntimes, StoreKind stores,
+                                                const std::function<void(int)>& after_repetition);
 
 // validate_stream_arrays, with each thread summing the errors of its share.
 template <class T>

@@ -9,7 +9,9 @@ namespace bws::stream {
 enum class StreamType { Double, Float };
 
 constexpr std::string_view type_name(StreamType type) { return type == StreamType::Double ? "double" : "float"; }
-constexpr std::size_t element_bytes(StreamType type) { return type == StreamType::Double ? sizeof(double) : sizeof(float); }
+constexpr std::size_t element_bytes(StreamType type) {
+  return type == StreamType::Double ? sizeof(double) : sizeof(float);
+}
 
 // How the kernels write their destination: ordinary stores (which first read
 // the line into the cache: write-allocate) or non-temporal stores (which go

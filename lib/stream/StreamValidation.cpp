@@ -79,8 +79,7 @@ template StreamErrorSums sum_stream_errors<double>(const double*, const double*,
                                                    std::size_t, const StreamExpected&);
 template StreamErrorSums sum_stream_errors<float>(const float*, const float*, const float*, std::size_t, std::size_t,
                                                   const StreamExpected&);
-template StreamValidation validate_stream_arrays<double>(const double*, const double*, const double*, std::size_t,
-                                                         int);
+template StreamValidation validate_stream_arrays<double>(const double*, const double*, const double*, std::size_t, int);
 template StreamValidation validate_stream_arrays<float>(const float*, const float*, const float*, std::size_t, int);
 
 }  // namespace bws::stream

@@ -44,10 +44,10 @@ StreamErrorSums sum_stream_errors(const T* a, const T* b, const T* c, std::size_
 
 struct ArrayValidation {
   StreamArray array = StreamArray::A;
-  double expected = 0;        // the value every element should hold
-  double avg_abs_error = 0;   // sum |x - expected| / n
-  double avg_rel_error = 0;   // avg_abs_error / |expected|; +inf for non-finite errors
-  double limit = 0;           // epsilon of the type
+  double expected = 0;       // the value every element should hold
+  double avg_abs_error = 0;  // sum |x - expected| / n
+  double avg_rel_error = 0;  // avg_abs_error / |expected|; +inf for non-finite errors
+  double limit = 0;          // epsilon of the type
   bool passed = false;
 };
 

@@ -91,10 +91,18 @@ void check_kernel(StreamKernel kernel, StoreKind stores, std::size_t misalign, s
     T ea = a0[j], eb = b0[j], ec = c0[j];
     if (in) {
       switch (kernel) {
-        case StreamKernel::Copy: ec = a0[j]; break;
-        case StreamKernel::Scale: eb = s * c0[j]; break;
-        case StreamKernel::Add: ec = a0[j] + b0[j]; break;
-        case StreamKernel::Triad: ea = b0[j] + s * c0[j]; break;
+        case StreamKernel::Copy:
+          ec = a0[j];
+          break;
+        case StreamKernel::Scale:
+          eb = s * c0[j];
+          break;
+        case StreamKernel::Add:
+          ec = a0[j] + b0[j];
+          break;
+        case StreamKernel::Triad:
+          ea = b0[j] + s * c0[j];
+          break;
       }
     }
     // Small integers: exact in both types, with or without FMA.
@@ -107,8 +115,8 @@ void check_kernel(StreamKernel kernel, StoreKind stores, std::size_t misalign, s
 TYPED_TEST(StreamKernelTest, AllKernelsBothStoresOddLengthsAndMisalignedStarts) {
   std::vector<StoreKind> stores = {StoreKind::Normal};
   if (kHaveNontemporalKernels) stores.push_back(StoreKind::Nontemporal);
-  const std::vector<std::pair<std::size_t, std::size_t>> ranges = {
-      {0, 0}, {0, 1}, {3, 4}, {0, 7}, {1, 18}, {5, 38}, {0, 1000}, {13, 1037}, {7, 4103}};
+  const std::vector<std::pair<std::size_t, std::size_t>> ranges = {{0, 0},  {0, 1},    {3, 4},     {0, 7},   {1, 18},
+                                                                   {5, 38}, {0, 1000}, {13, 1037}, {7, 4103}};
   for (StoreKind st : stores)
     for (const StreamKernelSpec& k : kStreamKernels)
       for (std::size_t misalign : {0, 1, 3})
@@ -253,8 +261,7 @@ TEST(StreamPlan, AutoSizeIsFourTimesTheLlcAndAtLeastTenMillion) {
   EXPECT_GE(p.buffer_bytes, 3 * p.elements * sizeof(double));
 
   // A small LLC: STREAM's 10^7 is the floor.
-  const topo::Topology small_llc =
-      topo::Topology::synthetic("numa:1(memory=24GiB) pack:1 l3:1(size=4MiB) core:2 pu:1");
+  const topo::Topology small_llc = topo::Topology::synthetic("numa:1(memory=24GiB) pack:1 l3:1(size=4MiB) core:2 pu:1");
   EXPECT_EQ(plan_stream(Config(), node_of(small_llc)).elements, 10000000u);
 
   // Float only: 4 x LLC in floats.
@@ -328,29 +335,40 @@ std::string usage_error_of(const std::function<void()>& action) {
 TEST(StreamPlan, EveryBadValueIsAUsageErrorNamingTheOption) {
   const topo::Topology topology = topo::Topology::synthetic(kSmallNode);
   const std::vector<std::pair<const char*, std::string>> bad = {
-      {kElementsOption, "abc"},    {kElementsOption, "100"},  {kElementsOption, "-5"},
-      {kElementsOption, "0"},      {kElementsOption, "4G"},   {kElementsOption, "1.5"},
-      {kTypeOption, "int"},        {kTypeOption, ""},         {kTypeOption, "double,"},
-      {kNtimesOption, "1"},        {kNtimesOption, "0"},      {kNtimesOption, "abc"},
-      {kNtimesOption, "1000001"},  {kNtimesOption, "2.5"},    {kNtimesOption, "99999999999999999999999"},
-      {kStoresOption, "fast"},     {kOffsetOption, "100"},    {kOffsetOption, "4096"},
-      {kOffsetOption, "-64"},      {kOffsetOption, "abc"},
+      {kElementsOption, "abc"},   {kElementsOption, "100"}, {kElementsOption, "-5"},
+      {kElementsOption, "0"},     {kElementsOption, "4G"},  {kElementsOption, "1.5"},
+      {kTypeOption, "int"},       {kTypeOption, ""},        {kTypeOption, "double,"},
+      {kNtimesOption, "1"},       {kNtimesOption, "0"},     {kNtimesOption, "abc"},
+      {kNtimesOption, "1000001"}, {kNtimesOption, "2.5"},   {kNtimesOption, "99999999999999999999999"},
+      {kStoresOption, "fast"},    {kOffsetOption, "100"},   {kOffsetOption, "4096"},
+      {kOffsetOption, "-64"},     {kOffsetOption, "abc"},
   };
   for (const auto& [option, value] : bad) {
-    const std::string message =
-        usage_error_of([&] { plan_stream(config_with({{option, value}}), node_of(topology, 2)); });
+    const std::string message = usage_error_of([&] {
+      plan_stream(config_with({{option, value}}), node_of(topology, 2));
+    });
     EXPECT_NE(message.find(std::string("--") + option), std::string::npos) << option << "=" << value << ": " << message;
     EXPECT_NE(message.find("allowed"), std::string::npos) << message;
     EXPECT_EQ(message.find('\n'), std::string::npos) << message;
   }
-  EXPECT_EQ(usage_error_of([&] { plan_stream(config_with({{kTypeOption, "int"}}), node_of(topology)); }),
+  EXPECT_EQ(usage_error_of([&] {
+              plan_stream(config_with({{kTypeOption, "int"}}), node_of(topology));
+            }),
             "--stream.type: unknown type 'int'; allowed: double, float, both (or a comma list such as double,float)");
-  EXPECT_EQ(usage_error_of([&] { plan_stream(config_with({{kNtimesOption, "1"}}), node_of(topology)); }),
-            "--stream.ntimes: '1' is out of range; allowed: 2..1000000");
+  EXPECT_EQ(usage_error_of([&] {
+              plan_stream(config_with({{kNtimesOption, "1"}}), node_of(topology));
+            }),
+            "--stream.ntimes: '1' is out of range; allowed: 2..250");
+  // Float overflows after 33 repetitions of STREAM's growing values.
+  EXPECT_EQ(usage_error_of([&] {
+              plan_stream(config_with({{kNtimesOption, "40"}, {kTypeOption, "both"}}), node_of(topology));
+            }),
+            "--stream.ntimes: '40' is out of range; allowed: 2..30");
 
   // 4G doubles: 3 x 32 GiB on each of 2 ranks do not fit in 24 GiB.
-  const std::string too_big =
-      usage_error_of([&] { plan_stream(config_with({{kElementsOption, "4G"}}), node_of(topology, 2)); });
+  const std::string too_big = usage_error_of([&] {
+    plan_stream(config_with({{kElementsOption, "4G"}}), node_of(topology, 2));
+  });
   EXPECT_NE(too_big.find("--stream.elements 4G: 3 arrays of 32.00 GiB on each of 2 ranks need 192.00 GiB; "
                          "this node has 24.00 GiB"),
             std::string::npos)
@@ -361,12 +379,12 @@ TEST(StreamPlan, EveryBadValueIsAUsageErrorNamingTheOption) {
 TEST(StreamPlan, LargestAllowedElementCountFits) {
   const topo::Topology topology = topo::Topology::synthetic(kSmallNode);
   // Read the maximum from the message and check it plans and its successor does not.
-  const std::string message =
-      usage_error_of([&] { plan_stream(config_with({{kElementsOption, "4G"}}), node_of(topology, 2)); });
+  const std::string message = usage_error_of([&] {
+    plan_stream(config_with({{kElementsOption, "4G"}}), node_of(topology, 2));
+  });
   const std::size_t from = message.find("1024..") + 6;
   const std::uint64_t max = std::stoull(message.substr(from));
-  const StreamParams p =
-      plan_stream(config_with({{kElementsOption, std::to_string(max)}}), node_of(topology, 2));
+  const StreamParams p = plan_stream(config_with({{kElementsOption, std::to_string(max)}}), node_of(topology, 2));
   EXPECT_LE(2 * p.buffer_bytes, topology.info().node_memory_bytes);
   EXPECT_NE(usage_error_of([&] {
               plan_stream(config_with({{kElementsOption, std::to_string(max + 1000)}}), node_of(topology, 2));
@@ -447,8 +465,8 @@ TEST(StreamRun, EndToEndOnThisMachinesTeam) {
       EXPECT_LE(results.get_double(r, "t_avg"), results.get_double(r, "t_max"));
       const double bw = results.get_double(r, "bandwidth");
       EXPECT_DOUBLE_EQ(bw, results.get_int(r, "bytes") / t_min);
-      EXPECT_GT(bw, 1e8) << what;                // anything slower is broken
-      EXPECT_LT(bw, threads * 1e12) << what;     // the rate ceiling
+      EXPECT_GT(bw, 1e8) << what;             // anything slower is broken
+      EXPECT_LT(bw, threads * 1e12) << what;  // the rate ceiling
     }
     const Table& checks = tables[1];
     EXPECT_EQ(checks.path(), kChecksPath);
@@ -580,7 +598,7 @@ TEST(StreamReport, NodeTableStreamTableAndInvalidRows) {
   EXPECT_NE(lines[header + 2].find("30.00"), std::string::npos) << all;
 
   // STREAM's own table for each node (2 nodes <= 4).
-  const long title = index_of("STREAM double on node2 (1 ranks, 2 threads, 100000000 elements per array)");
+  const long title = index_of("STREAM double on node2 (1 rank, 2 threads, 100000000 elements per array)");
   ASSERT_GE(title, 0) << all;
   EXPECT_EQ(lines[title + 1], "Function    Best Rate MB/s  Avg time     Min time     Max time");
   EXPECT_EQ(lines[title + 2], "Copy:           28123.0     0.055000     0.050000     0.060000");
@@ -599,9 +617,8 @@ TEST(StreamReport, NodeTableStreamTableAndInvalidRows) {
 TEST(StreamReport, NoStreamTablesWithManyNodesSkipsStreamTables) {
   EXPECT_TRUE(make_stream_report()->summary_lines({}).empty());
   Table nodes = make_stream_nodes_table();
-  for (int i = 0; i < 5; ++i)
-    for (const StreamKernelSpec& k : kStreamKernels)
-      add_node_row(nodes, "n" + std::to_string(i), std::string(k.label).c_str(), 20e9, 0.1);
+  for (const std::string host : {"n0", "n1", "n2", "n3", "n4"})
+    for (const StreamKernelSpec& k : kStreamKernels) add_node_row(nodes, host, std::string(k.label).c_str(), 20e9, 0.1);
   const std::vector<std::string> lines = make_stream_report()->summary_lines({nodes});
   EXPECT_EQ(lines.size(), 1u + 1u + 5u);  // title, header, 5 nodes
   for (const std::string& l : lines) EXPECT_EQ(l.find("Function"), std::string::npos);

@@ -136,13 +136,7 @@ Topology Topology::synthetic(const std::string& description, const std::string& 
                      "(e.g. 'pack:2 numa:2 core:4 pu:2')");
   }
   load_or_throw(full.get(), "synthetic topology '" + description + "'");
-  Bitmap rank_cpuset = choose_rank_cpuset(full.get(), cpuset);
-
-  Topology topology;
-  topology.info_ = scan_topology(full.get(), rank_cpuset.get());
-  topology.restricted_ = restrict_copy(full.get(), rank_cpuset.get()).release();
-  topology.full_ = full.release();
-  return topology;
+  return described(full.release(), cpuset);
 }
 
 Topology Topology::from_xml(const std::string& xml, const std::string& cpuset) {
@@ -152,8 +146,13 @@ Topology Topology::from_xml(const std::string& xml, const std::string& cpuset) {
     throw UsageError("the hwloc XML topology cannot be read");
   }
   load_or_throw(full.get(), "hwloc XML topology");
-  Bitmap rank_cpuset = choose_rank_cpuset(full.get(), cpuset);
+  return described(full.release(), cpuset);
+}
 
+// A synthetic or XML machine, loaded: the rank's view is the cpuset given.
+Topology Topology::described(hwloc_topology_t loaded, const std::string& cpuset) {
+  TopologyHandle full(loaded);
+  Bitmap rank_cpuset = choose_rank_cpuset(full.get(), cpuset);
   Topology topology;
   topology.info_ = scan_topology(full.get(), rank_cpuset.get());
   topology.restricted_ = restrict_copy(full.get(), rank_cpuset.get()).release();

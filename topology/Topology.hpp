@@ -71,6 +71,8 @@ class Topology {
 
  private:
   Topology() = default;
+  // Takes ownership of a loaded synthetic or XML topology.
+  static Topology described(hwloc_topology_t loaded, const std::string& cpuset);
   hwloc_topology_t full_ = nullptr;        // as discovered, for export
   hwloc_topology_t restricted_ = nullptr;  // restricted to the rank's cpuset
   TopologyInfo info_;

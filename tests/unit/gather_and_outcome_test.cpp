@@ -38,6 +38,18 @@ TEST(Outcome, ExitCodesFollowTheDesign) {
   model.account(failed_model);
   EXPECT_EQ(model.exit_code(), 3);
 
+  // A failed check is printed with what failed and by how much.
+  Table failed_validation = make_checks_table();
+  add_check(failed_validation,
+            {"stream.validation", "rank 2 (n7) double array c", "validation", 3.5e-5, 0, 0, 1e-13, "", false});
+  Outcome named;
+  named.account(failed_validation);
+  ASSERT_EQ(named.problem_lines().size(), 1u);
+  EXPECT_NE(named.problem_lines()[0].find("FAILED: stream.validation: rank 2 (n7) double array c: measured 3.5e-05"),
+            std::string::npos)
+      << named.problem_lines()[0];
+  EXPECT_EQ(named.exit_code(), 1);
+
   Outcome invalid = model;
   Table results("stream/results", {int_column("valid")});
   results.add_row({{"valid", 0}});

@@ -3,6 +3,8 @@
 // summary and the report.
 #include <gtest/gtest.h>
 
+#include "TestSupport.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -323,14 +325,7 @@ TEST(StreamPlan, ExplicitElementsOptionsAndQuick) {
   EXPECT_NE(d.find("normal stores"), std::string::npos) << d;
 }
 
-std::string usage_error_of(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const UsageError& error) {
-    return error.what();
-  }
-  return "(no UsageError)";
-}
+using bws::test::usage_error_of;
 
 TEST(StreamPlan, EveryBadValueIsAUsageErrorNamingTheOption) {
   const topo::Topology topology = topo::Topology::synthetic(kSmallNode);

@@ -1,6 +1,8 @@
 // Topology discovery and pinning plans, on synthetic machines we do not have
 // and on this one.
 #include <gtest/gtest.h>
+
+#include "TestSupport.hpp"
 #include <unistd.h>
 
 #include <algorithm>
@@ -26,14 +28,7 @@ const std::string kWithCaches =
 constexpr std::uint64_t kGiB = 1ull << 30;
 constexpr std::uint64_t kMiB = 1ull << 20;
 
-std::string usage_error_of(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const UsageError& error) {
-    return error.what();
-  }
-  return "(no UsageError)";
-}
+using bws::test::usage_error_of;
 
 const CacheLevel* cache_level(const TopologyInfo& info, int level) {
   for (const CacheLevel& cache : info.caches) {

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Prints the STREAM results of a survey file per rank and per node, read
 with h5py from the file alone (nothing is recomputed: bandwidths are the
 ones bwsurvey stored, in B/s)."""

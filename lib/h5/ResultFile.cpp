@@ -1,5 +1,9 @@
 #include "h5/ResultFile.hpp"
 
+#include <fcntl.h>
+#include <cerrno>
+#include <cstring>
+
 #include <unistd.h>
 
 #include <filesystem>
@@ -41,8 +45,18 @@ void check_output_path(const std::string& path, bool overwrite) {
   if (!fs::is_directory(directory, error)) throw UsageError("--out: '" + directory + "' is not a directory");
   if (::access(directory.c_str(), W_OK) != 0) throw UsageError("--out: directory '" + directory + "' is not writable");
   if (fs::is_directory(path, error)) throw UsageError("--out: '" + path + "' is a directory");
-  if (fs::exists(path, error) && !overwrite)
-    throw UsageError("--out: '" + path + "' exists; use --force to overwrite it (or --out another name)");
+  if (fs::exists(path, error)) {
+    if (!overwrite)
+      throw UsageError("--out: '" + path + "' exists; use --force to overwrite it (or --out another name)");
+    return;
+  }
+  // access() says yes to root everywhere, also on read-only or pseudo file
+  // systems: creating the file is the only true test. It is removed again
+  // so a later usage error still leaves nothing behind.
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
+  if (fd < 0) throw UsageError("--out: cannot create '" + path + "': " + std::strerror(errno));
+  ::close(fd);
+  ::unlink(path.c_str());
 }
 
 template <typename T>

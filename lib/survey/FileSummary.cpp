@@ -5,12 +5,18 @@
 
 namespace bws::survey {
 
+namespace {
+std::string count(std::int64_t n, const std::string& noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+}  // namespace
+
 std::vector<std::string> summarize_file(const std::string& path) {
   const auto file = h5::ResultReader::open(path);
   std::vector<std::string> lines;
   lines.push_back(path + ": bwsurvey " + file.attribute_text("/", "tool_version") + ", status " +
-                  file.attribute_text("/", "status") + ", " + std::to_string(file.attribute_int("/", "n_nodes")) +
-                  " nodes, " + std::to_string(file.attribute_int("/", "n_ranks")) + " ranks, created " +
+                  file.attribute_text("/", "status") + ", " + count(file.attribute_int("/", "n_nodes"), "node") + ", " +
+                  count(file.attribute_int("/", "n_ranks"), "rank") + ", created " +
                   file.attribute_text("/", "created_utc"));
   for (const auto& entry : benchmark_registry()) {
     const std::string table = entry.name + "/nodes";

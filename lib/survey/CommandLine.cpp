@@ -51,9 +51,8 @@ po::options_description survey_options() {
                   "packages and NUMA nodes), none (unbound)");
   all.add(general);
   for (const auto& e : benchmark_registry()) {
-    auto bench = e.make_benchmark();
-    po::options_description group(e.name + ": " + bench->description());
-    bench->add_options(group);
+    po::options_description group(e.name + ": " + e.description());
+    e.add_options(group);
     all.add(group);
   }
   return all;

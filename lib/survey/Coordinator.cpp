@@ -2,6 +2,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -71,6 +72,14 @@ std::pair<std::vector<Table>, std::vector<Table>> unpack_bundle(const std::vecto
 std::string error_line(const std::exception& e) { return e.what(); }
 
 class Survey {
+  // One selected benchmark, planned: node-local or collective.
+  struct Phase {
+    const RegistryEntry* entry;
+    std::unique_ptr<NodeBenchmark> node_benchmark;
+    std::unique_ptr<PlannedRun> node_run;
+    std::unique_ptr<PlannedCollective> collective;
+  };
+
  public:
   Survey(const CommandLine& cl, ConsoleStreams console) : cl_(cl), console_(console) {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
@@ -82,7 +91,7 @@ class Survey {
     if (int code = plan(); code != kExitOk) return code;
     if (int code = open_file(); code != kExitOk) return code;
     if (int code = start_team(); code != kExitOk) return finish(code);
-    for (std::size_t i = 0; i < settings_.tests.size(); ++i) {
+    for (std::size_t i = 0; i < phases_.size(); ++i) {
       if (!run_phase(i)) break;
     }
     return finish(kExitOk);
@@ -105,6 +114,10 @@ class Survey {
   // Every option is checked on every rank, against that rank's topology,
   // before anything is allocated or created; the first error wins.
   int plan() {
+    // Where every rank is, for collective benchmarks (collective call: made
+    // before anything can fail differently on different ranks).
+    std::vector<int> node_of_rank(static_cast<std::size_t>(size_));
+    MPI_Allgather(&layout_.node_index, 1, MPI_INT, node_of_rank.data(), 1, MPI_INT, MPI_COMM_WORLD);
     std::optional<std::string> error;
     try {
       settings_ = parse_survey_settings(cl_.config);
@@ -113,9 +126,17 @@ class Survey {
       slots_ = topo::make_pinning_plan(*topology_, threads, settings_.bind);
       const NodeContext node{*topology_, layout_.host, rank_, layout_.ranks_on_node, layout_.local_rank,
                              static_cast<int>(slots_.size()), settings_.quick};
+      const RankLayout ranks{rank_,           size_,          layout_.host,           node_of_rank, layout_.n_nodes,
+                             topology_->info().node_memory_bytes, layout_.ranks_on_node, settings_.quick};
       for (const RegistryEntry* entry : settings_.tests) {
-        benchmarks_.push_back(entry->make_benchmark());
-        planned_.push_back(benchmarks_.back()->plan(cl_.config, node));
+        Phase phase{entry, nullptr, nullptr, nullptr};
+        if (entry->collective()) {
+          phase.collective = entry->make_collective()->plan(cl_.config, ranks);
+        } else {
+          phase.node_benchmark = entry->make_benchmark();
+          phase.node_run = phase.node_benchmark->plan(cl_.config, node);
+        }
+        phases_.push_back(std::move(phase));
       }
     } catch (const UsageError& e) {
       error = error_line(e);
@@ -193,8 +214,19 @@ class Survey {
   // Runs one benchmark on every rank and stores its records. Returns false
   // when the run cannot go on.
   bool run_phase(std::size_t index) {
-    const RegistryEntry& entry = *settings_.tests[index];
-    PlannedRun& planned = *planned_[index];
+    Phase& phase = phases_[index];
+    const bool ok = phase.entry->collective() ? run_collective(phase) : run_node_local(phase);
+    if (ok && root()) {
+      completed_ += (completed_.empty() ? "" : ",") + phase.entry->name;
+      file_->set_attribute("/", "completed_phases", completed_);
+      file_->flush();
+    }
+    return ok;
+  }
+
+  bool run_node_local(Phase& phase) {
+    const RegistryEntry& entry = *phase.entry;
+    PlannedRun& planned = *phase.node_run;
     if (root()) console_.err << "bwsurvey: " << entry.name << ": " << planned.describe() << std::endl;
 
     std::optional<std::string> error;
@@ -231,39 +263,69 @@ class Survey {
                    [&](int, std::vector<std::byte>& bytes) {
                      for (Table& t : unpack_tables(bytes.data(), bytes.size())) node_rank_tables.push_back(std::move(t));
                    });
-    if (layout_.leader()) node_tables = benchmarks_[index]->summarize_node(node_rank_tables);
+    if (layout_.leader()) node_tables = phase.node_benchmark->summarize_node(node_rank_tables);
     node_rank_tables.clear();
 
-    collect(tables, node_tables, &node_summaries_[entry.name]);
+    collect(tables, node_tables, entry);
     if (auto agreed = agree_on_error(MPI_COMM_WORLD, run_error)) {
       if (root()) outcome_.runtime_failure(*agreed);
       return false;
     }
+    return true;
+  }
+
+  // All ranks run it together; rank 0 gets every table.
+  bool run_collective(Phase& phase) {
+    const RegistryEntry& entry = *phase.entry;
+    if (root()) console_.err << "bwsurvey: " << entry.name << ": " << phase.collective->describe() << std::endl;
+    ConsoleProgress console_progress(console_.err, entry.name);
+    NullProgress silent;
+    std::vector<Table> tables;
+    std::optional<std::string> error;
+    try {
+      tables = phase.collective->run(MPI_COMM_WORLD, root() ? static_cast<Progress&>(console_progress) : silent);
+    } catch (const std::exception& e) {
+      error = entry.name + ": rank " + std::to_string(rank_) + " (" + layout_.host + "): " + e.what();
+    }
     if (root()) {
-      completed_ += (completed_.empty() ? "" : ",") + entry.name;
-      file_->set_attribute("/", "completed_phases", completed_);
-      file_->flush();
+      console_progress.done();
+      for (const Table& t : tables) keep_and_store(t, entry);
+    }
+    if (auto agreed = agree_on_error(MPI_COMM_WORLD, error)) {
+      if (root()) outcome_.runtime_failure(*agreed);
+      return false;
     }
     return true;
   }
 
   // Moves every rank's tables (and leaders' node tables) to rank 0, which
-  // appends them to the file as they arrive; node tables are also kept in
-  // `keep` for the summary.
+  // appends them to the file as they arrive.
   void collect(const std::vector<Table>& rank_tables, const std::vector<Table>& node_tables,
-               std::map<std::string, Table>* keep) {
+               const RegistryEntry* entry) {
     gather_to_root(MPI_COMM_WORLD, pack_bundle(rank_tables, node_tables), kGatherBytesInFlight,
                    [&](int, std::vector<std::byte>& bytes) {
                      auto [ranks, nodes] = unpack_bundle(bytes);
-                     for (Table& t : ranks) store(t);
-                     for (Table& t : nodes) {
-                       store(t);
-                       if (!keep) continue;
-                       auto [it, fresh] = keep->try_emplace(t.path(), t);
-                       if (!fresh) it->second.append(t);
-                     }
+                     for (Table& t : ranks) keep_and_store(t, entry);
+                     for (Table& t : nodes) keep_and_store(t, entry);
                    });
   }
+  void collect(const std::vector<Table>& rank_tables, const std::vector<Table>& node_tables,
+               const RegistryEntry& entry) {
+    collect(rank_tables, node_tables, &entry);
+  }
+
+  // Stores a table; the ones the benchmark's report reads are also kept
+  // (small: per node or per run, never per sample).
+  void keep_and_store(const Table& t, const RegistryEntry* entry) {
+    store(t);
+    if (!entry) return;
+    const auto& wanted = entry->report_tables;
+    if (std::find(wanted.begin(), wanted.end(), t.path()) == wanted.end()) return;
+    auto& kept = report_tables_[entry->name];
+    auto [it, fresh] = kept.try_emplace(t.path(), t);
+    if (!fresh) it->second.append(t);
+  }
+  void keep_and_store(const Table& t, const RegistryEntry& entry) { keep_and_store(t, &entry); }
 
   void store(const Table& t) {
     if (t.path() == kTopologyXmlTable) {
@@ -298,8 +360,8 @@ class Survey {
     out << "\nbwsurvey " << BWS_VERSION << ": " << layout_.n_nodes << (layout_.n_nodes == 1 ? " node, " : " nodes, ")
         << size_ << (size_ == 1 ? " rank" : " ranks") << "\n";
     for (const RegistryEntry* entry : settings_.tests) {
-      const auto it = node_summaries_.find(entry->name);
-      if (it == node_summaries_.end()) continue;
+      const auto it = report_tables_.find(entry->name);
+      if (it == report_tables_.end()) continue;
       std::vector<Table> tables;
       for (const auto& [path, table] : it->second) tables.push_back(table);
       out << "\n";
@@ -321,12 +383,11 @@ class Survey {
   SurveySettings settings_;
   std::optional<topo::Topology> topology_;
   std::vector<topo::ThreadSlot> slots_;
-  std::vector<std::unique_ptr<NodeBenchmark>> benchmarks_;
-  std::vector<std::unique_ptr<PlannedRun>> planned_;
+  std::vector<Phase> phases_;
   std::unique_ptr<topo::Team> team_;
   std::optional<h5::ResultFile> file_;
   Outcome outcome_;
-  std::map<std::string, std::map<std::string, Table>> node_summaries_;
+  std::map<std::string, std::map<std::string, Table>> report_tables_;  // per benchmark, per path
   std::string completed_;
 };
 

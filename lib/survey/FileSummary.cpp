@@ -19,11 +19,12 @@ std::vector<std::string> summarize_file(const std::string& path) {
                   count(file.attribute_int("/", "n_ranks"), "rank") + ", created " +
                   file.attribute_text("/", "created_utc"));
   for (const auto& entry : benchmark_registry()) {
-    const std::string table = entry.name + "/nodes";
-    if (!file.exists("/" + table)) continue;
+    std::vector<Table> tables;
+    for (const std::string& path : entry.report_tables)
+      if (file.exists("/" + path)) tables.push_back(file.read_table(path));
+    if (tables.empty()) continue;
     lines.emplace_back();
-    for (std::string& line : entry.make_report()->summary_lines({file.read_table(table)}))
-      lines.push_back(std::move(line));
+    for (std::string& line : entry.make_report()->summary_lines(tables)) lines.push_back(std::move(line));
   }
   return lines;
 }

@@ -6,9 +6,20 @@ namespace bws::survey {
 
 const std::vector<RegistryEntry>& benchmark_registry() {
   static const std::vector<RegistryEntry> entries = {
-      {"stream", true, stream::make_stream_benchmark, stream::make_stream_report},
+      {"stream", true, stream::make_stream_benchmark, nullptr, stream::make_stream_report, {"stream/nodes"}},
   };
   return entries;
+}
+
+std::string RegistryEntry::description() const {
+  return collective() ? make_collective()->description() : make_benchmark()->description();
+}
+
+void RegistryEntry::add_options(boost::program_options::options_description& desc) const {
+  if (collective())
+    make_collective()->add_options(desc);
+  else
+    make_benchmark()->add_options(desc);
 }
 
 const RegistryEntry* find_benchmark(const std::string& name) {

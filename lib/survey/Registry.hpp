@@ -8,15 +8,26 @@
 #include <vector>
 
 #include "core/Benchmark.hpp"
+#include "core/CollectiveBenchmark.hpp"
 #include "core/Report.hpp"
 
 namespace bws::survey {
 
+// A benchmark is either node-local (make_benchmark: every rank runs it on
+// its own node) or collective (make_collective: all ranks run it together).
 struct RegistryEntry {
   std::string name;
   bool in_default_set;  // run when --tests is not given
   std::function<std::unique_ptr<NodeBenchmark>()> make_benchmark;
+  std::function<std::unique_ptr<CollectiveBenchmark>()> make_collective;
   std::function<std::unique_ptr<BenchmarkReport>()> make_report;
+  // The tables its report reads: kept by rank 0 during the run, and read
+  // back from the file by `bwreport summary`.
+  std::vector<std::string> report_tables;
+
+  bool collective() const { return static_cast<bool>(make_collective); }
+  std::string description() const;
+  void add_options(boost::program_options::options_description& desc) const;
 };
 
 const std::vector<RegistryEntry>& benchmark_registry();

@@ -1,0 +1,51 @@
+#pragma once
+// The interface of a benchmark that runs across ranks (the b_eff ring): the
+// same shape as NodeBenchmark, but run() is collective over a communicator
+// and rank 0 returns the tables. It never prints and never touches HDF5.
+#include <mpi.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <boost/program_options/options_description.hpp>
+
+#include "core/Config.hpp"
+#include "core/RunContext.hpp"
+#include "core/Table.hpp"
+
+namespace bws {
+
+// Where the ranks are: the same on every rank.
+struct RankLayout {
+  int rank = 0;
+  int size = 1;
+  std::string host;
+  std::vector<int> node_of_rank;  // node index of every rank (0..n_nodes-1)
+  int n_nodes = 1;
+  std::uint64_t node_memory_bytes = 0;  // this rank's node
+  int ranks_on_node = 1;
+  bool quick = false;
+};
+
+class PlannedCollective {
+ public:
+  virtual ~PlannedCollective() = default;
+  virtual std::string describe() const = 0;
+  // Collective over `world`: every rank calls it. Rank 0 returns the tables
+  // (results, summaries, checks); other ranks return nothing.
+  virtual std::vector<Table> run(MPI_Comm world, Progress& progress) = 0;
+};
+
+class CollectiveBenchmark {
+ public:
+  virtual ~CollectiveBenchmark() = default;
+  virtual std::string name() const = 0;
+  virtual std::string description() const = 0;
+  virtual void add_options(boost::program_options::options_description& desc) const = 0;
+  // Validates the options; throws UsageError naming the option and the
+  // allowed range. Called on every rank before anything is created.
+  virtual std::unique_ptr<PlannedCollective> plan(const Config& config, const RankLayout& layout) const = 0;
+};
+
+}  // namespace bws

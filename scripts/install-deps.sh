@@ -2,7 +2,7 @@
 # Installs what bwsurvey needs on Debian 12 (bookworm): compilers, CMake,
 # Open MPI, HDF5, hwloc, Boost.Program_options, GoogleTest, OpenCL (PoCL on
 # the CPU, ICD loader, CLHPP headers), h5py for the analysis and the tests,
-# likwid for the comparison benchmark.
+# likwid and hpcc for the comparison benchmarks (bench/).
 set -euo pipefail
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
@@ -15,7 +15,7 @@ packages=(
   libgtest-dev
   ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd
   python3 python3-h5py python3-numpy
-  likwid
+  likwid hpcc
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -32,7 +32,7 @@ std::string usage_error(std::vector<const char*> args, const std::string& ini = 
 
 TEST(CommandLine, DefaultsAreFilledAndMarked) {
   const CommandLine cl = parse({});
-  EXPECT_EQ(cl.config.get("tests"), "stream");
+  EXPECT_EQ(cl.config.get("tests"), "stream,beff");
   EXPECT_EQ(cl.config.get("out"), "survey.h5");
   EXPECT_EQ(cl.config.get("stream.ntimes"), "20");
   EXPECT_TRUE(cl.config.is_default("threads"));

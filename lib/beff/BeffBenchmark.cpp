@@ -1,0 +1,192 @@
+// The b_eff CollectiveBenchmark: plan() resolves the options (BeffPlan);
+// run() allocates the four buffers once, measures the natural ring, the
+// random rings (built on rank 0 from the seed and broadcast) and the 2-rank
+// reference ring while the other ranks wait, and on rank 0 turns the
+// measurements into tables (BeffResults, BeffTables).
+#include "beff/BeffBenchmark.hpp"
+
+#include <new>
+#include <optional>
+
+#include "beff/BeffPlan.hpp"
+#include "beff/BeffResults.hpp"
+#include "beff/BeffRingRun.hpp"
+#include "beff/BeffRings.hpp"
+#include "beff/BeffTables.hpp"
+#include "core/Errors.hpp"
+#include "core/ResultColumns.hpp"
+#include "core/Sizes.hpp"
+
+namespace bws::beff {
+namespace {
+
+// Rank 0 builds the ring; every rank gets its order.
+std::vector<int> broadcast_order(MPI_Comm world, const std::vector<int>& order_on_root, int ranks) {
+  std::vector<int> order = order_on_root;
+  order.resize(static_cast<std::size_t>(ranks));
+  MPI_Bcast(order.data(), ranks, MPI_INT, 0, world);
+  return order;
+}
+
+std::string describe_reference(int ranks, const ReferencePair& pair) {
+  if (ranks <= 2) return "the natural ring itself (" + std::to_string(ranks) + (ranks == 1 ? " rank)" : " ranks)");
+  return "ranks " + std::to_string(pair.first) + " and " + std::to_string(pair.second) +
+         (pair.across_nodes ? " (two nodes)" : " (one node)");
+}
+
+class BeffPlannedCollective final : public PlannedCollective {
+ public:
+  explicit BeffPlannedCollective(BeffParams params) : p_(std::move(params)) {
+    std::vector<int> nodes = p_.layout.node_of_rank;
+    if (nodes.size() != static_cast<std::size_t>(p_.layout.size)) nodes.assign(static_cast<std::size_t>(p_.layout.size), 0);
+    if (p_.layout.size >= 2) pair_ = choose_reference_pair(nodes);
+  }
+
+  std::string describe() const override {
+    return describe_beff(p_) + "; reference: " + describe_reference(p_.layout.size, pair_);
+  }
+
+  std::vector<Table> run(MPI_Comm world, Progress& progress) override {
+    int rank = 0, ranks = 1;
+    MPI_Comm_rank(world, &rank);
+    MPI_Comm_size(world, &ranks);
+    const RingBuffers buffers = allocate_everywhere(world);
+    const std::string oversubscribed = oversubscription(world);
+
+    // The rings: natural, then random (none for 1 rank: it has one order only).
+    const Ring natural = natural_ring(ranks);
+    const int random_count = ranks > 1 ? p_.random_rings : 0;
+    std::vector<Ring> random_on_root;
+    if (rank == 0) random_on_root = random_rings(ranks, random_count, p_.seed);
+    const bool measure_reference = ranks >= 3;
+    const double steps =
+        static_cast<double>((1 + random_count + (measure_reference ? 1 : 0)) * p_.sizes_bytes.size());
+    double done = 0;
+
+    std::uint32_t iteration = 0;
+    std::vector<RingMeasurement> measured;
+    for (int k = 0; k <= random_count; ++k) {
+      Ring ring = natural;
+      if (k > 0) {
+        const auto& built = rank == 0 ? random_on_root[static_cast<std::size_t>(k - 1)].order : std::vector<int>{};
+        ring = Ring{k, RingKind::Random, broadcast_order(world, built, ranks)};
+      }
+      RingRunSettings settings = settings_for(rank);
+      settings.faults.make_received_stale = ring.kind == RingKind::Natural && rank == p_.corrupt_rank;
+      const std::string stage = "beff " + ring_label(ring.index, ring.kind);
+      auto sizes = measure_ring(world, ring.order, settings, buffers, iteration,
+                                [&](std::size_t) { progress.report(stage, ++done / steps); });
+      if (rank == 0) measured.push_back({std::move(ring), std::move(sizes)});
+    }
+
+    if (measure_reference) {
+      const bool member = rank == pair_.first || rank == pair_.second;
+      MPI_Comm pair_comm = MPI_COMM_NULL;
+      MPI_Comm_split(world, member ? 0 : MPI_UNDEFINED, rank, &pair_comm);
+      if (member) {
+        const RingRunSettings settings = settings_for(rank);
+        auto sizes = measure_ring(pair_comm, natural_ring(2).order, settings, buffers, iteration,
+                                  [&](std::size_t) { progress.report("beff reference ring", ++done / steps); });
+        MPI_Comm_free(&pair_comm);
+        if (rank == 0)
+          measured.push_back({Ring{random_count + 1, RingKind::Reference, {pair_.first, pair_.second}}, std::move(sizes)});
+      }
+      wait_quietly_at_barrier(world);
+    }
+    if (rank != 0) return {};
+    return tables(measured, oversubscribed);
+  }
+
+ private:
+  // The four buffers on every rank, or a RuntimeFailure on every rank.
+  RingBuffers allocate_everywhere(MPI_Comm world) const {
+    std::optional<RingBuffers> buffers;
+    int ok = 1;
+    try {
+      buffers.emplace(p_.max_message_bytes());
+    } catch (const std::bad_alloc&) {
+      ok = 0;
+    }
+    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, world);
+    if (!ok)
+      throw RuntimeFailure("cannot allocate 4 message buffers of " +
+                           format_bytes(static_cast<double>(p_.max_message_bytes())) + " on some rank");
+    return std::move(*buffers);
+  }
+
+  // "4 ranks on 2 processors" when some node runs more ranks than it has
+  // processors (rank 0's node named when it is one), "" otherwise. Collective.
+  std::string oversubscription(MPI_Comm world) const {
+    const int ranks = p_.layout.ranks_on_node, processors = p_.node_processors;
+    int mine = processors > 0 && ranks > processors ? 1 : 0, any = 0;
+    MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, world);
+    if (!any) return "";
+    if (!mine) return "a node runs more ranks than it has processors";
+    return std::to_string(ranks) + " ranks on " + std::to_string(processors) + " processors of a node";
+  }
+
+  RingRunSettings settings_for(int rank) const {
+    RingRunSettings s;
+    s.sizes_bytes = p_.sizes_bytes;
+    s.methods = p_.methods;
+    s.reps = p_.reps;
+    s.min_time_seconds = p_.min_time_seconds;
+    s.world_rank = rank;
+    return s;
+  }
+
+  std::vector<Table> tables(const std::vector<RingMeasurement>& measured, const std::string& oversubscribed) const {
+    Table results = make_beff_results_table(), sizes = make_beff_sizes_table(), summary = make_beff_summary_table(),
+          rings = make_beff_rings_table(), checks = make_checks_table();
+    std::vector<RingResult> computed;
+    const RingResult* reference = nullptr;
+    for (const RingMeasurement& m : measured) {
+      computed.push_back(ring_result(m));
+      add_result_rows(results, m, p_.layout.host);
+      add_ring_rows(rings, m.ring, p_.seed);
+      add_payload_checks(checks, m);
+    }
+    for (const RingResult& r : computed)
+      if (r.kind == RingKind::Reference) reference = &r;
+    const RingResult& natural = computed.front();
+    const ScalingResult scaling =
+        scaling_result(natural, reference, p_.min_efficiency, describe_reference(natural.ranks, pair_), oversubscribed);
+    for (const RingResult& r : computed) {
+      add_size_rows(sizes, r);
+      SummaryExtras extras;
+      extras.seed = p_.seed;
+      extras.reference = describe_reference(natural.ranks, pair_);
+      extras.reference_per_rank_Bps = scaling.reference_per_rank_Bps;
+      extras.efficiency = r.kind == RingKind::Natural ? scaling.efficiency
+                                                      : ring_efficiency(r, scaling.reference_per_rank_Bps);
+      extras.min_efficiency = p_.min_efficiency;
+      extras.scaling_passed = r.kind == RingKind::Natural ? (scaling.check.passed ? 1 : 0) : -1;
+      extras.scaling_enforced = r.kind == RingKind::Natural && scaling.enforced;
+      add_summary_row(summary, r, extras);
+    }
+    add_check(checks, scaling.check);
+    return {std::move(results), std::move(sizes), std::move(summary), std::move(rings), std::move(checks)};
+  }
+
+  BeffParams p_;
+  ReferencePair pair_;
+};
+
+class BeffBenchmark final : public CollectiveBenchmark {
+ public:
+  std::string name() const override { return "beff"; }
+  std::string description() const override {
+    return "b_eff ring: every rank exchanges 21 message sizes with both ring neighbours (natural and random "
+           "rings); effective bandwidth, Hockney fit, linear scaling vs a 2-rank ring";
+  }
+  void add_options(boost::program_options::options_description& desc) const override { add_beff_options(desc); }
+  std::unique_ptr<PlannedCollective> plan(const Config& config, const RankLayout& layout) const override {
+    return std::make_unique<BeffPlannedCollective>(plan_beff(config, layout));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<CollectiveBenchmark> make_beff_benchmark() { return std::make_unique<BeffBenchmark>(); }
+
+}  // namespace bws::beff

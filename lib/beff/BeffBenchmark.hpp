@@ -1,0 +1,18 @@
+#pragma once
+// b_eff (seed 002; Rabenseifner's effective bandwidth; HPCC's ring test):
+// every rank exchanges messages of 21 sizes with both neighbours of the
+// natural ring and of random rings; b_eff is the mean over the sizes of the
+// best aggregate bandwidth; a 2-rank reference ring gives the per-rank
+// figure that the linear-scaling check compares with.
+#include <memory>
+
+#include "core/CollectiveBenchmark.hpp"
+#include "core/Report.hpp"
+
+namespace bws::beff {
+
+std::unique_ptr<CollectiveBenchmark> make_beff_benchmark();
+// Reads the kept "beff/sizes" and "beff/summary" tables.
+std::unique_ptr<BenchmarkReport> make_beff_report();
+
+}  // namespace bws::beff

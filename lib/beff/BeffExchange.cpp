@@ -1,0 +1,88 @@
+#include "beff/BeffExchange.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+namespace bws::beff {
+namespace {
+
+constexpr std::uint64_t kPageBytes = 4096;
+
+// Byte counts go to MPI as int: the plan keeps L <= INT_MAX.
+int count_of(std::uint64_t bytes) { return static_cast<int>(bytes); }
+
+struct IterationStamps {
+  PayloadStamp to_right, to_left, from_left, from_right;
+};
+
+IterationStamps stamps_for(const ExchangePeers& p, std::uint64_t bytes, std::uint32_t iteration) {
+  const auto self = static_cast<std::uint32_t>(p.self);
+  return {{self, iteration, bytes, Direction::Rightward},
+          {self, iteration, bytes, Direction::Leftward},
+          {static_cast<std::uint32_t>(p.left), iteration, bytes, Direction::Rightward},
+          {static_cast<std::uint32_t>(p.right), iteration, bytes, Direction::Leftward}};
+}
+
+void check_received(const RingBuffers& b, std::uint64_t bytes, const IterationStamps& s, PayloadTally& tally,
+                    const ExchangeFaults& faults) {
+  if (faults.make_received_stale) {
+    PayloadStamp stale = s.from_left;
+    --stale.iteration;
+    stamp_message(b.recv_from_left(), bytes, stale);
+  }
+  tally.add(check_message(b.recv_from_left(), bytes, s.from_left));
+  tally.add(check_message(b.recv_from_right(), bytes, s.from_right));
+}
+
+void exchange_sendrecv(const ExchangePeers& p, const RingBuffers& b, std::uint64_t bytes) {
+  const int n = count_of(bytes);
+  MPI_Sendrecv(b.send_right(), n, MPI_BYTE, p.right, kTagRightward, b.recv_from_left(), n, MPI_BYTE, p.left,
+               kTagRightward, p.comm, MPI_STATUS_IGNORE);
+  MPI_Sendrecv(b.send_left(), n, MPI_BYTE, p.left, kTagLeftward, b.recv_from_right(), n, MPI_BYTE, p.right,
+               kTagLeftward, p.comm, MPI_STATUS_IGNORE);
+}
+
+void exchange_nonblocking(const ExchangePeers& p, const RingBuffers& b, std::uint64_t bytes) {
+  const int n = count_of(bytes);
+  MPI_Request requests[4];
+  MPI_Irecv(b.recv_from_left(), n, MPI_BYTE, p.left, kTagRightward, p.comm, &requests[0]);
+  MPI_Irecv(b.recv_from_right(), n, MPI_BYTE, p.right, kTagLeftward, p.comm, &requests[1]);
+  MPI_Isend(b.send_right(), n, MPI_BYTE, p.right, kTagRightward, p.comm, &requests[2]);
+  MPI_Isend(b.send_left(), n, MPI_BYTE, p.left, kTagLeftward, p.comm, &requests[3]);
+  MPI_Waitall(4, requests, MPI_STATUSES_IGNORE);
+}
+
+}  // namespace
+
+void RingBuffers::Free::operator()(std::byte* p) const { std::free(p); }
+
+RingBuffers::RingBuffers(std::uint64_t max_message_bytes) {
+  part_bytes_ = max_message_bytes;
+  // Buffer k starts k * 256 bytes past a page boundary, so the four do not
+  // hit the same cache sets at the same offsets (4 KiB aliasing).
+  stride_bytes_ = (max_message_bytes + kPageBytes - 1) / kPageBytes * kPageBytes + 256;
+  const std::uint64_t total = (4 * stride_bytes_ + kPageBytes - 1) / kPageBytes * kPageBytes;
+  void* p = std::aligned_alloc(kPageBytes, total);
+  if (p == nullptr) throw std::bad_alloc();
+  storage_.reset(static_cast<std::byte*>(p));
+  std::memset(p, 0, total);  // first touch: the pages land on this rank's NUMA node
+}
+
+void run_exchanges(ExchangeMethod method, const ExchangePeers& peers, const RingBuffers& buffers,
+                   std::uint64_t message_bytes, std::uint64_t iterations, std::uint32_t& iteration,
+                   PayloadTally& tally, const ExchangeFaults& faults) {
+  for (std::uint64_t i = 0; i < iterations; ++i, ++iteration) {
+    const IterationStamps s = stamps_for(peers, message_bytes, iteration);
+    // The send buffers are free again: the last iteration's sends completed.
+    stamp_message(buffers.send_right(), message_bytes, s.to_right);
+    stamp_message(buffers.send_left(), message_bytes, s.to_left);
+    if (method == ExchangeMethod::Sendrecv)
+      exchange_sendrecv(peers, buffers, message_bytes);
+    else
+      exchange_nonblocking(peers, buffers, message_bytes);
+    check_received(buffers, message_bytes, s, tally, faults);
+  }
+}
+
+}  // namespace bws::beff

@@ -1,0 +1,74 @@
+#pragma once
+// One rank's part of the ring exchange: each iteration it sends L bytes to
+// both ring neighbours and receives L bytes from both (2L sent, 2L received),
+// by one of two methods, and checks the payload of what it received.
+//   sendrecv:    MPI_Sendrecv to the right / from the left, then to the left /
+//                from the right. Each call pairs a send with a receive, so no
+//                rank count deadlocks (HPCC_FPGA's even/odd pairing does for
+//                odd n).
+//   nonblocking: MPI_Irecv x2, MPI_Isend x2, MPI_Waitall.
+// The two directions use distinct tags, so with 2 ranks (both neighbours the
+// same rank) and with 1 rank (the rank itself) each message lands in the
+// buffer of its direction.
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "beff/BeffMeasurement.hpp"
+#include "beff/BeffPayload.hpp"
+
+namespace bws::beff {
+
+inline constexpr int kTagRightward = 1;  // to the right neighbour, from the left one
+inline constexpr int kTagLeftward = 2;   // to the left neighbour, from the right one
+
+// The four message buffers of a rank, allocated once at the largest size,
+// page-aligned and first-touched by this rank.
+class RingBuffers {
+ public:
+  RingBuffers() = default;
+  // Throws std::bad_alloc when the memory is not there.
+  explicit RingBuffers(std::uint64_t max_message_bytes);
+  std::byte* send_right() const { return part(0); }
+  std::byte* send_left() const { return part(1); }
+  std::byte* recv_from_left() const { return part(2); }
+  std::byte* recv_from_right() const { return part(3); }
+  std::uint64_t capacity_bytes() const { return part_bytes_; }
+
+ private:
+  struct Free {
+    void operator()(std::byte* p) const;
+  };
+  std::byte* part(int i) const { return storage_.get() + static_cast<std::size_t>(i) * stride_bytes_; }
+  std::unique_ptr<std::byte[], Free> storage_;
+  std::uint64_t part_bytes_ = 0;
+  std::uint64_t stride_bytes_ = 0;
+};
+
+// Who this rank exchanges with, in the ring's communicator.
+struct ExchangePeers {
+  MPI_Comm comm = MPI_COMM_NULL;
+  int self = 0;   // this rank in comm: the stamps' sender
+  int left = 0;   // receives its rightward message from here, sends leftward here
+  int right = 0;  // sends rightward here, receives its leftward message from here
+};
+
+// Test hook (issue 3, item 6): when set, every message this rank receives
+// from its left neighbour is rewritten as the previous iteration's before
+// it is checked, as if the receive had left last iteration's data: a stale
+// message, which the check must catch. Never set in a normal run.
+struct ExchangeFaults {
+  bool make_received_stale = false;
+};
+
+// Runs `iterations` exchanges of L bytes; `iteration` is this rank's running
+// exchange counter (the same on all ranks of the ring, since they run the
+// same sequence) and is advanced. Problems found in received payloads are
+// added to `tally`.
+void run_exchanges(ExchangeMethod method, const ExchangePeers& peers, const RingBuffers& buffers,
+                   std::uint64_t message_bytes, std::uint64_t iterations, std::uint32_t& iteration,
+                   PayloadTally& tally, const ExchangeFaults& faults = {});
+
+}  // namespace bws::beff

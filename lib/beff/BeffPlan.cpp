@@ -1,0 +1,293 @@
+#include "beff/BeffPlan.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <climits>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include <unistd.h>
+
+#include "core/Errors.hpp"
+#include "core/Sizes.hpp"
+#include "model/MessageSizes.hpp"
+
+namespace bws::beff {
+namespace {
+
+constexpr std::uint64_t kMaxSeed = (std::uint64_t{1} << 63) - 1;  // seeds are stored as 64-bit signed integers
+
+std::string flag(const char* key) { return std::string("--") + key; }
+
+// The option's text; its default when the Config does not hold it (a Config
+// built by hand in a test), so the defaults live in one place.
+std::string option_text(const Config& config, const char* key, const char* default_value) {
+  return config.has(key) ? config.get(key) : std::string(default_value);
+}
+bool option_defaulted(const Config& config, const char* key) { return !config.has(key) || config.is_default(key); }
+
+std::string trim(std::string_view s) {
+  std::size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return std::string(s.substr(b, e - b));
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> items;
+  std::size_t from = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', from);
+    items.push_back(trim(std::string_view(text).substr(from, comma == std::string::npos ? comma : comma - from)));
+    if (comma == std::string::npos) break;
+    from = comma + 1;
+  }
+  return items;
+}
+
+// A whole number in [lo, hi]; UsageError naming the option otherwise.
+std::uint64_t parse_count(const std::string& text, const char* key, std::uint64_t lo, std::uint64_t hi) {
+  const std::string t = trim(text);
+  const std::string allowed = "; allowed: " + std::to_string(lo) + ".." + std::to_string(hi);
+  if (t.empty() || !std::all_of(t.begin(), t.end(), [](unsigned char c) { return std::isdigit(c); }))
+    throw UsageError(flag(key) + ": '" + text + "' is not a whole number" + allowed);
+  // More digits than hi has cannot be in range (and might overflow).
+  if (t.size() > std::to_string(hi).size() + 1 || std::stoull(t) < lo || std::stoull(t) > hi)
+    throw UsageError(flag(key) + ": '" + text + "' is out of range" + allowed);
+  return std::stoull(t);
+}
+
+// A finite real number, all of the text.
+double parse_real(const std::string& text, const char* key, const std::string& allowed) {
+  const std::string t = trim(text);
+  char* end = nullptr;
+  const double value = t.empty() ? 0 : std::strtod(t.c_str(), &end);
+  if (t.empty() || end != t.c_str() + t.size() || !std::isfinite(value))
+    throw UsageError(flag(key) + ": '" + text + "' is not a number; allowed: " + allowed);
+  return value;
+}
+
+// The largest message this rank may use: 4 buffers of it on every rank of
+// the node within 40% of the node's memory, and a byte count MPI takes as int.
+std::uint64_t message_limit_bytes(const RankLayout& layout) {
+  const std::uint64_t mpi_limit = INT_MAX;
+  if (layout.node_memory_bytes == 0) return mpi_limit;  // memory unknown: MPI's limit only
+  const double per_buffer = kMemoryFraction * static_cast<double>(layout.node_memory_bytes) /
+                            (kBuffersPerRank * static_cast<double>(std::max(1, layout.ranks_on_node)));
+  return std::min<std::uint64_t>(mpi_limit, static_cast<std::uint64_t>(per_buffer));
+}
+
+std::string memory_reason(const RankLayout& layout, std::uint64_t limit) {
+  if (layout.node_memory_bytes == 0 || limit == static_cast<std::uint64_t>(INT_MAX))
+    return "MPI counts bytes in an int";
+  const int ranks = std::max(1, layout.ranks_on_node);
+  return "4 buffers per rank on " + std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks") + " within 40% of " +
+         format_bytes(static_cast<double>(layout.node_memory_bytes));
+}
+
+std::string allowed_sizes(std::uint64_t limit) { return "allowed: 1.." + std::to_string(limit) + " bytes"; }
+
+std::vector<std::uint64_t> parse_size_list(const std::string& text, const RankLayout& layout, std::uint64_t limit) {
+  const std::string key = flag(kSizesOption);
+  const std::string allowed = allowed_sizes(limit) + " (" + memory_reason(layout, limit) + ")";
+  const std::vector<std::string> items = split_list(text);
+  if (std::all_of(items.begin(), items.end(), [](const std::string& s) { return s.empty(); }))
+    throw UsageError(key + ": '" + text + "' is an empty size list; give comma-separated sizes such as 8,1K,64K; " +
+                     allowed);
+  std::vector<std::uint64_t> sizes;
+  for (const std::string& item : items) {
+    if (item.empty())
+      throw UsageError(key + ": '" + text + "' has an empty entry; give comma-separated sizes; " + allowed);
+    std::uint64_t bytes = 0;
+    try {
+      bytes = parse_size(item, key);
+    } catch (const UsageError& e) {
+      throw UsageError(std::string(e.what()) + "; " + allowed);
+    }
+    if (bytes > limit)
+      throw UsageError(key + ": '" + item + "' is above what memory allows; " + allowed);
+    if (std::find(sizes.begin(), sizes.end(), bytes) != sizes.end())
+      throw UsageError(key + ": '" + item + "' is given twice (" + std::to_string(bytes) +
+                       " bytes); every size counts once in the mean; " + allowed);
+    sizes.push_back(bytes);
+  }
+  std::sort(sizes.begin(), sizes.end());
+  return sizes;
+}
+
+std::vector<std::uint64_t> sizes_for_max_bytes(const std::string& text, const RankLayout& layout,
+                                               std::uint64_t limit) {
+  const std::string key = flag(kMaxBytesOption);
+  const std::string allowed = "allowed: " + std::to_string(model::beff_smallest_max_bytes()) + ".." +
+                              std::to_string(limit) + " bytes (" + memory_reason(layout, limit) + ")";
+  std::uint64_t max_bytes = 0;
+  try {
+    max_bytes = parse_size(text, key);
+  } catch (const UsageError& e) {
+    throw UsageError(std::string(e.what()) + "; " + allowed);
+  }
+  if (max_bytes > limit) throw UsageError(key + ": '" + trim(text) + "' is above what memory allows; " + allowed);
+  // Throws for <= 4096 (a would be <= 1) and values too close to 4096.
+  return model::beff_message_sizes_for_max_bytes(max_bytes, limit);
+}
+
+bool max_bytes_is_default(const std::string& text) {
+  try {
+    return parse_size(text, flag(kMaxBytesOption)) == parse_size(kMaxBytesDefault, flag(kMaxBytesOption));
+  } catch (const UsageError&) {
+    return false;
+  }
+}
+
+std::vector<ExchangeMethod> parse_methods(const std::string& text) {
+  const std::string allowed = "; allowed: sendrecv, nonblocking, or both as a comma list";
+  std::vector<ExchangeMethod> methods;
+  for (const std::string& item : split_list(text)) {
+    if (item.empty()) throw UsageError(flag(kMethodsOption) + ": '" + text + "' has an empty entry" + allowed);
+    const auto method = method_from_name(lower(item));
+    if (!method) throw UsageError(flag(kMethodsOption) + ": unknown method '" + item + "'" + allowed);
+    if (std::find(methods.begin(), methods.end(), *method) == methods.end()) methods.push_back(*method);
+  }
+  return methods;
+}
+
+std::uint64_t time_based_seed() {
+  const auto now = std::chrono::system_clock::now().time_since_epoch();
+  const auto ns = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count());
+  return ns & kMaxSeed;
+}
+
+int corrupt_rank_from_environment(int ranks) {
+  const char* text = std::getenv(kCorruptEnvironment);
+  if (text == nullptr || *text == '\0') return -1;
+  const std::string t = trim(text);
+  if (t.empty() || !std::all_of(t.begin(), t.end(), [](unsigned char c) { return std::isdigit(c); }) ||
+      t.size() > 9 || std::stoi(t) >= ranks)
+    throw UsageError(std::string(kCorruptEnvironment) + " (a test hook): '" + text + "' is not a rank; allowed: 0.." +
+                     std::to_string(ranks - 1));
+  return std::stoi(t);
+}
+
+std::string format_seconds(double s) {
+  char buf[32];
+  if (s >= 1)
+    std::snprintf(buf, sizeof buf, "%g s", s);
+  else
+    std::snprintf(buf, sizeof buf, "%g ms", s * 1e3);
+  return buf;
+}
+
+}  // namespace
+
+void add_beff_options(boost::program_options::options_description& desc) {
+  add_text_option(desc, kMaxBytesOption, kMaxBytesDefault,
+                  "b_eff: the largest message size L; the 21 sizes are 1 B..4 KiB doubling, then 4 KiB*a^k "
+                  "(k=1..8) with a = (max/4 KiB)^(1/8), so 1M gives a = 2 (bytes; K/M/G = x1024); allowed "
+                  "4104 up to what memory allows: 4 buffers of L per rank, all ranks of a node within 40% of "
+                  "its memory");
+  add_text_option(desc, kSizesOption, kSizesDefault,
+                  "b_eff: an explicit comma list of message sizes instead of the 21 (e.g. 8,1K,1M; bytes, "
+                  "K/M/G = x1024); each 1 byte up to what memory allows, no size twice; empty = the 21 sizes");
+  add_text_option(desc, kRandomRingsOption, kRandomRingsDefault,
+                  "b_eff: random rings measured after the natural one (rank order); allowed 0..1000");
+  add_text_option(desc, kSeedOption, kSeedDefault,
+                  "b_eff: seed of the random rings (std::mt19937_64 on rank 0): 0..2^63-1, or auto (from the "
+                  "clock); the seed used is stored in /beff/summary and /beff/rings");
+  add_text_option(desc, kMinTimeOption, kMinTimeDefault,
+                  "b_eff: seconds one sample (looplength exchanges) lasts at least, the loop length calibrated "
+                  "per size (--quick with the default: 0.001); allowed > 0 and <= 60");
+  add_text_option(desc, kRepsOption, kRepsDefault,
+                  "b_eff: timed repetitions per ring, size and method, each after a barrier; the best counts; "
+                  "allowed 1..100000");
+  add_text_option(desc, kMethodsOption, kMethodsDefault,
+                  "b_eff: exchange methods, the better kept per size: sendrecv (two MPI_Sendrecv), nonblocking "
+                  "(MPI_Irecv x2, MPI_Isend x2, MPI_Waitall), or both as a comma list");
+  add_text_option(desc, kMinEfficiencyOption, kMinEfficiencyDefault,
+                  "b_eff: the linear-scaling check passes when E(n) = b_eff(n) / (n x per-rank b_eff of a 2-rank "
+                  "ring) is at least this; allowed > 0 and <= 1");
+}
+
+BeffParams plan_beff(const Config& config, const RankLayout& layout) {
+  BeffParams p;
+  p.layout = layout;
+  p.message_limit_bytes = message_limit_bytes(layout);
+
+  // Decided by value, not by whether the option was given: the stored
+  // /config names every option, and a run re-made from it must plan alike.
+  const std::string sizes_text = option_text(config, kSizesOption, kSizesDefault);
+  p.sizes_explicit = !trim(sizes_text).empty();
+  if (p.sizes_explicit) {
+    if (!max_bytes_is_default(option_text(config, kMaxBytesOption, kMaxBytesDefault)))
+      throw UsageError(flag(kMaxBytesOption) + " and " + flag(kSizesOption) +
+                       " both given; allowed: one of them (--beff.sizes lists every size, --beff.max-bytes "
+                       "sets the largest of the 21; leave it at " + kMaxBytesDefault + ")");
+    p.sizes_bytes = parse_size_list(sizes_text, layout, p.message_limit_bytes);
+  } else {
+    p.sizes_bytes = sizes_for_max_bytes(option_text(config, kMaxBytesOption, kMaxBytesDefault), layout,
+                                        p.message_limit_bytes);
+  }
+
+  p.random_rings = static_cast<int>(
+      parse_count(option_text(config, kRandomRingsOption, kRandomRingsDefault), kRandomRingsOption, 0, kMaxRandomRings));
+
+  const std::string seed_text = trim(option_text(config, kSeedOption, kSeedDefault));
+  p.seed_auto = lower(seed_text) == "auto";
+  if (p.seed_auto) {
+    p.seed = time_based_seed();
+  } else {
+    try {
+      p.seed = parse_count(seed_text, kSeedOption, 0, kMaxSeed);
+    } catch (const UsageError& e) {
+      throw UsageError(std::string(e.what()) + " or auto");
+    }
+  }
+
+  const std::string time_allowed = "> 0 and <= 60 seconds";
+  p.min_time_seconds = parse_real(option_text(config, kMinTimeOption, kMinTimeDefault), kMinTimeOption, time_allowed);
+  if (!(p.min_time_seconds > 0) || p.min_time_seconds > kMaxMinTimeSeconds)
+    throw UsageError(flag(kMinTimeOption) + ": '" + option_text(config, kMinTimeOption, kMinTimeDefault) +
+                     "' is out of range; allowed: " + time_allowed);
+  if (layout.quick && option_defaulted(config, kMinTimeOption)) p.min_time_seconds = kQuickMinTimeSeconds;
+
+  p.reps = static_cast<int>(parse_count(option_text(config, kRepsOption, kRepsDefault), kRepsOption, 1, kMaxReps));
+  p.methods = parse_methods(option_text(config, kMethodsOption, kMethodsDefault));
+
+  const std::string efficiency_allowed = "> 0 and <= 1 (a fraction of linear scaling)";
+  p.min_efficiency = parse_real(option_text(config, kMinEfficiencyOption, kMinEfficiencyDefault),
+                                kMinEfficiencyOption, efficiency_allowed);
+  if (!(p.min_efficiency > 0) || p.min_efficiency > 1)
+    throw UsageError(flag(kMinEfficiencyOption) + ": '" +
+                     option_text(config, kMinEfficiencyOption, kMinEfficiencyDefault) +
+                     "' is out of range; allowed: " + efficiency_allowed);
+
+  p.corrupt_rank = corrupt_rank_from_environment(std::max(1, layout.size));
+  const long processors = sysconf(_SC_NPROCESSORS_ONLN);
+  p.node_processors = processors > 0 ? static_cast<int>(processors) : 0;
+  return p;
+}
+
+std::string describe_beff(const BeffParams& p) {
+  std::string methods;
+  for (ExchangeMethod m : p.methods) {
+    if (!methods.empty()) methods += '+';
+    methods += method_name(m);
+  }
+  std::string text = std::to_string(p.sizes_bytes.size()) + " sizes " +
+                     format_bytes(static_cast<double>(p.sizes_bytes.front())) + ".." +
+                     format_bytes(static_cast<double>(p.sizes_bytes.back())) + ", natural + " +
+                     std::to_string(p.layout.size > 1 ? p.random_rings : 0) + " random rings (seed " +
+                     std::to_string(p.seed) + "), " + methods + ", " + std::to_string(p.reps) +
+                     " repetitions of >= " + format_seconds(p.min_time_seconds);
+  if (p.corrupt_rank >= 0)
+    text += "; TEST HOOK " + std::string(kCorruptEnvironment) + "=" + std::to_string(p.corrupt_rank);
+  return text;
+}
+
+}  // namespace bws::beff

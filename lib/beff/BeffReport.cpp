@@ -1,0 +1,115 @@
+// b_eff's terminal summary from the kept beff/sizes and beff/summary tables:
+// seed 002's table for the natural ring (MSize, looplength, transfer = the
+// best sample's time, B/s = aggregate b(L)) and its "b_eff = ... B/s" line,
+// then the per-rank figure, the 8-byte latency, the Hockney fit, the random
+// rings and the linear-scaling verdict.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "beff/BeffBenchmark.hpp"
+#include "beff/BeffTables.hpp"
+
+namespace bws::beff {
+namespace {
+
+const Table* find_table(const std::vector<Table>& tables, const char* path) {
+  for (const Table& t : tables)
+    if (t.path() == path) return &t;
+  return nullptr;
+}
+
+std::string printf_line(const char* format, auto... values) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf, format, values...);
+  return buf;
+}
+
+// "%.2f us" of seconds, "n/a" for NaN.
+std::string micros(double seconds) {
+  return std::isfinite(seconds) ? printf_line("%.2f us", seconds * 1e6) : std::string("n/a");
+}
+
+void append_seed_table(std::vector<std::string>& lines, const Table& sizes, std::int64_t ring) {
+  lines.emplace_back("    MSize      looplength        transfer             B/s");
+  for (std::size_t r = 0; r < sizes.rows(); ++r) {
+    if (sizes.get_int(r, "ring") != ring) continue;
+    lines.push_back(printf_line("%9llu %15llu %15.5e %15.5e",
+                                static_cast<unsigned long long>(sizes.get_int(r, "message_bytes")),
+                                static_cast<unsigned long long>(sizes.get_int(r, "looplength")),
+                                sizes.get_double(r, "t_best_seconds"), sizes.get_double(r, "b_Bps")));
+  }
+}
+
+class BeffReport final : public BenchmarkReport {
+ public:
+  std::vector<std::string> summary_lines(const std::vector<Table>& tables) const override {
+    std::vector<std::string> lines;
+    const Table* sizes = find_table(tables, kSizesPath);
+    const Table* summary = find_table(tables, kSummaryPath);
+    if (!sizes || !summary || summary->rows() == 0) return lines;
+
+    std::size_t natural = summary->rows();
+    std::vector<std::size_t> random;
+    for (std::size_t r = 0; r < summary->rows(); ++r) {
+      const std::string& kind = summary->get_string(r, "ring_kind");
+      if (kind == "natural" && natural == summary->rows()) natural = r;
+      if (kind == "random") random.push_back(r);
+    }
+    if (natural == summary->rows()) return lines;
+    const Table& s = *summary;
+    const std::int64_t ranks = s.get_int(natural, "ranks");
+
+    lines.push_back("b_eff, natural ring of " + std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks") +
+                    " (transfer: best time of looplength exchanges in s; B/s: all ranks, 2L per rank per exchange)");
+    append_seed_table(lines, *sizes, s.get_int(natural, "ring"));
+    lines.emplace_back();
+    lines.push_back(printf_line("b_eff = %.5e B/s", s.get_double(natural, "b_eff_Bps")));
+    std::string hockney = "no Hockney fit (it needs 2 sizes or more, and time growing with size)";
+    if (std::isfinite(s.get_double(natural, "hockney_alpha_seconds")))
+      hockney = printf_line("Hockney alpha = %s, beta = %.3f GB/s (R^2 = %.4f), its b_eff = %.5e B/s",
+                            micros(s.get_double(natural, "hockney_alpha_seconds")).c_str(),
+                            s.get_double(natural, "hockney_beta_Bps") / 1e9, s.get_double(natural, "hockney_r2"),
+                            s.get_double(natural, "hockney_b_eff_Bps"));
+    lines.push_back(printf_line("b_eff per rank = %.5e B/s; latency (8 B to both neighbours) = %s; %s",
+                                s.get_double(natural, "b_eff_per_rank_Bps"),
+                                micros(s.get_double(natural, "latency_8B_seconds")).c_str(), hockney.c_str()));
+    if (!random.empty()) {
+      double sum = 0, per_rank = 0, lo = INFINITY, hi = -INFINITY;
+      for (std::size_t r : random) {
+        const double b = s.get_double(r, "b_eff_Bps");
+        sum += b;
+        per_rank += s.get_double(r, "b_eff_per_rank_Bps");
+        lo = std::min(lo, b);
+        hi = std::max(hi, b);
+      }
+      const double n = static_cast<double>(random.size());
+      lines.push_back(printf_line("random rings (%zu, seed %lld): b_eff = %.5e B/s mean (%.5e..%.5e), %.5e B/s per rank",
+                                  random.size(), static_cast<long long>(s.get_int(random.front(), "seed")), sum / n,
+                                  lo, hi, per_rank / n));
+    }
+    const bool passed = s.get_int(natural, "scaling_passed") == 1;
+    const bool enforced = s.get_int(natural, "scaling_enforced") == 1;
+    lines.push_back(printf_line("linear scaling: reference %s: %.5e B/s per rank; E(%lld) = %.3f (min %.2f): %s%s",
+                                s.get_string(natural, "reference").c_str(),
+                                s.get_double(natural, "reference_per_rank_Bps"), static_cast<long long>(ranks),
+                                s.get_double(natural, "efficiency"), s.get_double(natural, "min_efficiency"),
+                                passed ? "passed" : "FAILED",
+                                enforced ? "" : " (not enforced: ranks oversubscribe their node; see /checks)"));
+    for (std::size_t r = 0; r < s.rows(); ++r) {
+      if (s.get_int(r, "valid") != 0) continue;
+      const std::string& kind = s.get_string(r, "ring_kind");
+      const std::string ring = kind == "random" ? "random ring " + std::to_string(s.get_int(r, "ring")) : kind + " ring";
+      lines.push_back("b_eff INVALID: " + ring + ": received messages did not check out (see the beff.payload checks)");
+    }
+    return lines;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<BenchmarkReport> make_beff_report() { return std::make_unique<BeffReport>(); }
+
+}  // namespace bws::beff

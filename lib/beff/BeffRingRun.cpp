@@ -1,0 +1,160 @@
+#include "beff/BeffRingRun.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cmath>
+#include <thread>
+
+namespace bws::beff {
+namespace {
+
+constexpr double kCalibrationMargin = 1.2;  // aim 20% above min-time
+constexpr double kMaxGrowth = 100;          // per calibration step
+constexpr int kPayloadWords = kPayloadProblemKinds + 1;  // problem counts, then "this rank failed"
+
+struct RankOfRing {
+  MPI_Comm comm;
+  int rank;
+  ExchangePeers peers;
+};
+
+double time_exchanges(ExchangeMethod method, const RankOfRing& me, const RingBuffers& buffers, std::uint64_t bytes,
+                      std::uint64_t looplength, std::uint32_t& iteration, PayloadTally& tally,
+                      const ExchangeFaults& faults) {
+  MPI_Barrier(me.comm);
+  const double start = MPI_Wtime();
+  run_exchanges(method, me.peers, buffers, bytes, looplength, iteration, tally, faults);
+  return MPI_Wtime() - start;
+}
+
+// Grows the loop until one run of it lasts >= min-time on the slowest rank,
+// then adds the margin when it only just got there: a sample a little
+// faster than the calibrating one must still last min-time.
+std::uint64_t calibrate(ExchangeMethod method, const RankOfRing& me, const RingBuffers& buffers, std::uint64_t bytes,
+                        double min_time_seconds, std::uint32_t& iteration, PayloadTally& tally,
+                        const ExchangeFaults& faults) {
+  std::uint64_t looplength = 1;
+  while (true) {
+    double seconds = time_exchanges(method, me, buffers, bytes, looplength, iteration, tally, faults);
+    MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, me.comm);
+    if (looplength >= kMaxLooplength) return looplength;
+    if (seconds >= min_time_seconds) {
+      const double with_margin = std::ceil(static_cast<double>(looplength) * kCalibrationMargin * min_time_seconds / seconds);
+      return std::min(kMaxLooplength, std::max(looplength, static_cast<std::uint64_t>(with_margin)));
+    }
+    looplength = next_looplength(looplength, seconds, min_time_seconds);
+  }
+}
+
+// Per repetition: the slowest and fastest rank's time and the mean, on rank 0.
+std::vector<SampleTimes> reduce_times(const std::vector<double>& mine, const RankOfRing& me) {
+  const std::size_t reps = mine.size();
+  std::vector<double> max_and_negated_min(2 * reps);
+  for (std::size_t i = 0; i < reps; ++i) {
+    max_and_negated_min[i] = mine[i];
+    max_and_negated_min[reps + i] = -mine[i];  // MAX of -t is -(MIN of t): one reduction for both
+  }
+  std::vector<double> reduced(2 * reps), summed(reps);
+  MPI_Reduce(max_and_negated_min.data(), reduced.data(), static_cast<int>(2 * reps), MPI_DOUBLE, MPI_MAX, 0, me.comm);
+  MPI_Reduce(mine.data(), summed.data(), static_cast<int>(reps), MPI_DOUBLE, MPI_SUM, 0, me.comm);
+  int ranks = 1;
+  MPI_Comm_size(me.comm, &ranks);
+  std::vector<SampleTimes> samples(reps);
+  for (std::size_t i = 0; i < reps; ++i)
+    samples[i] = {-reduced[reps + i], summed[i] / ranks, reduced[i]};
+  return samples;
+}
+
+// The payload findings of every rank, per method, summed on rank 0.
+std::vector<PayloadSummary> reduce_payload(const std::vector<PayloadTally>& tallies, int world_rank,
+                                           const RankOfRing& me) {
+  const std::size_t methods = tallies.size();
+  std::vector<std::uint64_t> words(methods * kPayloadWords, 0), summed(words.size(), 0);
+  std::vector<int> failing(methods, INT_MAX), lowest(methods, INT_MAX);
+  for (std::size_t m = 0; m < methods; ++m) {
+    for (std::size_t k = 0; k < kPayloadProblemKinds; ++k) words[m * kPayloadWords + k] = tallies[m].counts[k];
+    const bool failed = tallies[m].total() > 0;
+    words[m * kPayloadWords + kPayloadProblemKinds] = failed ? 1 : 0;
+    if (failed) failing[m] = world_rank;
+  }
+  MPI_Reduce(words.data(), summed.data(), static_cast<int>(words.size()), MPI_UINT64_T, MPI_SUM, 0, me.comm);
+  MPI_Reduce(failing.data(), lowest.data(), static_cast<int>(methods), MPI_INT, MPI_MIN, 0, me.comm);
+  std::vector<PayloadSummary> out(methods);
+  for (std::size_t m = 0; m < methods; ++m) {
+    for (std::size_t k = 0; k < kPayloadProblemKinds; ++k) out[m].tally.counts[k] = summed[m * kPayloadWords + k];
+    out[m].failing_ranks = static_cast<int>(summed[m * kPayloadWords + kPayloadProblemKinds]);
+    out[m].first_failing_rank = lowest[m] == INT_MAX ? -1 : lowest[m];
+  }
+  return out;
+}
+
+SizeMeasurement measure_size(const RankOfRing& me, const RingRunSettings& s, const RingBuffers& buffers,
+                             std::uint64_t bytes, std::uint32_t& iteration) {
+  SizeMeasurement size;
+  size.message_bytes = bytes;
+  std::vector<PayloadTally> tallies(s.methods.size());
+  // One untimed exchange per method first: connections are set up lazily,
+  // and a slow first contact must not shorten the calibrated loop.
+  for (std::size_t m = 0; m < s.methods.size(); ++m)
+    run_exchanges(s.methods[m], me.peers, buffers, bytes, 1, iteration, tallies[m], s.faults);
+  // Every method calibrates; the longest loop serves all, so the faster
+  // method's samples also last min-time.
+  size.looplength = 1;
+  for (std::size_t m = 0; m < s.methods.size(); ++m)
+    size.looplength = std::max(size.looplength, calibrate(s.methods[m], me, buffers, bytes, s.min_time_seconds,
+                                                          iteration, tallies[m], s.faults));
+  for (std::size_t m = 0; m < s.methods.size(); ++m) {
+    const ExchangeMethod method = s.methods[m];
+    run_exchanges(method, me.peers, buffers, bytes, 1, iteration, tallies[m], s.faults);  // warm-up
+    std::vector<double> mine(static_cast<std::size_t>(s.reps));
+    for (double& seconds : mine)
+      seconds = time_exchanges(method, me, buffers, bytes, size.looplength, iteration, tallies[m], s.faults);
+    MethodSamples samples;
+    samples.method = method;
+    samples.reps = reduce_times(mine, me);
+    size.methods.push_back(std::move(samples));
+  }
+  const std::vector<PayloadSummary> payload = reduce_payload(tallies, s.world_rank, me);
+  for (std::size_t m = 0; m < s.methods.size(); ++m) size.methods[m].payload = payload[m];
+  return size;
+}
+
+}  // namespace
+
+std::uint64_t next_looplength(std::uint64_t looplength, double seconds, double min_time_seconds) {
+  double growth = kMaxGrowth;
+  if (seconds > 0) growth = std::min(kMaxGrowth, kCalibrationMargin * min_time_seconds / seconds);
+  const double next = std::ceil(static_cast<double>(looplength) * growth);
+  const std::uint64_t grown = next >= static_cast<double>(kMaxLooplength) ? kMaxLooplength
+                                                                          : static_cast<std::uint64_t>(next);
+  return std::min(kMaxLooplength, std::max(looplength + 1, grown));
+}
+
+std::vector<SizeMeasurement> measure_ring(MPI_Comm comm, const std::vector<int>& order, const RingRunSettings& settings,
+                                          const RingBuffers& buffers, std::uint32_t& iteration,
+                                          const std::function<void(std::size_t)>& progress) {
+  RankOfRing me{comm, 0, {}};
+  MPI_Comm_rank(comm, &me.rank);
+  const RingPlace place = place_in_ring(order, me.rank);
+  me.peers = ExchangePeers{comm, me.rank, place.left, place.right};
+  std::vector<SizeMeasurement> sizes;
+  for (std::size_t i = 0; i < settings.sizes_bytes.size(); ++i) {
+    sizes.push_back(measure_size(me, settings, buffers, settings.sizes_bytes[i], iteration));
+    if (me.rank == 0 && progress) progress(i);
+  }
+  return sizes;
+}
+
+void wait_quietly_at_barrier(MPI_Comm comm) {
+  MPI_Request request;
+  MPI_Ibarrier(comm, &request);
+  int done = 0;
+  MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+  while (!done) {
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+  }
+}
+
+}  // namespace bws::beff

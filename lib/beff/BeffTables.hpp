@@ -1,0 +1,51 @@
+#pragma once
+// b_eff's tables (columns in docs/hdf5-schema.md, "b_eff"): every sample,
+// the best per ring and size, one summary row per ring, the rings'
+// permutations, and the payload checks. Rank 0 builds them.
+#include <cstdint>
+#include <string>
+
+#include "beff/BeffMeasurement.hpp"
+#include "beff/BeffResults.hpp"
+#include "core/Table.hpp"
+
+namespace bws::beff {
+
+inline constexpr const char* kResultsPath = "beff/results";
+inline constexpr const char* kSizesPath = "beff/sizes";
+inline constexpr const char* kSummaryPath = "beff/summary";
+inline constexpr const char* kRingsPath = "beff/rings";
+inline constexpr const char* kPayloadCheck = "beff.payload";
+
+Table make_beff_results_table();
+Table make_beff_sizes_table();
+Table make_beff_summary_table();
+Table make_beff_rings_table();
+
+// "natural ring", "random ring 2", "reference ring"
+std::string ring_label(int ring_index, RingKind kind);
+
+// One row per method and repetition of every size: a sample of the whole
+// ring, so rank = -1 (all ranks) and host = rank 0's host.
+void add_result_rows(Table& results, const RingMeasurement& measurement, const std::string& host);
+void add_size_rows(Table& sizes, const RingResult& ring);
+
+struct SummaryExtras {
+  std::uint64_t seed = 0;
+  std::string reference;  // which ranks the reference ring had
+  double reference_per_rank_Bps = 0;
+  double efficiency = 0;
+  double min_efficiency = 0;
+  int scaling_passed = -1;  // 1/0 on the checked (natural) ring, -1 on the others
+  bool scaling_enforced = false;  // the check's failure counts (natural ring, nodes not oversubscribed)
+};
+void add_summary_row(Table& summary, const RingResult& ring, const SummaryExtras& extras);
+
+void add_ring_rows(Table& rings, const Ring& ring, std::uint64_t seed);
+
+// A failed "beff.payload" validation row per ring, size and method whose
+// messages did not all check out (naming ring, size, method, the first
+// failing rank and what was wrong); one passed row per ring otherwise.
+void add_payload_checks(Table& checks, const RingMeasurement& measurement);
+
+}  // namespace bws::beff

@@ -24,23 +24,30 @@ hpcc_ring() {  # -> "bandwidth_GBs latency_us" of the naturally ordered ring
     awk -F= '/^NaturallyOrderedRingBandwidth_GBytes/ {b=$2} /^NaturallyOrderedRingLatency_usec/ {l=$2}
              END {print b, l}' hpccoutf.txt)
 }
-bwsurvey_ring_2mb() {  # -> per-rank GB/s at 2,000,000 B (natural ring; aggregate / ranks)
+bwsurvey_ring_2mb() {  # huge-pages -> per-rank GB/s at 2,000,000 B (natural ring; aggregate / ranks)
   mpirun -np "$ranks" "$bwsurvey" --tests beff --beff.sizes 2000000 --beff.random-rings 0 \
-    --out "$work/b.h5" --force 2>/dev/null |
+    --beff.huge-pages "$1" --out "$work/b.h5" --force 2>/dev/null |
     awk -v n="$ranks" '$1 == "2000000" {printf "%.4f\n", $4 / n / 1e9; exit}'
 }
 
 echo "ranks=$ranks, $reps repetitions, $(date -u +%FT%TZ)"
-echo "rep  hpcc ring GB/s  bwsurvey ring GB/s (per rank, 2,000,000 B)  ratio   hpcc ring latency us"
-: >"$work/ratios"
+# bwsurvey twice per round: with 4 KiB pages (what hpcc's malloc'd buffers
+# get) and with its default 2 MiB pages.
+echo "GB/s per rank at 2,000,000 B, natural ring"
+echo "rep  hpcc   bwsurvey 4KiB-pages  ratio   bwsurvey 2MiB-pages  ratio   hpcc ring latency us"
+: >"$work/ratios_off"; : >"$work/ratios_on"
 for rep in $(seq 1 "$reps"); do
   read -r hb hl < <(hpcc_ring)
-  bb=$(bwsurvey_ring_2mb)
-  r=$(awk -v a="$bb" -v b="$hb" 'BEGIN {printf "%.3f", a / b}')
-  echo "$r" >>"$work/ratios"
-  printf "%3d  %14.3f  %42.3f  %6s   %20.3f\n" "$rep" "$hb" "$bb" "$r" "$hl"
+  boff=$(bwsurvey_ring_2mb off)
+  bon=$(bwsurvey_ring_2mb on)
+  roff=$(awk -v a="$boff" -v b="$hb" 'BEGIN {printf "%.3f", a / b}')
+  ron=$(awk -v a="$bon" -v b="$hb" 'BEGIN {printf "%.3f", a / b}')
+  echo "$roff" >>"$work/ratios_off"; echo "$ron" >>"$work/ratios_on"
+  printf "%3d  %5.2f  %19.2f  %5s   %19.2f  %5s   %20.3f\n" "$rep" "$hb" "$boff" "$roff" "$bon" "$ron" "$hl"
 done
-echo "ratios bwsurvey / hpcc: $(sort -g "$work/ratios" | tr '\n' ' ')(min..max; the figure is bimodal on some machines)"
+median() { sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
+echo "ratios, 4 KiB pages: $(sort -g "$work/ratios_off" | tr '\n' ' ')median $(median <"$work/ratios_off")"
+echo "ratios, 2 MiB pages: $(sort -g "$work/ratios_on" | tr '\n' ' ')median $(median <"$work/ratios_on")"
 echo
 echo "bwsurvey b_eff with the default 21 sizes (natural ring), for the record:"
 mpirun -np "$ranks" "$bwsurvey" --tests beff --out "$work/b.h5" --force 2>/dev/null | grep -E "^b_eff|per rank|latency" || true

@@ -103,7 +103,7 @@ class BeffPlannedCollective final : public PlannedCollective {
     std::optional<RingBuffers> buffers;
     int ok = 1;
     try {
-      buffers.emplace(p_.max_message_bytes());
+      buffers.emplace(p_.max_message_bytes(), p_.huge_pages);
     } catch (const std::bad_alloc&) {
       ok = 0;
     }
@@ -155,6 +155,7 @@ class BeffPlannedCollective final : public PlannedCollective {
       add_size_rows(sizes, r);
       SummaryExtras extras;
       extras.seed = p_.seed;
+      extras.huge_pages = p_.huge_pages;
       extras.reference = describe_reference(natural.ranks, pair_);
       extras.reference_per_rank_Bps = scaling.reference_per_rank_Bps;
       extras.efficiency = r.kind == RingKind::Natural ? scaling.efficiency

@@ -4,10 +4,13 @@
 #include <cstring>
 #include <new>
 
+#include <sys/mman.h>
+
 namespace bws::beff {
 namespace {
 
 constexpr std::uint64_t kPageBytes = 4096;
+constexpr std::uint64_t kHugePageBytes = std::uint64_t{2} << 20;
 
 // Byte counts go to MPI as int: the plan keeps L <= INT_MAX.
 int count_of(std::uint64_t bytes) { return static_cast<int>(bytes); }
@@ -57,15 +60,18 @@ void exchange_nonblocking(const ExchangePeers& p, const RingBuffers& b, std::uin
 
 void RingBuffers::Free::operator()(std::byte* p) const { std::free(p); }
 
-RingBuffers::RingBuffers(std::uint64_t max_message_bytes) {
+RingBuffers::RingBuffers(std::uint64_t max_message_bytes, bool huge_pages) {
   part_bytes_ = max_message_bytes;
   // Buffer k starts k * 256 bytes past a page boundary, so the four do not
   // hit the same cache sets at the same offsets (4 KiB aliasing).
   stride_bytes_ = (max_message_bytes + kPageBytes - 1) / kPageBytes * kPageBytes + 256;
-  const std::uint64_t total = (4 * stride_bytes_ + kPageBytes - 1) / kPageBytes * kPageBytes;
-  void* p = std::aligned_alloc(kPageBytes, total);
+  const std::uint64_t align = huge_pages ? kHugePageBytes : kPageBytes;
+  const std::uint64_t total = (4 * stride_bytes_ + align - 1) / align * align;
+  void* p = std::aligned_alloc(align, total);
   if (p == nullptr) throw std::bad_alloc();
   storage_.reset(static_cast<std::byte*>(p));
+  // A hint: where transparent huge pages are off, 4 KiB pages it is.
+  if (huge_pages) ::madvise(p, total, MADV_HUGEPAGE);
   std::memset(p, 0, total);  // first touch: the pages land on this rank's NUMA node
 }
 

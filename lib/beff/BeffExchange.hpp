@@ -29,8 +29,9 @@ inline constexpr int kTagLeftward = 2;   // to the left neighbour, from the righ
 class RingBuffers {
  public:
   RingBuffers() = default;
-  // Throws std::bad_alloc when the memory is not there.
-  explicit RingBuffers(std::uint64_t max_message_bytes);
+  // Throws std::bad_alloc when the memory is not there. huge_pages: align
+  // to 2 MiB and ask the kernel for transparent huge pages.
+  explicit RingBuffers(std::uint64_t max_message_bytes, bool huge_pages = false);
   std::byte* send_right() const { return part(0); }
   std::byte* send_left() const { return part(1); }
   std::byte* recv_from_left() const { return part(2); }

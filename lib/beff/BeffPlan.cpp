@@ -212,6 +212,9 @@ void add_beff_options(boost::program_options::options_description& desc) {
   add_text_option(desc, kMinEfficiencyOption, kMinEfficiencyDefault,
                   "b_eff: the linear-scaling check passes when E(n) = b_eff(n) / (n x per-rank b_eff of a 2-rank "
                   "ring) is at least this; allowed > 0 and <= 1");
+  add_text_option(desc, kHugePagesOption, kHugePagesDefault,
+                  "b_eff: request 2 MiB pages for the message buffers (on) or leave 4 KiB pages (off: what a "
+                  "plain malloc gives, as hpcc and OSU use); allowed: on, off");
 }
 
 BeffParams plan_beff(const Config& config, const RankLayout& layout) {
@@ -267,6 +270,14 @@ BeffParams plan_beff(const Config& config, const RankLayout& layout) {
                      option_text(config, kMinEfficiencyOption, kMinEfficiencyDefault) +
                      "' is out of range; allowed: " + efficiency_allowed);
 
+  const std::string huge = lower(trim(option_text(config, kHugePagesOption, kHugePagesDefault)));
+  if (huge == "on" || huge == "true" || huge == "yes" || huge == "1")
+    p.huge_pages = true;
+  else if (huge == "off" || huge == "false" || huge == "no" || huge == "0")
+    p.huge_pages = false;
+  else
+    throw UsageError(flag(kHugePagesOption) + ": unknown value '" + huge + "'; allowed: on, off");
+
   p.corrupt_rank = corrupt_rank_from_environment(std::max(1, layout.size));
   const long processors = sysconf(_SC_NPROCESSORS_ONLN);
   p.node_processors = processors > 0 ? static_cast<int>(processors) : 0;
@@ -284,7 +295,8 @@ std::string describe_beff(const BeffParams& p) {
                      format_bytes(static_cast<double>(p.sizes_bytes.back())) + ", natural + " +
                      std::to_string(p.layout.size > 1 ? p.random_rings : 0) + " random rings (seed " +
                      std::to_string(p.seed) + "), " + methods + ", " + std::to_string(p.reps) +
-                     " repetitions of >= " + format_seconds(p.min_time_seconds);
+                     " repetitions of >= " + format_seconds(p.min_time_seconds) +
+                     (p.huge_pages ? ", 2 MiB pages requested" : ", 4 KiB pages");
   if (p.corrupt_rank >= 0)
     text += "; TEST HOOK " + std::string(kCorruptEnvironment) + "=" + std::to_string(p.corrupt_rank);
   return text;

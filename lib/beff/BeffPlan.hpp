@@ -23,6 +23,7 @@ inline constexpr const char* kMinTimeOption = "beff.min-time";
 inline constexpr const char* kRepsOption = "beff.reps";
 inline constexpr const char* kMethodsOption = "beff.methods";
 inline constexpr const char* kMinEfficiencyOption = "beff.min-efficiency";
+inline constexpr const char* kHugePagesOption = "beff.huge-pages";
 
 inline constexpr const char* kMaxBytesDefault = "1M";  // 4 KiB * 2^8: a = 2
 inline constexpr const char* kSizesDefault = "";       // the 21 b_eff sizes
@@ -32,6 +33,7 @@ inline constexpr const char* kMinTimeDefault = "0.01";
 inline constexpr const char* kRepsDefault = "10";
 inline constexpr const char* kMethodsDefault = "sendrecv,nonblocking";
 inline constexpr const char* kMinEfficiencyDefault = "0.8";
+inline constexpr const char* kHugePagesDefault = "on";
 
 inline constexpr double kQuickMinTimeSeconds = 0.001;  // --quick with the default min-time
 inline constexpr double kMaxMinTimeSeconds = 60;
@@ -59,6 +61,10 @@ struct BeffParams {
   int reps = 10;
   std::vector<ExchangeMethod> methods;  // in the order they run; the first calibrates
   double min_efficiency = 0.8;
+  // Ask for 2 MiB pages for the message buffers (madvise): on one node,
+  // Open MPI's single-copy transfers walk the buffers' page tables, and with
+  // 4 KiB pages that, not the memory, limits large messages.
+  bool huge_pages = true;
   int corrupt_rank = -1;  // the test hook's rank, -1 when unset
   RankLayout layout;
   // Processors (hardware threads) online on this rank's node: more ranks

@@ -73,7 +73,7 @@ class BeffReport final : public BenchmarkReport {
                             micros(s.get_double(natural, "hockney_alpha_seconds")).c_str(),
                             s.get_double(natural, "hockney_beta_Bps") / 1e9, s.get_double(natural, "hockney_r2"),
                             s.get_double(natural, "hockney_b_eff_Bps"));
-    lines.push_back(printf_line("b_eff per rank = %.5e B/s; latency (8 B to both neighbours) = %s; %s",
+    lines.push_back(printf_line("b_eff per rank = %.5e B/s; latency (8 B, per message) = %s; %s",
                                 s.get_double(natural, "b_eff_per_rank_Bps"),
                                 micros(s.get_double(natural, "latency_8B_seconds")).c_str(), hockney.c_str()));
     if (!random.empty()) {

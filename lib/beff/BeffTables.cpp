@@ -45,7 +45,7 @@ Table make_beff_summary_table() {
                 real_column("hockney_b_eff_Bps", "B/s"), text_column("reference", kReferenceWidth),
                 real_column("reference_per_rank_Bps", "B/s"), real_column("efficiency"),
                 real_column("min_efficiency"), int_column("scaling_passed"), int_column("scaling_enforced"),
-                int_column("seed"),
+                int_column("seed"), int_column("huge_pages"),
                 int_column("valid")});
 }
 
@@ -124,6 +124,7 @@ void add_summary_row(Table& summary, const RingResult& ring, const SummaryExtras
                    {"scaling_passed", e.scaling_passed},
                    {"scaling_enforced", e.scaling_enforced},
                    {"seed", static_cast<std::int64_t>(e.seed)},
+                   {"huge_pages", e.huge_pages},
                    {"valid", ring.valid}});
 }
 

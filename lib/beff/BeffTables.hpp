@@ -37,7 +37,8 @@ struct SummaryExtras {
   double efficiency = 0;
   double min_efficiency = 0;
   int scaling_passed = -1;  // 1/0 on the checked (natural) ring, -1 on the others
-  bool scaling_enforced = false;  // the check's failure counts (natural ring, nodes not oversubscribed)
+  bool scaling_enforced = false;
+  bool huge_pages = false;  // 2 MiB pages were requested for the message buffers  // the check's failure counts (natural ring, nodes not oversubscribed)
 };
 void add_summary_row(Table& summary, const RingResult& ring, const SummaryExtras& extras);
 

@@ -255,6 +255,7 @@ TEST(BeffPlan, EveryBadInputIsOneLineNamingTheOptionAndTheRange) {
       {kMethodsOption, "bogus", "unknown method 'bogus'"},
       {kMethodsOption, "sendrecv,isend", "unknown method 'isend'"},
       {kMethodsOption, "", "empty entry"},
+      {kHugePagesOption, "maybe", "allowed: on, off"},
       {kRepsOption, "0", "allowed: 1..100000"},
       {kRepsOption, "-3", "allowed: 1..100000"},
       {kRepsOption, "100001", "allowed: 1..100000"},
@@ -452,7 +453,7 @@ TEST(BeffResults, BeffIsThePlainMeanPerRankIsOverNAndLatencyIsThe8ByteExchange) 
   EXPECT_NEAR(r.b_eff_Bps, (853333.3333333 + 20480000.0) / 2, 1e-3);
   EXPECT_NEAR(r.b_eff_Bps, 10666666.6667, 1e-3);
   EXPECT_NEAR(r.b_eff_per_rank_Bps, 2666666.6667, 1e-3);
-  EXPECT_DOUBLE_EQ(r.latency_8B_seconds, 75e-6);
+  EXPECT_DOUBLE_EQ(r.latency_8B_seconds, 75e-6 / 2);  // per message: two per exchange
   EXPECT_TRUE(r.valid);
   // Without an 8-byte size there is no latency figure.
   RingMeasurement no8 = hand_made_ring();
@@ -651,7 +652,7 @@ TEST(BeffReport, PrintsTheSeedsTableAndBeffLine) {
   EXPECT_TRUE(has("     4096           16384     3.35864e-02     3.99620e+09")) << all;
   EXPECT_TRUE(has("  2097152           16384     6.94615e+00     9.89317e+09")) << all;
   EXPECT_TRUE(has("b_eff = 3.95057e+09 B/s")) << all;
-  EXPECT_TRUE(has_part("b_eff per rank = 3.95057e+09 B/s; latency (8 B to both neighbours) = 2.50 us")) << all;
+  EXPECT_TRUE(has_part("b_eff per rank = 3.95057e+09 B/s; latency (8 B, per message) = 2.50 us")) << all;
   EXPECT_TRUE(has_part("E(1) = 1.000 (min 0.80): passed")) << all;
   EXPECT_FALSE(has_part("INVALID")) << all;
   EXPECT_TRUE(make_beff_report()->summary_lines({}).empty());

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/Errors.hpp"
+#include "core/OptionText.hpp"
 #include "core/Sizes.hpp"
 #include "model/MessageSizes.hpp"
 
@@ -18,61 +19,6 @@ namespace bws::beff {
 namespace {
 
 constexpr std::uint64_t kMaxSeed = (std::uint64_t{1} << 63) - 1;  // seeds are stored as 64-bit signed integers
-
-std::string flag(const char* key) { return std::string("--") + key; }
-
-// The option's text; its default when the Config does not hold it (a Config
-// built by hand in a test), so the defaults live in one place.
-std::string option_text(const Config& config, const char* key, const char* default_value) {
-  return config.has(key) ? config.get(key) : std::string(default_value);
-}
-bool option_defaulted(const Config& config, const char* key) { return !config.has(key) || config.is_default(key); }
-
-std::string trim(std::string_view s) {
-  std::size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return std::string(s.substr(b, e - b));
-}
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> items;
-  std::size_t from = 0;
-  while (true) {
-    const std::size_t comma = text.find(',', from);
-    items.push_back(trim(std::string_view(text).substr(from, comma == std::string::npos ? comma : comma - from)));
-    if (comma == std::string::npos) break;
-    from = comma + 1;
-  }
-  return items;
-}
-
-// A whole number in [lo, hi]; UsageError naming the option otherwise.
-std::uint64_t parse_count(const std::string& text, const char* key, std::uint64_t lo, std::uint64_t hi) {
-  const std::string t = trim(text);
-  const std::string allowed = "; allowed: " + std::to_string(lo) + ".." + std::to_string(hi);
-  if (t.empty() || !std::all_of(t.begin(), t.end(), [](unsigned char c) { return std::isdigit(c); }))
-    throw UsageError(flag(key) + ": '" + text + "' is not a whole number" + allowed);
-  // More digits than hi has cannot be in range (and might overflow).
-  if (t.size() > std::to_string(hi).size() + 1 || std::stoull(t) < lo || std::stoull(t) > hi)
-    throw UsageError(flag(key) + ": '" + text + "' is out of range" + allowed);
-  return std::stoull(t);
-}
-
-// A finite real number, all of the text.
-double parse_real(const std::string& text, const char* key, const std::string& allowed) {
-  const std::string t = trim(text);
-  char* end = nullptr;
-  const double value = t.empty() ? 0 : std::strtod(t.c_str(), &end);
-  if (t.empty() || end != t.c_str() + t.size() || !std::isfinite(value))
-    throw UsageError(flag(key) + ": '" + text + "' is not a number; allowed: " + allowed);
-  return value;
-}
 
 // The largest message this rank may use: 4 buffers of it on every rank of
 // the node within 40% of the node's memory, and a byte count MPI takes as int.
@@ -95,9 +41,9 @@ std::string memory_reason(const RankLayout& layout, std::uint64_t limit) {
 std::string allowed_sizes(std::uint64_t limit) { return "allowed: 1.." + std::to_string(limit) + " bytes"; }
 
 std::vector<std::uint64_t> parse_size_list(const std::string& text, const RankLayout& layout, std::uint64_t limit) {
-  const std::string key = flag(kSizesOption);
+  const std::string key = option_flag(kSizesOption);
   const std::string allowed = allowed_sizes(limit) + " (" + memory_reason(layout, limit) + ")";
-  const std::vector<std::string> items = split_list(text);
+  const std::vector<std::string> items = split_comma_list(text);
   if (std::all_of(items.begin(), items.end(), [](const std::string& s) { return s.empty(); }))
     throw UsageError(key + ": '" + text + "' is an empty size list; give comma-separated sizes such as 8,1K,64K; " +
                      allowed);
@@ -124,7 +70,7 @@ std::vector<std::uint64_t> parse_size_list(const std::string& text, const RankLa
 
 std::vector<std::uint64_t> sizes_for_max_bytes(const std::string& text, const RankLayout& layout,
                                                std::uint64_t limit) {
-  const std::string key = flag(kMaxBytesOption);
+  const std::string key = option_flag(kMaxBytesOption);
   const std::string allowed = "allowed: " + std::to_string(model::beff_smallest_max_bytes()) + ".." +
                               std::to_string(limit) + " bytes (" + memory_reason(layout, limit) + ")";
   std::uint64_t max_bytes = 0;
@@ -133,14 +79,14 @@ std::vector<std::uint64_t> sizes_for_max_bytes(const std::string& text, const Ra
   } catch (const UsageError& e) {
     throw UsageError(std::string(e.what()) + "; " + allowed);
   }
-  if (max_bytes > limit) throw UsageError(key + ": '" + trim(text) + "' is above what memory allows; " + allowed);
+  if (max_bytes > limit) throw UsageError(key + ": '" + trim_text(text) + "' is above what memory allows; " + allowed);
   // Throws for <= 4096 (a would be <= 1) and values too close to 4096.
   return model::beff_message_sizes_for_max_bytes(max_bytes, limit);
 }
 
 bool max_bytes_is_default(const std::string& text) {
   try {
-    return parse_size(text, flag(kMaxBytesOption)) == parse_size(kMaxBytesDefault, flag(kMaxBytesOption));
+    return parse_size(text, option_flag(kMaxBytesOption)) == parse_size(kMaxBytesDefault, option_flag(kMaxBytesOption));
   } catch (const UsageError&) {
     return false;
   }
@@ -149,10 +95,10 @@ bool max_bytes_is_default(const std::string& text) {
 std::vector<ExchangeMethod> parse_methods(const std::string& text) {
   const std::string allowed = "; allowed: sendrecv, nonblocking, or both as a comma list";
   std::vector<ExchangeMethod> methods;
-  for (const std::string& item : split_list(text)) {
-    if (item.empty()) throw UsageError(flag(kMethodsOption) + ": '" + text + "' has an empty entry" + allowed);
-    const auto method = method_from_name(lower(item));
-    if (!method) throw UsageError(flag(kMethodsOption) + ": unknown method '" + item + "'" + allowed);
+  for (const std::string& item : split_comma_list(text)) {
+    if (item.empty()) throw UsageError(option_flag(kMethodsOption) + ": '" + text + "' has an empty entry" + allowed);
+    const auto method = method_from_name(lower_text(item));
+    if (!method) throw UsageError(option_flag(kMethodsOption) + ": unknown method '" + item + "'" + allowed);
     if (std::find(methods.begin(), methods.end(), *method) == methods.end()) methods.push_back(*method);
   }
   return methods;
@@ -167,7 +113,7 @@ std::uint64_t time_based_seed() {
 int corrupt_rank_from_environment(int ranks) {
   const char* text = std::getenv(kCorruptEnvironment);
   if (text == nullptr || *text == '\0') return -1;
-  const std::string t = trim(text);
+  const std::string t = trim_text(text);
   if (t.empty() || !std::all_of(t.begin(), t.end(), [](unsigned char c) { return std::isdigit(c); }) ||
       t.size() > 9 || std::stoi(t) >= ranks)
     throw UsageError(std::string(kCorruptEnvironment) + " (a test hook): '" + text + "' is not a rank; allowed: 0.." +
@@ -225,10 +171,10 @@ BeffParams plan_beff(const Config& config, const RankLayout& layout) {
   // Decided by value, not by whether the option was given: the stored
   // /config names every option, and a run re-made from it must plan alike.
   const std::string sizes_text = option_text(config, kSizesOption, kSizesDefault);
-  p.sizes_explicit = !trim(sizes_text).empty();
+  p.sizes_explicit = !trim_text(sizes_text).empty();
   if (p.sizes_explicit) {
     if (!max_bytes_is_default(option_text(config, kMaxBytesOption, kMaxBytesDefault)))
-      throw UsageError(flag(kMaxBytesOption) + " and " + flag(kSizesOption) +
+      throw UsageError(option_flag(kMaxBytesOption) + " and " + option_flag(kSizesOption) +
                        " both given; allowed: one of them (--beff.sizes lists every size, --beff.max-bytes "
                        "sets the largest of the 21; leave it at " + kMaxBytesDefault + ")");
     p.sizes_bytes = parse_size_list(sizes_text, layout, p.message_limit_bytes);
@@ -238,45 +184,45 @@ BeffParams plan_beff(const Config& config, const RankLayout& layout) {
   }
 
   p.random_rings = static_cast<int>(
-      parse_count(option_text(config, kRandomRingsOption, kRandomRingsDefault), kRandomRingsOption, 0, kMaxRandomRings));
+      parse_whole_number(option_text(config, kRandomRingsOption, kRandomRingsDefault), kRandomRingsOption, 0, kMaxRandomRings));
 
-  const std::string seed_text = trim(option_text(config, kSeedOption, kSeedDefault));
-  p.seed_auto = lower(seed_text) == "auto";
+  const std::string seed_text = trim_text(option_text(config, kSeedOption, kSeedDefault));
+  p.seed_auto = lower_text(seed_text) == "auto";
   if (p.seed_auto) {
     p.seed = time_based_seed();
   } else {
     try {
-      p.seed = parse_count(seed_text, kSeedOption, 0, kMaxSeed);
+      p.seed = parse_whole_number(seed_text, kSeedOption, 0, kMaxSeed);
     } catch (const UsageError& e) {
       throw UsageError(std::string(e.what()) + " or auto");
     }
   }
 
   const std::string time_allowed = "> 0 and <= 60 seconds";
-  p.min_time_seconds = parse_real(option_text(config, kMinTimeOption, kMinTimeDefault), kMinTimeOption, time_allowed);
+  p.min_time_seconds = parse_real_number(option_text(config, kMinTimeOption, kMinTimeDefault), kMinTimeOption, time_allowed);
   if (!(p.min_time_seconds > 0) || p.min_time_seconds > kMaxMinTimeSeconds)
-    throw UsageError(flag(kMinTimeOption) + ": '" + option_text(config, kMinTimeOption, kMinTimeDefault) +
+    throw UsageError(option_flag(kMinTimeOption) + ": '" + option_text(config, kMinTimeOption, kMinTimeDefault) +
                      "' is out of range; allowed: " + time_allowed);
   if (layout.quick && option_defaulted(config, kMinTimeOption)) p.min_time_seconds = kQuickMinTimeSeconds;
 
-  p.reps = static_cast<int>(parse_count(option_text(config, kRepsOption, kRepsDefault), kRepsOption, 1, kMaxReps));
+  p.reps = static_cast<int>(parse_whole_number(option_text(config, kRepsOption, kRepsDefault), kRepsOption, 1, kMaxReps));
   p.methods = parse_methods(option_text(config, kMethodsOption, kMethodsDefault));
 
   const std::string efficiency_allowed = "> 0 and <= 1 (a fraction of linear scaling)";
-  p.min_efficiency = parse_real(option_text(config, kMinEfficiencyOption, kMinEfficiencyDefault),
+  p.min_efficiency = parse_real_number(option_text(config, kMinEfficiencyOption, kMinEfficiencyDefault),
                                 kMinEfficiencyOption, efficiency_allowed);
   if (!(p.min_efficiency > 0) || p.min_efficiency > 1)
-    throw UsageError(flag(kMinEfficiencyOption) + ": '" +
+    throw UsageError(option_flag(kMinEfficiencyOption) + ": '" +
                      option_text(config, kMinEfficiencyOption, kMinEfficiencyDefault) +
                      "' is out of range; allowed: " + efficiency_allowed);
 
-  const std::string huge = lower(trim(option_text(config, kHugePagesOption, kHugePagesDefault)));
+  const std::string huge = lower_text(trim_text(option_text(config, kHugePagesOption, kHugePagesDefault)));
   if (huge == "on" || huge == "true" || huge == "yes" || huge == "1")
     p.huge_pages = true;
   else if (huge == "off" || huge == "false" || huge == "no" || huge == "0")
     p.huge_pages = false;
   else
-    throw UsageError(flag(kHugePagesOption) + ": unknown value '" + huge + "'; allowed: on, off");
+    throw UsageError(option_flag(kHugePagesOption) + ": unknown value '" + huge + "'; allowed: on, off");
 
   p.corrupt_rank = corrupt_rank_from_environment(std::max(1, layout.size));
   const long processors = sysconf(_SC_NPROCESSORS_ONLN);

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "core/Errors.hpp"
+#include "core/OptionText.hpp"
 #include "core/Sizes.hpp"
 #include "stream/StreamKernels.hpp"
 #include "topology/Topology.hpp"
@@ -14,27 +15,6 @@ namespace {
 
 const char* const kTypesAllowed = "double, float, both (or a comma list such as double,float)";
 
-std::string flag(const char* key) { return std::string("--") + key; }
-
-// The option's text; its default when the Config does not hold it (a Config
-// built by hand in a test), so the defaults live in one place.
-std::string option_text(const Config& config, const char* key, const char* default_value) {
-  return config.has(key) ? config.get(key) : std::string(default_value);
-}
-bool option_defaulted(const Config& config, const char* key) { return !config.has(key) || config.is_default(key); }
-
-std::string trim(std::string_view s) {
-  std::size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return std::string(s.substr(b, e - b));
-}
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 std::vector<StreamType> parse_types(const std::string& text) {
   std::vector<StreamType> types;
   auto add = [&](StreamType t) {
@@ -43,7 +23,7 @@ std::vector<StreamType> parse_types(const std::string& text) {
   std::size_t from = 0;
   while (true) {
     const std::size_t comma = text.find(',', from);
-    const std::string token = lower(trim(std::string_view(text).substr(from, comma - from)));
+    const std::string token = lower_text(trim_text(std::string_view(text).substr(from, comma - from)));
     if (token == "double") {
       add(StreamType::Double);
     } else if (token == "float") {
@@ -52,7 +32,7 @@ std::vector<StreamType> parse_types(const std::string& text) {
       add(StreamType::Double);
       add(StreamType::Float);
     } else {
-      throw UsageError(flag(kTypeOption) + ": unknown type '" + token + "'; allowed: " + kTypesAllowed);
+      throw UsageError(option_flag(kTypeOption) + ": unknown type '" + token + "'; allowed: " + kTypesAllowed);
     }
     if (comma == std::string::npos) break;
     from = comma + 1;
@@ -60,46 +40,34 @@ std::vector<StreamType> parse_types(const std::string& text) {
   return types;
 }
 
-// A whole number in [lo, hi]; UsageError naming the option otherwise.
-std::uint64_t parse_count(const std::string& text, const char* key, std::uint64_t lo, std::uint64_t hi) {
-  const std::string t = trim(text);
-  const std::string allowed = "; allowed: " + std::to_string(lo) + ".." + std::to_string(hi);
-  if (t.empty() || !std::all_of(t.begin(), t.end(), [](unsigned char c) { return std::isdigit(c); }))
-    throw UsageError(flag(key) + ": '" + text + "' is not a whole number" + allowed);
-  // More digits than hi has cannot be in range (and might overflow).
-  if (t.size() > std::to_string(hi).size() + 1 || std::stoull(t) < lo || std::stoull(t) > hi)
-    throw UsageError(flag(key) + ": '" + text + "' is out of range" + allowed);
-  return std::stoull(t);
-}
-
 StoresRequest parse_stores(const std::string& text) {
-  const std::string t = lower(trim(text));
+  const std::string t = lower_text(trim_text(text));
   if (t == "auto") return StoresRequest::Auto;
   if (t == "normal") return StoresRequest::Normal;
   if (t == "nontemporal") {
     if (!kHaveNontemporalKernels)
-      throw UsageError(flag(kStoresOption) +
+      throw UsageError(option_flag(kStoresOption) +
                        ": 'nontemporal' is not available in this build (non-temporal kernels exist for x86 "
                        "only); allowed: auto, normal");
     return StoresRequest::Nontemporal;
   }
-  throw UsageError(flag(kStoresOption) + ": unknown value '" + text + "'; allowed: auto, normal, nontemporal");
+  throw UsageError(option_flag(kStoresOption) + ": unknown value '" + text + "'; allowed: auto, normal, nontemporal");
 }
 
 std::size_t parse_offset(const std::string& text) {
   const std::string allowed = "; allowed: 0..4032 bytes in steps of 64";
-  const std::string t = trim(text);
+  const std::string t = trim_text(text);
   std::uint64_t offset = 0;
   if (t != "0") {
     try {
-      offset = parse_size(t, flag(kOffsetOption));
+      offset = parse_size(t, option_flag(kOffsetOption));
     } catch (const UsageError& e) {
       throw UsageError(e.what() + allowed);
     }
   }
-  if (offset >= kPageBytes) throw UsageError(flag(kOffsetOption) + ": '" + text + "' is out of range" + allowed);
+  if (offset >= kPageBytes) throw UsageError(option_flag(kOffsetOption) + ": '" + text + "' is out of range" + allowed);
   if (offset % kLineBytes != 0)
-    throw UsageError(flag(kOffsetOption) + ": '" + text + "' is not a multiple of 64" + allowed);
+    throw UsageError(option_flag(kOffsetOption) + ": '" + text + "' is not a multiple of 64" + allowed);
   return static_cast<std::size_t>(offset);
 }
 
@@ -126,9 +94,9 @@ std::uint64_t resolve_elements(const std::string& text, const NodeContext& node,
   const std::uint64_t max_elements =
       memory_known ? max_elements_in_memory(info.node_memory_bytes, ranks, element_bytes, offset_bytes)
                    : UINT64_C(1) << 50;
-  const std::string key = flag(kElementsOption);
-  const std::string t = trim(text);
-  is_auto = lower(t) == "auto";
+  const std::string key = option_flag(kElementsOption);
+  const std::string t = trim_text(text);
+  is_auto = lower_text(t) == "auto";
 
   if (is_auto) {
     std::uint64_t n = std::max(kAutoMinElements, kAutoLlcMultiple * info.llc_bytes / element_bytes);
@@ -205,7 +173,7 @@ StreamParams plan_stream(const Config& config, const NodeContext& node) {
   p.ranks_on_node = std::max(1, node.ranks_on_node);
   const std::vector<StreamType> types = parse_types(option_text(config, kTypeOption, kTypeDefault));
   const bool has_float = std::find(types.begin(), types.end(), StreamType::Float) != types.end();
-  p.ntimes = static_cast<int>(parse_count(option_text(config, kNtimesOption, kNtimesDefault), kNtimesOption,
+  p.ntimes = static_cast<int>(parse_whole_number(option_text(config, kNtimesOption, kNtimesDefault), kNtimesOption,
                                           kMinNtimes, has_float ? kMaxNtimesFloat : kMaxNtimesDouble));
   if (node.quick && option_defaulted(config, kNtimesOption)) p.ntimes = kQuickNtimes;
   p.stores_request = parse_stores(option_text(config, kStoresOption, kStoresDefault));

@@ -1,0 +1,291 @@
+#include "bs/BsPlan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "bs/BsMesh.hpp"
+#include "core/Errors.hpp"
+#include "core/OptionText.hpp"
+#include "core/Sizes.hpp"
+#include "topology/Topology.hpp"
+
+namespace bws::bs {
+namespace {
+
+constexpr std::uint64_t kPage = 4096;
+constexpr std::uint64_t round_up(std::uint64_t x, std::uint64_t to) { return (x + to - 1) / to * to; }
+
+std::vector<BsTest> parse_tests(const std::string& text) {
+  std::vector<BsTest> tests;
+  const std::string allowed = "; allowed: a comma list of bs1..bs7, or all";
+  for (const std::string& raw : split_comma_list(text)) {
+    const std::string token = lower_text(trim_text(raw));
+    if (token == "all") {
+      for (const BsTestSpec& s : kBsTests) tests.push_back(s.test);
+      continue;
+    }
+    const auto it = std::find_if(kBsTests.begin(), kBsTests.end(),
+                                 [&](const BsTestSpec& s) { return token == s.option_name; });
+    if (it == kBsTests.end())
+      throw UsageError(option_flag(kTestsOption) + ": unknown test '" + trim_text(raw) + "'" + allowed);
+    tests.push_back(it->test);
+  }
+  std::sort(tests.begin(), tests.end());
+  tests.erase(std::unique(tests.begin(), tests.end()), tests.end());
+  if (tests.empty()) throw UsageError(option_flag(kTestsOption) + ": no test given" + allowed);
+  return tests;
+}
+
+// "1..7", "1-7", "1,4,7" or a mix ("1..3,7").
+std::vector<int> parse_degrees(const std::string& text) {
+  const std::string allowed = "; allowed: degrees 1..15 as a list (1,4,7) or a range (1..7)";
+  std::vector<int> degrees;
+  auto number = [&](const std::string& t) {
+    const std::string s = trim_text(t);
+    if (s.empty() || !std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); }))
+      throw UsageError(option_flag(kDegreesOption) + ": '" + text + "' is not a list of degrees" + allowed);
+    if (s.size() > 3 || std::stoi(s) < kMinDegree || std::stoi(s) > kMaxDegree)
+      throw UsageError(option_flag(kDegreesOption) + ": degree " + s + " is out of range" + allowed);
+    return std::stoi(s);
+  };
+  for (const std::string& item : split_comma_list(text)) {
+    const std::string t = trim_text(item);
+    std::size_t sep = t.find("..");
+    std::size_t sep_len = 2;
+    if (sep == std::string::npos) {
+      sep = t.find('-');
+      sep_len = 1;
+    }
+    if (sep != std::string::npos && sep > 0) {
+      const int lo = number(t.substr(0, sep)), hi = number(t.substr(sep + sep_len));
+      if (lo > hi) throw UsageError(option_flag(kDegreesOption) + ": range '" + t + "' is empty" + allowed);
+      for (int d = lo; d <= hi; ++d) degrees.push_back(d);
+    } else {
+      degrees.push_back(number(t));
+    }
+  }
+  std::sort(degrees.begin(), degrees.end());
+  degrees.erase(std::unique(degrees.begin(), degrees.end()), degrees.end());
+  return degrees;
+}
+
+bool parse_flag(const std::string& text, const char* key) {
+  const std::string t = lower_text(trim_text(text));
+  if (t == "true" || t == "1" || t == "yes" || t == "on") return true;
+  if (t == "false" || t == "0" || t == "no" || t == "off") return false;
+  throw UsageError(option_flag(key) + ": '" + text + "' is not a flag; allowed: true, false");
+}
+
+std::vector<std::uint64_t> geometric_sweep(std::uint64_t lo, std::uint64_t hi, int points) {
+  std::vector<std::uint64_t> bytes;
+  const double ratio = static_cast<double>(hi) / static_cast<double>(lo);
+  for (int i = 0; i < points; ++i) {
+    const double b = static_cast<double>(lo) * std::pow(ratio, static_cast<double>(i) / (points - 1));
+    bytes.push_back(i == points - 1 ? hi : static_cast<std::uint64_t>(std::llround(b)));
+  }
+  return bytes;
+}
+
+// Fills the sweeps and the memory needs of p for its min/max bytes.
+void resolve_sweeps(BsParams& p) {
+  p.target_bytes = geometric_sweep(p.min_bytes, p.max_bytes, p.points);
+  p.vector_points.assign(5, {});
+  p.vector_buffer_bytes = 0;
+  const std::uint64_t min_entries = static_cast<std::uint64_t>(p.threads) * kGranule;
+  for (BsTest t : p.tests) {
+    if (is_mesh_test(t)) continue;
+    const BsTestSpec& s = bs_spec(t);
+    auto& points = p.vector_points[static_cast<std::size_t>(t) - 1];
+    for (std::uint64_t b : p.target_bytes) {
+      const std::uint64_t n = std::max<std::uint64_t>(min_entries, b / static_cast<std::uint64_t>(s.bytes_per_entry));
+      points.push_back({n, vector_test_bytes(t, n)});
+    }
+    p.vector_buffer_bytes = std::max(p.vector_buffer_bytes, vector_buffer_bytes_for(s.arrays, points.back().entries));
+  }
+  p.mesh_sweeps.clear();
+  p.mesh_buffer_bytes = p.mesh_host_bytes = 0;
+  if (!p.runs_mesh()) return;
+  for (int degree : p.degrees) {
+    BsDegreeSweep sweep;
+    sweep.degree = degree;
+    // Masked, K*N must be >= 2 or the mesh has no global node at all.
+    const int min_k = p.mask_boundary ? (2 + degree - 1) / degree : 1;
+    for (std::uint64_t b : p.target_bytes) {
+      const int k = std::max(min_k, elements_per_side_for_bytes(degree, b, p.mask_boundary));
+      if (!sweep.points.empty() && sweep.points.back().elements_per_side >= k) continue;
+      const BsMeshPoint point = mesh_point(k, degree, p.mask_boundary);
+      if (point.local_nodes > static_cast<std::uint64_t>(INT32_MAX))
+        throw UsageError(option_flag(kMaxBytesOption) + " " + format_bytes(static_cast<double>(p.max_bytes)) +
+                         ": the degree-" + std::to_string(degree) + " mesh would need " +
+                         std::to_string(point.local_nodes) + " local nodes, more than 32-bit ids hold; allowed: " +
+                         "a smaller --bs.max-bytes");
+      sweep.points.push_back(point);
+      const BsMeshLayout layout = mesh_layout(point.global_nodes, point.local_nodes);
+      p.mesh_buffer_bytes = std::max(p.mesh_buffer_bytes, layout.total);
+      // local_to_global (Nt), row starts (Ng+1), local ids (<= Nt), blocks: int32 each.
+      p.mesh_host_bytes = std::max(p.mesh_host_bytes, 4 * (2 * point.local_nodes + point.global_nodes + 1) +
+                                                          4 * (point.local_nodes / 256 + 2));
+    }
+    p.mesh_sweeps.push_back(std::move(sweep));
+  }
+}
+
+}  // namespace
+
+bool BsParams::runs(BsTest t) const { return std::find(tests.begin(), tests.end(), t) != tests.end(); }
+
+std::uint64_t vector_array_stride(std::uint64_t max_entries) { return round_up(max_entries * 8, kPage); }
+std::uint64_t vector_buffer_bytes_for(int arrays, std::uint64_t max_entries) {
+  const auto a = static_cast<std::uint64_t>(arrays);
+  return a * vector_array_stride(max_entries) + a * kArrayOffsetBytes;
+}
+
+BsMeshPoint mesh_point(int k, int degree, bool masked) {
+  BsMeshPoint p;
+  p.elements_per_side = k;
+  const auto K = static_cast<std::uint64_t>(k), N = static_cast<std::uint64_t>(degree);
+  p.local_nodes = K * K * K * (N + 1) * (N + 1) * (N + 1);
+  const std::uint64_t side = masked ? K * N - 1 : K * N + 1;
+  p.global_nodes = side * side * side;
+  p.gather_bytes = gather_bytes(p.global_nodes, p.local_nodes);
+  p.scatter_bytes = scatter_bytes(p.global_nodes, p.local_nodes);
+  return p;
+}
+
+BsMeshLayout mesh_layout(std::uint64_t ng, std::uint64_t nt) {
+  BsMeshLayout l;
+  l.row_starts = 0;
+  l.local_ids = l.row_starts + round_up((ng + 1) * 4, kPage);
+  l.scatter_ids = l.local_ids + round_up(nt * 4, kPage);
+  l.x_L = l.scatter_ids + round_up(nt * 4, kPage) + kArrayOffsetBytes;
+  l.x_G = l.x_L + round_up(nt * 8, kPage) + kArrayOffsetBytes;
+  l.total = l.x_G + round_up(ng * 8, kPage);
+  return l;
+}
+
+void add_bs_options(boost::program_options::options_description& desc) {
+  add_text_option(desc, kTestsOption, kTestsDefault,
+                  "BS: the streaming tests to run, a comma list of bs1 (copy), bs2 (axpy), bs3 (norm), bs4 (dot), "
+                  "bs5 (fused CG update), bs6 (gather), bs7 (scatter), or all");
+  add_text_option(desc, kMinBytesOption, kMinBytesDefault,
+                  "BS: smallest total bytes of the sweep (a size: 32K, 1M; K/M/G = x1024); allowed: 1 B up to "
+                  "--bs.max-bytes");
+  add_text_option(desc, kMaxBytesOption, kMaxBytesDefault,
+                  "BS: largest total bytes of the sweep; 'auto' = max(8x the rank's last-level cache, 64 MiB), "
+                  "lowered until all ranks of a node need at most 40% of its memory (--quick: max(8x LLC, 16 MiB)); "
+                  "or a size, allowed --bs.min-bytes up to what fits in the node's memory");
+  add_text_option(desc, kFitMinBytesOption, kFitMinBytesDefault,
+                  "BS: the T0/Wmax fit uses the sizes of at least this many bytes; 'auto' = the rank's last-level "
+                  "cache (a line through the L1, L2, L3 and DRAM regimes at once describes none of them); or a "
+                  "size, allowed 0 (fit every point) up to --bs.max-bytes");
+  add_text_option(desc, kPointsOption, kPointsDefault,
+                  "BS: sizes in the geometric sweep; allowed 3..200 (--quick with the default: 12)");
+  add_text_option(desc, kRepsOption, kRepsDefault,
+                  "BS: timed runs per size after one warm-up run; allowed 1..100000 (--quick with the default: 5)");
+  add_text_option(desc, kDegreesOption, kDegreesDefault,
+                  "BS6/BS7: polynomial degrees N of the hexahedral mesh, a list (1,4,7) or a range (1..7); "
+                  "allowed 1..15 (--quick with the default: 1,4,7)");
+  add_text_option(desc, kMaskOption, kMaskDefault,
+                  "BS6/BS7: mask the boundary nodes (all-Dirichlet: ids -1, skipped; Ng = (KN-1)^3): true or false");
+}
+
+BsParams plan_bs(const Config& config, const NodeContext& node) {
+  BsParams p;
+  p.threads = std::max(1, node.threads);
+  p.ranks_on_node = std::max(1, node.ranks_on_node);
+  const topo::TopologyInfo& info = node.topology.info();
+  const std::string fit_text = trim_text(option_text(config, kFitMinBytesOption, kFitMinBytesDefault));
+  p.fit_min_bytes_auto = lower_text(fit_text) == "auto";
+  if (p.fit_min_bytes_auto) {
+    p.fit_min_bytes = info.llc_bytes;
+  } else if (fit_text == "0") {
+    p.fit_min_bytes = 0;
+  } else {
+    try {
+      p.fit_min_bytes = parse_size(fit_text, option_flag(kFitMinBytesOption));
+    } catch (const UsageError& e) {
+      throw UsageError(std::string(e.what()) + "; allowed: auto, 0, or a size up to --bs.max-bytes");
+    }
+  }
+  p.tests = parse_tests(option_text(config, kTestsOption, kTestsDefault));
+  p.points = static_cast<int>(
+      parse_whole_number(option_text(config, kPointsOption, kPointsDefault), kPointsOption, kMinPoints, kMaxPoints));
+  if (node.quick && option_defaulted(config, kPointsOption)) p.points = kQuickPoints;
+  p.reps = static_cast<int>(
+      parse_whole_number(option_text(config, kRepsOption, kRepsDefault), kRepsOption, kMinReps, kMaxReps));
+  if (node.quick && option_defaulted(config, kRepsOption)) p.reps = kQuickReps;
+  p.degrees = parse_degrees(option_text(config, kDegreesOption, kDegreesDefault));
+  if (node.quick && option_defaulted(config, kDegreesOption)) p.degrees.assign(std::begin(kQuickDegrees), std::end(kQuickDegrees));
+  p.mask_boundary = parse_flag(option_text(config, kMaskOption, kMaskDefault), kMaskOption);
+
+  const std::string min_text = trim_text(option_text(config, kMinBytesOption, kMinBytesDefault));
+  try {
+    p.min_bytes = parse_size(min_text, option_flag(kMinBytesOption));
+  } catch (const UsageError& e) {
+    throw UsageError(std::string(e.what()) + "; allowed: a size of at least 1 B up to --bs.max-bytes");
+  }
+
+  const bool memory_known = info.node_memory_bytes > 0;
+  const double per_rank_memory = static_cast<double>(info.node_memory_bytes) / p.ranks_on_node;
+  const std::string max_text = trim_text(option_text(config, kMaxBytesOption, kMaxBytesDefault));
+  p.max_bytes_auto = lower_text(max_text) == "auto";
+  if (p.max_bytes_auto) {
+    p.max_bytes = node.quick ? std::max(kQuickMinMaxBytes, kQuickLlcMultiple * info.llc_bytes)
+                             : std::max(kAutoMinMaxBytes, kAutoLlcMultiple * info.llc_bytes);
+    p.max_bytes = std::max(p.max_bytes, p.min_bytes);
+  } else {
+    try {
+      p.max_bytes = parse_size(max_text, option_flag(kMaxBytesOption));
+    } catch (const UsageError& e) {
+      throw UsageError(std::string(e.what()) + "; allowed: auto or a size from --bs.min-bytes up");
+    }
+  }
+  if (p.min_bytes > p.max_bytes)
+    throw UsageError(option_flag(kMinBytesOption) + " " + min_text + " is above " + option_flag(kMaxBytesOption) + " " +
+                     (p.max_bytes_auto ? "auto (" + format_bytes(static_cast<double>(p.max_bytes)) + ")" : max_text) +
+                     "; allowed: --bs.min-bytes <= --bs.max-bytes");
+  resolve_sweeps(p);
+  if (memory_known && p.max_bytes_auto) {
+    // Lower the auto maximum until the node's ranks fit in 40% of its memory.
+    const double budget = kAutoMemoryFraction * per_rank_memory;
+    for (int tries = 0; tries < 20 && static_cast<double>(p.memory_bytes()) > budget; ++tries) {
+      const double shrink = 0.95 * budget / static_cast<double>(p.memory_bytes());
+      p.max_bytes = std::max(p.min_bytes, static_cast<std::uint64_t>(static_cast<double>(p.max_bytes) * shrink));
+      resolve_sweeps(p);
+      if (p.max_bytes == p.min_bytes) break;
+    }
+  }
+  if (memory_known && static_cast<double>(p.memory_bytes()) > (p.max_bytes_auto ? kAutoMemoryFraction : 1.0) * per_rank_memory)
+    throw UsageError(option_flag(kMaxBytesOption) + " " +
+                     (p.max_bytes_auto ? "auto (" + format_bytes(static_cast<double>(p.max_bytes)) + ")" : max_text) +
+                     ": the sweep needs " + format_bytes(static_cast<double>(p.memory_bytes())) + " on each of " +
+                     std::to_string(p.ranks_on_node) + (p.ranks_on_node == 1 ? " rank" : " ranks") +
+                     "; this node has " + format_bytes(static_cast<double>(info.node_memory_bytes)) +
+                     " (allowed: a smaller --bs.max-bytes)");
+  return p;
+}
+
+std::string describe_bs(const BsParams& p) {
+  std::string tests;
+  for (BsTest t : p.tests) {  // (appends, not chained +: gcc 12 warns falsely on the latter)
+    if (!tests.empty()) tests += ',';
+    tests += bs_spec(t).label;
+  }
+  std::string text = tests + ", " + format_bytes(static_cast<double>(p.min_bytes)) + " .. " +
+                     format_bytes(static_cast<double>(p.max_bytes)) + (p.max_bytes_auto ? " (auto)" : "") + ", " +
+                     std::to_string(p.points) + " points, " + std::to_string(p.reps) + " reps";
+  if (p.runs_mesh()) {
+    std::string degrees;
+    for (int d : p.degrees) {
+      if (!degrees.empty()) degrees += ',';
+      degrees += std::to_string(d);
+    }
+    text += ", degrees " + degrees + (p.mask_boundary ? ", masked" : "");
+  }
+  char mib[32];
+  std::snprintf(mib, sizeof mib, "%.0f", static_cast<double>(p.memory_bytes()) / (1024.0 * 1024.0));
+  return text + ", " + mib + " MiB/rank";
+}
+
+}  // namespace bws::bs

@@ -1,0 +1,107 @@
+#pragma once
+// BS1-BS7's options (declared here, parsed in plan_bs) and the resolved plan
+// of one rank: the tests, the byte sweep of BS1-BS5 (entries per point), the
+// K sweep per degree of BS6/BS7, and the memory it needs. Every bad value is
+// a UsageError of one line naming the option and what is allowed.
+#include <boost/program_options/options_description.hpp>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bs/BsTypes.hpp"
+#include "core/Benchmark.hpp"
+#include "core/Config.hpp"
+
+namespace bws::bs {
+
+inline constexpr const char* kTestsOption = "bs.tests";
+inline constexpr const char* kMinBytesOption = "bs.min-bytes";
+inline constexpr const char* kMaxBytesOption = "bs.max-bytes";
+inline constexpr const char* kFitMinBytesOption = "bs.fit-min-bytes";
+inline constexpr const char* kFitMinBytesDefault = "auto";
+inline constexpr const char* kPointsOption = "bs.points";
+inline constexpr const char* kRepsOption = "bs.reps";
+inline constexpr const char* kDegreesOption = "bs.degrees";
+inline constexpr const char* kMaskOption = "bs.mask-boundary";
+
+inline constexpr const char* kTestsDefault = "bs1,bs2,bs3,bs4,bs5,bs6,bs7";
+inline constexpr const char* kMinBytesDefault = "32K";
+inline constexpr const char* kMaxBytesDefault = "auto";
+inline constexpr const char* kPointsDefault = "24";
+inline constexpr const char* kRepsDefault = "20";
+inline constexpr const char* kDegreesDefault = "1..7";
+inline constexpr const char* kMaskDefault = "false";
+
+inline constexpr int kMinPoints = 3, kMaxPoints = 200;
+inline constexpr int kMinReps = 1, kMaxReps = 100000;
+inline constexpr int kMinDegree = 1, kMaxDegree = 15;
+inline constexpr int kQuickPoints = 12, kQuickReps = 5;  // 12: >= 3 points above the LLC for the fit
+inline constexpr int kQuickDegrees[] = {1, 4, 7};
+inline constexpr std::uint64_t kAutoLlcMultiple = 8;          // max-bytes auto: >= 8x the last-level cache
+inline constexpr std::uint64_t kAutoMinMaxBytes = 64ull << 20;  // and >= 64 MiB
+inline constexpr std::uint64_t kQuickLlcMultiple = 8;          // --quick: 8x the LLC, so the fit has DRAM points
+inline constexpr std::uint64_t kQuickMinMaxBytes = 16ull << 20;  // and >= 16 MiB
+inline constexpr double kAutoMemoryFraction = 0.40;           // all ranks of a node within 40% of its memory
+inline constexpr std::uint64_t kGranule = 8;                  // entries per share boundary: one cache line
+inline constexpr std::uint64_t kArrayOffsetBytes = 256;       // array k shifted by k*256 B against 4 KiB aliasing
+
+struct BsVectorPoint {
+  std::uint64_t entries = 0;
+  std::uint64_t bytes = 0;
+};
+
+struct BsMeshPoint {
+  int elements_per_side = 0;      // K
+  std::uint64_t local_nodes = 0;  // Nt
+  std::uint64_t global_nodes = 0; // Ng
+  std::uint64_t gather_bytes = 0, scatter_bytes = 0;
+};
+
+struct BsDegreeSweep {
+  int degree = 0;
+  std::vector<BsMeshPoint> points;  // K ascending, no repeats
+};
+
+struct BsParams {
+  std::vector<BsTest> tests;        // in test order
+  std::uint64_t min_bytes = 0, max_bytes = 0;
+  bool max_bytes_auto = true;
+  int points = 24, reps = 20;
+  std::vector<int> degrees;
+  bool mask_boundary = false;
+  int threads = 1, ranks_on_node = 1;
+  // Points of at least this many bytes are fitted: by default the rank's
+  // last-level cache, so Wmax is the memory's (see BsFit.hpp for why).
+  std::uint64_t fit_min_bytes = 0;
+  bool fit_min_bytes_auto = true;
+  std::vector<std::uint64_t> target_bytes;             // the geometric sweep
+  std::vector<std::vector<BsVectorPoint>> vector_points;  // per test BS1..BS5 (index test-1); empty if not run
+  std::vector<BsDegreeSweep> mesh_sweeps;              // per degree, when BS6 or BS7 runs
+  std::uint64_t vector_buffer_bytes = 0;  // NUMA buffer of BS1-BS5
+  std::uint64_t mesh_buffer_bytes = 0;    // NUMA buffer of BS6/BS7 (ids, x_L, x_G of the largest mesh)
+  std::uint64_t mesh_host_bytes = 0;      // the mesh and CSR built on the host, largest mesh
+  std::uint64_t memory_bytes() const { return vector_buffer_bytes + mesh_buffer_bytes + mesh_host_bytes; }
+  bool runs(BsTest t) const;
+  bool runs_mesh() const { return runs(BsTest::Gather) || runs(BsTest::Scatter); }
+};
+
+void add_bs_options(boost::program_options::options_description& desc);
+BsParams plan_bs(const Config& config, const NodeContext& node);
+std::string describe_bs(const BsParams& params);
+
+// Byte layout of the arrays of a BS1-BS5 test in its buffer: array k at
+// k * (stride) + k * 256; stride = entries*8 rounded up to a page.
+std::uint64_t vector_array_stride(std::uint64_t max_entries);
+std::uint64_t vector_buffer_bytes_for(int arrays, std::uint64_t max_entries);
+
+// The node counts of a K x K x K mesh of degree N (as BsMesh builds it).
+BsMeshPoint mesh_point(int elements_per_side, int degree, bool masked);
+
+// Byte layout of a mesh in its buffer: row_starts, local_ids, scatter ids,
+// x_L, x_G, each starting on a page.
+struct BsMeshLayout {
+  std::uint64_t row_starts = 0, local_ids = 0, scatter_ids = 0, x_L = 0, x_G = 0, total = 0;
+};
+BsMeshLayout mesh_layout(std::uint64_t global_nodes, std::uint64_t local_nodes);
+
+}  // namespace bws::bs

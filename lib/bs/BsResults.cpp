@@ -1,0 +1,146 @@
+#include "bs/BsResults.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/ResultColumns.hpp"
+
+namespace bws::bs {
+
+Table make_bs_results_table() {
+  std::vector<Column> columns = leading_result_columns("test");
+  columns.push_back(int_column("degree"));        // N of BS6/BS7, 0 for BS1-BS5
+  columns.push_back(int_column("entries"));       // n (BS1-BS5) or Nt local nodes (BS6/BS7)
+  columns.push_back(int_column("global_nodes"));  // Ng (BS6/BS7)
+  columns.push_back(int_column("blocks"));        // gather row blocks (BS6/BS7)
+  columns.push_back(int_column("elements_per_side"));  // K (BS6/BS7)
+  columns.push_back(int_column("point"));         // index in the sweep
+  columns.push_back(int_column("reps"));          // timed runs (after one warm-up)
+  columns.push_back(real_column("t_median", "s"));
+  columns.push_back(int_column("fitted"));        // this point is one the fit used (>= --bs.fit-min-bytes)
+  columns.push_back(real_column("fit_rel_residual"));  // (t_min - T(B)) / T(B); 0 when not fitted
+  for (Column& c : closing_result_columns()) columns.push_back(std::move(c));
+  return Table(kResultsPath, std::move(columns), kTimesPath);
+}
+
+Table make_bs_fits_table() {
+  return Table(kFitsPath,
+               {int_column("rank"), text_column("host", kHostWidth), text_column("backend", 16),
+                text_column("test", kNameWidth), int_column("degree"), int_column("threads"),
+                int_column("points_used"), int_column("first_fitted_bytes", "B"), real_column("T0_seconds", "s"),
+                real_column("Wmax_Bps", "B/s"), real_column("r2"), real_column("B08_bytes", "B"),
+                real_column("B05_bytes", "B"), int_column("T0_negative"), real_column("max_rel_residual"),
+                int_column("fitted"), int_column("valid")});
+}
+
+BsTimeStats bs_time_stats(const std::vector<double>& seconds) {
+  BsTimeStats s;
+  if (seconds.empty()) return s;
+  std::vector<double> sorted = seconds;
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t n = sorted.size();
+  s.min = sorted.front();
+  s.max = sorted.back();
+  s.median = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+  double sum = 0;
+  for (double x : sorted) sum += x;
+  s.avg = sum / static_cast<double>(n);
+  return s;
+}
+
+namespace {
+bool is_fitted(const BsPoint& p, std::uint64_t fit_min_bytes) { return p.bytes >= fit_min_bytes; }
+}  // namespace
+
+BsFit fit_series(const BsSeries& series, std::uint64_t fit_min_bytes) {
+  std::vector<BsFitPoint> points;
+  for (const BsPoint& p : series.points)
+    if (is_fitted(p, fit_min_bytes)) points.push_back({static_cast<double>(p.bytes), bs_time_stats(p.seconds).min});
+  return fit_streaming(points);
+}
+
+void add_bs_series(Table& results, Table& fits, Table& checks, const BsRankIdentity& who, const BsSeries& series,
+                   std::uint64_t fit_min_bytes) {
+  const BsTestSpec& spec = bs_spec(series.test);
+  const std::string name = spec.label;
+  std::string subject = "rank " + std::to_string(who.rank) + " (" + who.host + ") " + name;
+  if (series.degree > 0) subject += " N=" + std::to_string(series.degree);
+
+  const BsFit fit = fit_series(series, fit_min_bytes);
+  bool all_valid = true;
+  std::size_t fitted_index = 0;
+  for (const BsPoint& p : series.points) {
+    const BsTimeStats t = bs_time_stats(p.seconds);
+    const bool fitted = is_fitted(p, fit_min_bytes);
+    double residual = 0;
+    if (fitted && fit.valid && fitted_index < fit.relative_residuals.size()) residual = fit.relative_residuals[fitted_index];
+    if (fitted) ++fitted_index;
+    all_valid = all_valid && p.validation.passed;
+    const double bandwidth =
+        t.min > 0 ? static_cast<double>(p.bytes) / t.min : std::numeric_limits<double>::infinity();
+    std::string point_subject = subject + " " + std::to_string(p.entries) + " entries (" + std::to_string(p.bytes) + " B)";
+    if (!p.validation.passed) point_subject += ": " + p.validation.what;
+    add_check(checks, {.check = "bs.validation",
+                       .subject = point_subject.substr(0, 160),
+                       .kind = "validation",
+                       .measured = p.validation.error,
+                       .expected = 0,
+                       .lower = 0,
+                       .upper = p.validation.limit,
+                       .unit = "",
+                       .passed = p.validation.passed});
+    results.add_row({{"rank", who.rank},
+                     {"host", who.host},
+                     {"backend", kBackendCpu},
+                     {"test", name},
+                     {"threads", who.threads},
+                     {"degree", series.degree},
+                     {"entries", p.entries},
+                     {"global_nodes", p.global_nodes},
+                     {"blocks", p.blocks},
+                     {"elements_per_side", p.elements_per_side},
+                     {"point", p.point},
+                     {"reps", static_cast<std::int64_t>(p.seconds.size())},
+                     {"t_median", t.median},
+                     {"fitted", fitted},
+                     {"fit_rel_residual", residual},
+                     {"bytes", p.bytes},
+                     {"t_min", t.min},
+                     {"t_avg", t.avg},
+                     {"t_max", t.max},
+                     {"bandwidth", bandwidth},
+                     {"valid", p.validation.passed}},
+                    p.seconds);
+  }
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  fits.add_row({{"rank", who.rank},
+                {"host", who.host},
+                {"backend", kBackendCpu},
+                {"test", name},
+                {"degree", series.degree},
+                {"threads", who.threads},
+                {"points_used", fit.points_used},
+                {"first_fitted_bytes", static_cast<std::int64_t>(fit.first_fitted_bytes)},
+                {"T0_seconds", fit.valid ? fit.T0_seconds : nan},
+                {"Wmax_Bps", fit.valid ? fit.Wmax_Bps : nan},
+                {"r2", fit.valid ? fit.r_squared : nan},
+                {"B08_bytes", fit.valid ? fit.B08_bytes() : nan},
+                {"B05_bytes", fit.valid ? fit.B05_bytes() : nan},
+                {"T0_negative", fit.T0_negative},
+                {"max_rel_residual", fit.valid ? fit.max_abs_relative_residual : nan},
+                {"fitted", fit.valid},
+                {"valid", all_valid}});
+  if (!fit.valid)
+    add_check(checks, {.check = "bs.fit",
+                       .subject = (subject + ": no fit: " + fit.invalid_reason).substr(0, 160),
+                       .kind = "warning",
+                       .measured = static_cast<double>(fit.points_used),
+                       .expected = 0,
+                       .lower = 3,
+                       .upper = 0,
+                       .unit = "points",
+                       .passed = false});
+}
+
+}  // namespace bws::bs

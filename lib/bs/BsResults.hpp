@@ -1,0 +1,66 @@
+#pragma once
+// The tables of BS1-BS7 and how one series (a rank's sweep of one test, and
+// degree for BS6/BS7) becomes rows: a /bs/results row per size (samples in
+// /bs/times), its fit in /bs/fits, a bs.validation check per size, and a
+// bs.fit warning when no fit could be made.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bs/BsFit.hpp"
+#include "bs/BsTypes.hpp"
+#include "core/Table.hpp"
+
+namespace bws::bs {
+
+inline constexpr const char* kResultsPath = "bs/results";
+inline constexpr const char* kTimesPath = "bs/times";
+inline constexpr const char* kFitsPath = "bs/fits";
+inline constexpr const char* kBackendCpu = "cpu";
+
+Table make_bs_results_table();
+Table make_bs_fits_table();
+
+struct BsValidation {
+  bool passed = false;
+  double error = 0;   // the largest error found, relative (arrays, scalars) or absolute (counts)
+  double limit = 0;   // allowed
+  std::string what;   // empty when passed; else what failed ("y[17] = 3 expected 2")
+};
+
+struct BsPoint {
+  int point = 0;                  // index in the sweep
+  std::uint64_t entries = 0;      // n (BS1-BS5) or Nt (BS6/BS7)
+  std::uint64_t global_nodes = 0; // Ng (BS6/BS7), 0 otherwise
+  std::uint64_t blocks = 0;       // gather row blocks (BS6/BS7), 0 otherwise
+  int elements_per_side = 0;      // K (BS6/BS7), 0 otherwise
+  std::uint64_t bytes = 0;
+  std::vector<double> seconds;    // the timed runs (the warm-up is not kept)
+  BsValidation validation;
+};
+
+struct BsSeries {
+  BsTest test = BsTest::Copy;
+  int degree = 0;  // 0 for BS1-BS5
+  std::vector<BsPoint> points;
+};
+
+struct BsRankIdentity {
+  int rank = 0;
+  std::string host;
+  int threads = 1;
+};
+
+struct BsTimeStats {
+  double min = 0, median = 0, avg = 0, max = 0;
+};
+BsTimeStats bs_time_stats(const std::vector<double>& seconds);
+
+// The fit of a series on the points of at least fit_min_bytes (all when 0),
+// timed by their t_min.
+BsFit fit_series(const BsSeries& series, std::uint64_t fit_min_bytes);
+
+void add_bs_series(Table& results, Table& fits, Table& checks, const BsRankIdentity& who, const BsSeries& series,
+                   std::uint64_t fit_min_bytes);
+
+}  // namespace bws::bs

@@ -20,6 +20,10 @@
 namespace bws::bs {
 namespace {
 
+// Empty calls timed for T0: enough that the best one is the fork/join cost
+// without a preemption in it.
+constexpr int kEmptyCallReps = 1000;
+
 void zero_on_team(topo::Team& team, void* data, std::size_t bytes) {
   auto* p = static_cast<unsigned char*>(data);
   team.run([&](topo::ThreadContext& thread) {
@@ -63,6 +67,9 @@ class BsPlannedRun final : public PlannedRun {
       context.progress.report(std::string("bs ") + bs_spec(t).label, total > 0 ? done / total : 1.0);
     };
 
+    // T0 on CPU threads is microseconds; a fit over DRAM-sized points
+    // (milliseconds) cannot resolve it, so it is measured (BsFit.hpp).
+    const double T0_seconds = bs_measure_empty_call_seconds(team, context, kEmptyCallReps);
     for (BsTest t : params_.tests) {
       if (is_mesh_test(t)) continue;
       const auto& points = params_.vector_points[static_cast<std::size_t>(t) - 1];
@@ -78,7 +85,7 @@ class BsPlannedRun final : public PlannedRun {
         series.points.push_back(std::move(p));
         progress(t);
       }
-      add_bs_series(results, fits, checks, who_, series, params_.fit_min_bytes);
+      add_bs_series(results, fits, checks, who_, series, params_.fit_min_bytes, T0_seconds);
     }
 
     NoNodeSync no_sync;
@@ -100,8 +107,8 @@ class BsPlannedRun final : public PlannedRun {
           progress(t);
         }
       }
-      if (params_.runs(BsTest::Gather)) add_bs_series(results, fits, checks, who_, gather, params_.fit_min_bytes);
-      if (params_.runs(BsTest::Scatter)) add_bs_series(results, fits, checks, who_, scatter, params_.fit_min_bytes);
+      if (params_.runs(BsTest::Gather)) add_bs_series(results, fits, checks, who_, gather, params_.fit_min_bytes, T0_seconds);
+      if (params_.runs(BsTest::Scatter)) add_bs_series(results, fits, checks, who_, scatter, params_.fit_min_bytes, T0_seconds);
     }
     return {std::move(results), std::move(fits), std::move(checks)};
   }

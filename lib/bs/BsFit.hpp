@@ -39,6 +39,7 @@ struct BsFit {
   double Wmax_Bps = 0;
   double r_squared = 0;           // relative-weighted, as the fit
   bool T0_negative = false;       // the free fit's intercept was < 0; T0 then forced to 0
+  bool T0_measured = false;       // T0 is the measured empty-call time, Wmax fitted with it held
   double T0_unconstrained_seconds = 0;
   std::vector<double> relative_residuals;  // (t - T(B)) / T(B), one per fitted point, input order
   double max_abs_relative_residual = 0;
@@ -48,7 +49,10 @@ struct BsFit {
 
 // Fits the points (all given points; select them before). Invalid for fewer
 // than 3 points, non-positive times, or no growth of time with bytes.
-BsFit fit_streaming(std::span<const BsFitPoint> points);
+// With T0_measured_seconds >= 0, T0 is held at that value and only Wmax is
+// fitted (least squares, same weights); the free fit's intercept is kept in
+// T0_unconstrained_seconds either way.
+BsFit fit_streaming(std::span<const BsFitPoint> points, double T0_measured_seconds = -1);
 
 // The Fischer-Brown point where B / T(B) = fraction * Wmax: B = T0*Wmax*f/(1-f).
 double fischer_brown_bytes(double T0_seconds, double Wmax_Bps, double fraction);

@@ -20,7 +20,7 @@ namespace {
 struct NodeFit {
   int ranks = 0, threads = 0;
   double Wmax = 0, T0 = 0, B08 = 0, r2 = 1;
-  bool all_fitted = true, all_valid = true, any_T0_negative = false;
+  bool all_fitted = true, all_valid = true;
 };
 
 std::string fixed(double value, int decimals) {
@@ -45,7 +45,6 @@ class BsReport final : public BenchmarkReport {
         f.threads += static_cast<int>(t.get_int(r, "threads"));
         f.all_fitted = f.all_fitted && fitted;
         f.all_valid = f.all_valid && valid;
-        f.any_T0_negative = f.any_T0_negative || t.get_int(r, "T0_negative") != 0;
         if (fitted) {
           f.Wmax += t.get_double(r, "Wmax_Bps");
           f.T0 = std::max(f.T0, t.get_double(r, "T0_seconds"));
@@ -61,20 +60,21 @@ class BsReport final : public BenchmarkReport {
     }
     if (fits.empty()) return {};
     std::vector<std::string> lines;
-    lines.push_back("BS1-BS7: T(B) = T0 + B/Wmax fitted per rank on the sizes from --bs.fit-min-bytes (default: the LLC) up; per node: Wmax summed over its ranks, "
-                    "T0 and B0.8 = 4*T0*Wmax their largest, R^2 the smallest (* = T0 < 0, forced to 0)");
+    lines.push_back("BS1-BS7: T(B) = T0 + B/Wmax per rank: T0 measured (an empty call between the same barriers),");
+    lines.push_back("Wmax fitted with it on the sizes from --bs.fit-min-bytes (default: the LLC) up. Per node: Wmax summed");
+    lines.push_back("over its ranks; T0 and B0.8 = 4*T0*Wmax their largest; R^2 the smallest.");
     std::vector<std::vector<std::string>> rows;
     for (const auto& [key, f] : fits) {
       const auto& [host, test, degree] = key;
       rows.push_back({host, std::to_string(f.ranks), std::to_string(f.threads), test,
                       degree > 0 ? std::to_string(degree) : "-",
                       f.all_fitted ? fixed(f.Wmax / 1e9, 2) : "-",
-                      f.all_fitted ? fixed(f.T0 * 1e6, 2) + (f.any_T0_negative ? "*" : "") : "-",
-                      f.all_fitted ? fixed(f.B08 / 1e6, 3) : "-", f.all_fitted ? fixed(f.r2, 4) : "-",
+                      f.all_fitted ? fixed(f.T0 * 1e6, 3) : "-",
+                      f.all_fitted ? fixed(f.B08 / 1e3, 2) : "-", f.all_fitted ? fixed(f.r2, 4) : "-",
                       f.all_valid ? "yes" : "NO"});
     }
     for (std::string& l : format_text_table(
-             {"host", "ranks", "threads", "test", "N", "Wmax GB/s", "T0 us", "B0.8 MB", "R^2", "valid"}, rows))
+             {"host", "ranks", "threads", "test", "N", "Wmax GB/s", "T0 us", "B0.8 KB", "R^2", "valid"}, rows))
       lines.push_back(std::move(l));
     if (!problems.empty()) lines.emplace_back();
     for (std::string& p : problems) lines.push_back(std::move(p));

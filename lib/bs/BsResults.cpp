@@ -30,7 +30,8 @@ Table make_bs_fits_table() {
                 text_column("test", kNameWidth), int_column("degree"), int_column("threads"),
                 int_column("points_used"), int_column("first_fitted_bytes", "B"), real_column("T0_seconds", "s"),
                 real_column("Wmax_Bps", "B/s"), real_column("r2"), real_column("B08_bytes", "B"),
-                real_column("B05_bytes", "B"), int_column("T0_negative"), real_column("max_rel_residual"),
+                real_column("B05_bytes", "B"), int_column("T0_negative"), int_column("T0_measured"),
+                real_column("T0_fit_seconds", "s"), real_column("max_rel_residual"),
                 int_column("fitted"), int_column("valid")});
 }
 
@@ -53,21 +54,21 @@ namespace {
 bool is_fitted(const BsPoint& p, std::uint64_t fit_min_bytes) { return p.bytes >= fit_min_bytes; }
 }  // namespace
 
-BsFit fit_series(const BsSeries& series, std::uint64_t fit_min_bytes) {
+BsFit fit_series(const BsSeries& series, std::uint64_t fit_min_bytes, double T0_measured_seconds) {
   std::vector<BsFitPoint> points;
   for (const BsPoint& p : series.points)
     if (is_fitted(p, fit_min_bytes)) points.push_back({static_cast<double>(p.bytes), bs_time_stats(p.seconds).min});
-  return fit_streaming(points);
+  return fit_streaming(points, T0_measured_seconds);
 }
 
 void add_bs_series(Table& results, Table& fits, Table& checks, const BsRankIdentity& who, const BsSeries& series,
-                   std::uint64_t fit_min_bytes) {
+                   std::uint64_t fit_min_bytes, double T0_measured_seconds) {
   const BsTestSpec& spec = bs_spec(series.test);
   const std::string name = spec.label;
   std::string subject = "rank " + std::to_string(who.rank) + " (" + who.host + ") " + name;
   if (series.degree > 0) subject += " N=" + std::to_string(series.degree);
 
-  const BsFit fit = fit_series(series, fit_min_bytes);
+  const BsFit fit = fit_series(series, fit_min_bytes, T0_measured_seconds);
   bool all_valid = true;
   std::size_t fitted_index = 0;
   for (const BsPoint& p : series.points) {
@@ -128,6 +129,8 @@ void add_bs_series(Table& results, Table& fits, Table& checks, const BsRankIdent
                 {"B08_bytes", fit.valid ? fit.B08_bytes() : nan},
                 {"B05_bytes", fit.valid ? fit.B05_bytes() : nan},
                 {"T0_negative", fit.T0_negative},
+                {"T0_measured", fit.T0_measured},
+                {"T0_fit_seconds", fit.valid ? fit.T0_unconstrained_seconds : nan},
                 {"max_rel_residual", fit.valid ? fit.max_abs_relative_residual : nan},
                 {"fitted", fit.valid},
                 {"valid", all_valid}});

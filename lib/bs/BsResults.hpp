@@ -58,9 +58,10 @@ BsTimeStats bs_time_stats(const std::vector<double>& seconds);
 
 // The fit of a series on the points of at least fit_min_bytes (all when 0),
 // timed by their t_min.
-BsFit fit_series(const BsSeries& series, std::uint64_t fit_min_bytes);
+// T0_measured_seconds >= 0: T0 held at it (BsFit.hpp); < 0: the free fit's.
+BsFit fit_series(const BsSeries& series, std::uint64_t fit_min_bytes, double T0_measured_seconds = -1);
 
 void add_bs_series(Table& results, Table& fits, Table& checks, const BsRankIdentity& who, const BsSeries& series,
-                   std::uint64_t fit_min_bytes);
+                   std::uint64_t fit_min_bytes, double T0_measured_seconds = -1);
 
 }  // namespace bws::bs

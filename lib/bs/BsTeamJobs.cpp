@@ -74,6 +74,11 @@ std::vector<double> time_runs(topo::Team& team, RunContext& context, int reps, J
 
 }  // namespace
 
+double bs_measure_empty_call_seconds(topo::Team& team, RunContext& context, int reps) {
+  const std::vector<double> seconds = time_runs(team, context, reps, [](topo::ThreadContext&) {}, [] {});
+  return *std::min_element(seconds.begin(), seconds.end());
+}
+
 void bs_init_vectors(topo::Team& team, BsTest test, const BsVectorArrays& x, std::uint64_t n) {
   const int arrays = arrays_of(test);
   team.run([&](topo::ThreadContext& thread) {

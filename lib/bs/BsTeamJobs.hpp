@@ -35,6 +35,11 @@ double bs_vector_once(topo::Team& team, BsTest test, const BsVectorArrays& array
 // also covers the threads' partial sums).
 BsValidation bs_validate_vectors(BsTest test, const BsVectorArrays& arrays, std::uint64_t n, double scalar);
 // Initialise, time (warm-up + reps), re-initialise, validate one call.
+// T0 as CPU threads pay it: the best time of an empty call between the same
+// barriers and clock reads as every kernel's (the fork/join of a parallel
+// loop), over `reps` calls.
+double bs_measure_empty_call_seconds(topo::Team& team, RunContext& context, int reps);
+
 BsPoint bs_measure_vector_point(topo::Team& team, RunContext& context, BsTest test, const BsVectorArrays& arrays,
                                 std::uint64_t n, int reps);
 

@@ -233,6 +233,22 @@ TEST(BsFit, TooFewPointsIsInvalidNotThrown) {
   EXPECT_FALSE(fit.invalid_reason.empty());
 }
 
+TEST(BsFit, MeasuredT0IsHeldAndWmaxFittedWithIt) {
+  // Noiseless T(B) = 2 us + B / 30 GB/s on DRAM-sized points.
+  std::vector<BsFitPoint> points;
+  for (double b : {64e6, 128e6, 256e6, 512e6}) points.push_back({b, 2e-6 + b / 30e9});
+  const BsFit held = fit_streaming(points, 2e-6);
+  ASSERT_TRUE(held.valid);
+  EXPECT_TRUE(held.T0_measured);
+  EXPECT_DOUBLE_EQ(held.T0_seconds, 2e-6);
+  EXPECT_NEAR(held.Wmax_Bps, 30e9, 30e9 * 1e-9);
+  EXPECT_NEAR(held.r_squared, 1.0, 1e-12);
+  EXPECT_NEAR(held.B08_bytes(), 4 * 2e-6 * 30e9, 1.0);  // 240 kB
+  // A wrong T0 (10x) still gives nearly the same Wmax here: milliseconds
+  // dwarf it, which is why a free intercept cannot find it.
+  EXPECT_NEAR(fit_streaming(points, 20e-6).Wmax_Bps, 30e9, 30e9 * 0.01);
+}
+
 TEST(BsFit, SeriesFitsOnlyPointsFromTheFitMinimumUp) {
   BsSeries s;
   for (int i = 0; i < 6; ++i) {
@@ -346,7 +362,7 @@ TEST(BsRun, EndToEndSmallRunReturnsValidRowsAndFits) {
   RunContext context{progress, sync};
   const std::vector<Table> tables = planned->run(team, context);
   planned->release();
-  EXPECT_EQ(sync.calls, 5 * 4 + 2);  // per BS1-BS5 size, and per degree
+  EXPECT_EQ(sync.calls, 1 + 5 * 4 + 2);  // the T0 measurement, per BS1-BS5 size, and per degree
   ASSERT_EQ(tables.size(), 3u);
   const Table& results = tables[0];
   const Table& fits = tables[1];

@@ -216,13 +216,8 @@ BeffParams plan_beff(const Config& config, const RankLayout& layout) {
                      option_text(config, kMinEfficiencyOption, kMinEfficiencyDefault) +
                      "' is out of range; allowed: " + efficiency_allowed);
 
-  const std::string huge = lower_text(trim_text(option_text(config, kHugePagesOption, kHugePagesDefault)));
-  if (huge == "on" || huge == "true" || huge == "yes" || huge == "1")
-    p.huge_pages = true;
-  else if (huge == "off" || huge == "false" || huge == "no" || huge == "0")
-    p.huge_pages = false;
-  else
-    throw UsageError(option_flag(kHugePagesOption) + ": unknown value '" + huge + "'; allowed: on, off");
+  p.huge_pages =
+      parse_flag_text(option_text(config, kHugePagesOption, kHugePagesDefault), kHugePagesOption, "on, off");
 
   p.corrupt_rank = corrupt_rank_from_environment(std::max(1, layout.size));
   const long processors = sysconf(_SC_NPROCESSORS_ONLN);

@@ -70,13 +70,6 @@ std::vector<int> parse_degrees(const std::string& text) {
   return degrees;
 }
 
-bool parse_flag(const std::string& text, const char* key) {
-  const std::string t = lower_text(trim_text(text));
-  if (t == "true" || t == "1" || t == "yes" || t == "on") return true;
-  if (t == "false" || t == "0" || t == "no" || t == "off") return false;
-  throw UsageError(option_flag(key) + ": '" + text + "' is not a flag; allowed: true, false");
-}
-
 std::vector<std::uint64_t> geometric_sweep(std::uint64_t lo, std::uint64_t hi, int points) {
   std::vector<std::uint64_t> bytes;
   const double ratio = static_cast<double>(hi) / static_cast<double>(lo);
@@ -217,7 +210,7 @@ BsParams plan_bs(const Config& config, const NodeContext& node) {
   if (node.quick && option_defaulted(config, kRepsOption)) p.reps = kQuickReps;
   p.degrees = parse_degrees(option_text(config, kDegreesOption, kDegreesDefault));
   if (node.quick && option_defaulted(config, kDegreesOption)) p.degrees.assign(std::begin(kQuickDegrees), std::end(kQuickDegrees));
-  p.mask_boundary = parse_flag(option_text(config, kMaskOption, kMaskDefault), kMaskOption);
+  p.mask_boundary = parse_flag_text(option_text(config, kMaskOption, kMaskDefault), kMaskOption);
 
   const std::string min_text = trim_text(option_text(config, kMinBytesOption, kMinBytesDefault));
   try {

@@ -52,6 +52,13 @@ std::uint64_t parse_whole_number(const std::string& text, const char* key, std::
   return std::stoull(t);
 }
 
+bool parse_flag_text(const std::string& text, const char* key, const char* allowed) {
+  const std::string t = lower_text(trim_text(text));
+  if (t == "true" || t == "1" || t == "yes" || t == "on") return true;
+  if (t == "false" || t == "0" || t == "no" || t == "off") return false;
+  throw UsageError(option_flag(key) + ": '" + text + "' is not a flag; allowed: " + allowed);
+}
+
 double parse_real_number(const std::string& text, const char* key, const std::string& allowed) {
   const std::string t = trim_text(text);
   char* end = nullptr;

@@ -27,6 +27,9 @@ std::vector<std::string> split_comma_list(const std::string& text);
 // A whole number in [lo, hi]; UsageError "--key: 'x' is not a whole number;
 // allowed: lo..hi" or "... is out of range; allowed: lo..hi" otherwise.
 std::uint64_t parse_whole_number(const std::string& text, const char* key, std::uint64_t lo, std::uint64_t hi);
+// A truth value: true/1/yes/on or false/0/no/off (any case); UsageError
+// "--key: 'x' is not a flag; allowed: <allowed>" otherwise.
+bool parse_flag_text(const std::string& text, const char* key, const char* allowed = "true, false");
 // A finite real number; UsageError "--key: 'x' is not a number; allowed: <allowed>".
 double parse_real_number(const std::string& text, const char* key, const std::string& allowed);
 

@@ -7,6 +7,7 @@
 #include "survey/Coordinator.hpp"
 #include "survey/IniFile.hpp"
 #include "survey/MpiWorld.hpp"
+#include "survey/Registry.hpp"
 
 namespace {
 
@@ -44,6 +45,10 @@ int main(int argc, char** argv) {
     }
     if (cl.print_config) {
       if (root) std::cout << cl.config.to_ini(bws::survey::invocation_only_keys()) << std::flush;
+      return bws::kExitOk;
+    }
+    if (const auto listing = bws::survey::requested_listing(cl.config)) {
+      if (root) std::cout << *listing << std::flush;
       return bws::kExitOk;
     }
     return bws::survey::run_survey(cl, {std::cout, std::cerr});

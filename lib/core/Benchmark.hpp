@@ -6,6 +6,7 @@
 // HDF5. Adding a benchmark is a folder under lib/ and one registry entry.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,9 @@ class NodeBenchmark {
   // node-level tables, e.g. aggregate bandwidth of ranks that ran together.
   // Rank 0 keeps these for the summary and the checks; default: none.
   virtual std::vector<Table> summarize_node(const std::vector<Table>& /*rank_tables*/) const { return {}; }
+  // When the options ask for a listing instead of a run (--pmbw.routines
+  // list, --ocl.list), the text to print; bwsurvey prints it and exits 0.
+  virtual std::optional<std::string> listing(const Config& /*config*/) const { return std::nullopt; }
 };
 
 }  // namespace bws

@@ -136,6 +136,9 @@ class Survey {
           phase.node_benchmark = entry->make_benchmark();
           phase.node_run = phase.node_benchmark->plan(cl_.config, node);
         }
+        if (root() && entry->make_exporter) {
+          if (auto exporter = entry->make_exporter(cl_.config)) exporters_[entry->name] = std::move(exporter);
+        }
         phases_.push_back(std::move(phase));
       }
     } catch (const UsageError& e) {
@@ -216,6 +219,7 @@ class Survey {
   bool run_phase(std::size_t index) {
     Phase& phase = phases_[index];
     const bool ok = phase.entry->collective() ? run_collective(phase) : run_node_local(phase);
+    if (root()) finish_exporter(phase.entry->name);
     if (ok && root()) {
       completed_ += (completed_.empty() ? "" : ",") + phase.entry->name;
       file_->set_attribute("/", "completed_phases", completed_);
@@ -319,6 +323,7 @@ class Survey {
   void keep_and_store(const Table& t, const RegistryEntry* entry) {
     store(t);
     if (!entry) return;
+    if (const auto ex = exporters_.find(entry->name); ex != exporters_.end()) ex->second->consume(t);
     const auto& wanted = entry->report_tables;
     if (std::find(wanted.begin(), wanted.end(), t.path()) == wanted.end()) return;
     auto& kept = report_tables_[entry->name];
@@ -335,6 +340,19 @@ class Survey {
     }
     file_->append(t);
     outcome_.account(t);
+  }
+
+  // An exporter's output is complete when its phase ends (or fails): what
+  // was measured is written either way.
+  void finish_exporter(const std::string& name) {
+    const auto ex = exporters_.find(name);
+    if (ex == exporters_.end()) return;
+    try {
+      ex->second->finish();
+    } catch (const std::exception& e) {
+      outcome_.runtime_failure(name + ": " + e.what());
+    }
+    exporters_.erase(ex);
   }
 
   int finish(int code) {
@@ -388,6 +406,7 @@ class Survey {
   std::optional<h5::ResultFile> file_;
   Outcome outcome_;
   std::map<std::string, std::map<std::string, Table>> report_tables_;  // per benchmark, per path
+  std::map<std::string, std::unique_ptr<TableExporter>> exporters_;    // per benchmark, rank 0
   std::string completed_;
 };
 

@@ -8,9 +8,9 @@ namespace bws::survey {
 
 const std::vector<RegistryEntry>& benchmark_registry() {
   static const std::vector<RegistryEntry> entries = {
-      {"stream", true, stream::make_stream_benchmark, nullptr, stream::make_stream_report, {"stream/nodes"}},
-      {"beff", true, nullptr, beff::make_beff_benchmark, beff::make_beff_report, {"beff/sizes", "beff/summary"}},
-      {"bs", false /*not in the default set: it is long*/, bs::make_bs_benchmark, nullptr, bs::make_bs_report, {"bs/fits"}},
+      {"stream", true, stream::make_stream_benchmark, nullptr, stream::make_stream_report, {"stream/nodes"}, nullptr},
+      {"beff", true, nullptr, beff::make_beff_benchmark, beff::make_beff_report, {"beff/sizes", "beff/summary"}, nullptr},
+      {"bs", false /*not in the default set: it is long*/, bs::make_bs_benchmark, nullptr, bs::make_bs_report, {"bs/fits"}, nullptr},
   };
   return entries;
 }
@@ -30,6 +30,14 @@ const RegistryEntry* find_benchmark(const std::string& name) {
   for (const auto& e : benchmark_registry())
     if (e.name == name) return &e;
   return nullptr;
+}
+
+std::optional<std::string> requested_listing(const Config& config) {
+  for (const auto& e : benchmark_registry()) {
+    if (e.collective()) continue;
+    if (auto text = e.make_benchmark()->listing(config)) return text;
+  }
+  return std::nullopt;
 }
 
 const std::vector<std::string>& planned_benchmarks() {

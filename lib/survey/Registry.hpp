@@ -4,12 +4,14 @@
 // from these entries and from Tables only.
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/Benchmark.hpp"
 #include "core/CollectiveBenchmark.hpp"
 #include "core/Report.hpp"
+#include "core/TableExporter.hpp"
 
 namespace bws::survey {
 
@@ -24,6 +26,9 @@ struct RegistryEntry {
   // The tables its report reads: kept by rank 0 during the run, and read
   // back from the file by `bwreport summary`.
   std::vector<std::string> report_tables;
+  // Optional: an exporter the options ask for (e.g. --pmbw.stats FILE), made
+  // on rank 0 at planning time (a UsageError if it cannot write), or nullptr.
+  std::function<std::unique_ptr<TableExporter>(const Config&)> make_exporter;
 
   bool collective() const { return static_cast<bool>(make_collective); }
   std::string description() const;
@@ -32,6 +37,9 @@ struct RegistryEntry {
 
 const std::vector<RegistryEntry>& benchmark_registry();
 const RegistryEntry* find_benchmark(const std::string& name);
+
+// The first listing any benchmark's options ask for (NodeBenchmark::listing).
+std::optional<std::string> requested_listing(const Config& config);
 
 // Names DESIGN.md lists that this build does not have yet; --tests names
 // them as "not available in this version" rather than "unknown".

@@ -2,6 +2,7 @@
 
 #include "beff/BeffBenchmark.hpp"
 #include "bs/BsBenchmark.hpp"
+#include "pmbw/PmbwBenchmark.hpp"
 #include "stream/StreamBenchmark.hpp"
 
 namespace bws::survey {
@@ -11,6 +12,8 @@ const std::vector<RegistryEntry>& benchmark_registry() {
       {"stream", true, stream::make_stream_benchmark, nullptr, stream::make_stream_report, {"stream/nodes"}, nullptr},
       {"beff", true, nullptr, beff::make_beff_benchmark, beff::make_beff_report, {"beff/sizes", "beff/summary"}, nullptr},
       {"bs", false /*not in the default set: it is long*/, bs::make_bs_benchmark, nullptr, bs::make_bs_report, {"bs/fits"}, nullptr},
+      {"pmbw", false /*not in the default set: hours at the default sizes*/, pmbw::make_pmbw_benchmark, nullptr,
+       pmbw::make_pmbw_report, {"pmbw/nodes"}, pmbw::make_pmbw_exporter},
   };
   return entries;
 }
@@ -41,7 +44,7 @@ std::optional<std::string> requested_listing(const Config& config) {
 }
 
 const std::vector<std::string>& planned_benchmarks() {
-  static const std::vector<std::string> names = {"pmbw", "roofline", "ocl"};
+  static const std::vector<std::string> names = {"roofline", "ocl"};
   return names;
 }
 

@@ -116,3 +116,27 @@ TEST_F(CliErrors, HelpListsEveryOptionWithItsDefault) {
     EXPECT_NE(r.out.find(option), std::string::npos) << option;
   EXPECT_NE(r.out.find("(=survey.h5)"), std::string::npos);
 }
+
+// pmbw's bad input (issue 5 item 6): one line naming what is available.
+TEST_F(CliErrors, PmbwBadInput) {
+  expect_usage_error("--tests pmbw --pmbw.routines ScanRead64Bogus",
+                     "--pmbw.routines: unknown routine 'ScanRead64Bogus'; available on this CPU:");
+  expect_usage_error("--tests pmbw --pmbw.min-size 8M --pmbw.max-size 1M", "--pmbw.min-size 8.00 MiB is above");
+  expect_usage_error("--tests pmbw --pmbw.max-size 64T", "--pmbw.max-size");
+  expect_usage_error("--tests pmbw --pmbw.threads 1..4096", "--pmbw.threads: 4096 threads is out of range");
+  expect_usage_error("--tests pmbw --pmbw.stats no-such-dir/stats.txt", "--pmbw.stats: cannot write");
+  std::ofstream(dir_ / "stats.txt") << "precious";
+  expect_usage_error("--tests pmbw --pmbw.stats stats.txt", "--pmbw.stats: 'stats.txt' exists");
+  EXPECT_EQ(slurp(dir_ / "stats.txt"), "precious");
+}
+
+TEST_F(CliErrors, PmbwRoutineListing) {
+  const RunResult r = run("--pmbw.routines list");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("pmbw routines of this build"), std::string::npos) << r.out;
+#if defined(__x86_64__)
+  EXPECT_NE(r.out.find("ScanRead64PtrUnrollLoop"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("PermRead64UnrollLoop"), std::string::npos) << r.out;
+#endif
+  EXPECT_FALSE(fs::exists(dir_ / "survey.h5"));
+}

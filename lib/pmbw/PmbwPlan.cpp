@@ -1,0 +1,255 @@
+#include "pmbw/PmbwPlan.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+
+#include "core/Errors.hpp"
+#include "core/OptionText.hpp"
+#include "core/Sizes.hpp"
+#include "pmbw/PmbwSizes.hpp"
+#include "topology/Topology.hpp"
+
+namespace bws::pmbw {
+namespace {
+
+std::string joined_names(const std::vector<const PmbwRoutine*>& routines) {
+  std::string s;
+  for (const PmbwRoutine* r : routines) {
+    if (!s.empty()) s += ", ";
+    s += r->name;
+  }
+  return s.empty() ? "none" : s;
+}
+
+std::uint64_t parse_size_option(const Config& config, const char* key, const char* default_value,
+                                const std::string& allowed) {
+  const std::string text = trim_text(option_text(config, key, default_value));
+  try {
+    return parse_size(text, option_flag(key));
+  } catch (const UsageError& e) {
+    throw UsageError(std::string(e.what()) + "; allowed: " + allowed);
+  }
+}
+
+}  // namespace
+
+// "all", or a comma list of routine names; a name may also be a substring
+// filter prefixed with '~' (pmbw's -f): ~Scan, ~512.
+std::vector<const PmbwRoutine*> parse_routines(const std::string& text, const PmbwCpuFeatures& cpu) {
+  const std::vector<const PmbwRoutine*> runnable = runnable_routines(cpu);
+  if (pmbw_routines().empty())
+    throw UsageError(option_flag(kRoutinesOption) + ": this build has no pmbw kernels for " + build_architecture() +
+                     " (they are x86-64 assembly); allowed: run pmbw on an x86-64 node");
+  const std::string available = "; available on this CPU: " + joined_names(runnable);
+  std::vector<const PmbwRoutine*> chosen;
+  for (const std::string& raw : split_comma_list(text)) {
+    const std::string token = trim_text(raw);
+    if (lower_text(token) == "all") {
+      chosen.insert(chosen.end(), runnable.begin(), runnable.end());
+      continue;
+    }
+    if (!token.empty() && token[0] == '~') {
+      const std::string part = token.substr(1);
+      const std::size_t before = chosen.size();
+      for (const PmbwRoutine* r : runnable)
+        if (std::string(r->name).find(part) != std::string::npos) chosen.push_back(r);
+      if (chosen.size() == before)
+        throw UsageError(option_flag(kRoutinesOption) + ": no routine this CPU runs contains '" + part + "'" + available);
+      continue;
+    }
+    const PmbwRoutine* r = find_routine(token);
+    if (!r)
+      throw UsageError(option_flag(kRoutinesOption) + ": unknown routine '" + token + "'" + available);
+    if (!cpu.supports(r->isa))
+      throw UsageError(option_flag(kRoutinesOption) + ": " + unavailable_reason(*r, cpu) + available);
+    chosen.push_back(r);
+  }
+  if (chosen.empty()) throw UsageError(option_flag(kRoutinesOption) + ": no routine given" + available);
+  // Table order, no repeats.
+  std::vector<const PmbwRoutine*> ordered;
+  for (const PmbwRoutine& r : pmbw_routines())
+    if (std::find(chosen.begin(), chosen.end(), &r) != chosen.end()) ordered.push_back(&r);
+  return ordered;
+}
+
+std::vector<int> parse_thread_counts(const std::string& text_in, int max_threads, bool quadratic) {
+  const std::string allowed = "; allowed: auto, a range (1..N) or a list (1,2,4) of counts from 1 to the rank's " +
+                              std::to_string(max_threads) + (max_threads == 1 ? " thread" : " threads") +
+                              " (--threads)";
+  const std::string text = lower_text(trim_text(text_in));
+  std::vector<int> counts;
+  auto number = [&](const std::string& t) {
+    const std::string s = trim_text(t);
+    if (s.empty() || s.size() > 6 || !std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); }))
+      throw UsageError(option_flag(kThreadsOption) + ": '" + text_in + "' is not a thread count list" + allowed);
+    const int n = std::stoi(s);
+    if (n < 1 || n > max_threads)
+      throw UsageError(option_flag(kThreadsOption) + ": " + s + " threads is out of range" + allowed);
+    return n;
+  };
+  auto add_range = [&](int lo, int hi) {
+    if (quadratic) {
+      for (int n = lo; n <= hi; n *= 2) counts.push_back(n);
+      counts.push_back(hi);
+    } else {
+      for (int n = lo; n <= hi; ++n) counts.push_back(n);
+    }
+  };
+  if (text == "auto") {
+    add_range(1, max_threads);
+  } else {
+    for (const std::string& item : split_comma_list(text)) {
+      const std::string t = trim_text(item);
+      std::size_t sep = t.find(".."), sep_len = 2;
+      if (sep == std::string::npos) sep = t.find('-'), sep_len = 1;
+      if (sep != std::string::npos && sep > 0) {
+        const int lo = number(t.substr(0, sep)), hi = number(t.substr(sep + sep_len));
+        if (lo > hi) throw UsageError(option_flag(kThreadsOption) + ": range '" + t + "' is empty" + allowed);
+        add_range(lo, hi);
+      } else {
+        counts.push_back(number(t));
+      }
+    }
+  }
+  std::sort(counts.begin(), counts.end());
+  counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+  if (counts.empty()) throw UsageError(option_flag(kThreadsOption) + ": no thread count given" + allowed);
+  return counts;
+}
+
+void add_pmbw_options(boost::program_options::options_description& desc) {
+  add_text_option(desc, kRoutinesOption, kRoutinesDefault,
+                  "pmbw: routines to run: all (every routine this CPU supports), a comma list of pmbw names "
+                  "(ScanRead64PtrUnrollLoop, PermRead64UnrollLoop ...), ~TEXT for the names containing TEXT, or "
+                  "'list' to print the routines and exit");
+  add_text_option(desc, kMinSizeOption, kMinSizeDefault,
+                  "pmbw: smallest array size of pmbw's table to run (a size: 1K, 4M; K/M/G = x1024); allowed: "
+                  "1 B up to --pmbw.max-size");
+  add_text_option(desc, kMaxSizeOption, kMaxSizeDefault,
+                  "pmbw: largest array size per rank; 'auto' = 1 GiB, lowered until all ranks of a node need at "
+                  "most 40% of its memory (--quick: 4x the last-level cache); or a size, allowed --pmbw.min-size "
+                  "up to what fits in 80% of the node's memory");
+  add_text_option(desc, kThreadsOption, kThreadsDefault,
+                  "pmbw: thread counts, each its own pinned core: auto (1 .. the rank's threads), a range 1..N or "
+                  "a list 1,2,4; allowed 1 .. the rank's threads (--threads)");
+  add_text_option(desc, kQuadraticOption, kQuadraticDefault,
+                  "pmbw: double the thread count (1, 2, 4, ... and the largest) instead of counting up: true or false");
+  add_text_option(desc, kMinTimeOption, kMinTimeDefault,
+                  "pmbw: seconds one sample must last at least; the repeat count grows until it does; allowed "
+                  "0.0001..3600 (--quick with the default: 0.02)");
+  add_text_option(desc, kSamplesOption, kSamplesDefault,
+                  "pmbw: timed samples per routine, size and thread count (min, median and max kept); allowed 1..1000");
+  add_text_option(desc, kSeedOption, kSeedDefault,
+                  "pmbw: seed of the random cycles the Perm routines walk (recorded with the results); allowed "
+                  "0..2^64-1");
+  add_text_option(desc, kStatsOption, kStatsDefault,
+                  "pmbw: also write pmbw's RESULT lines (stats.txt format, for pmbw's stats2gnuplot) to this file; "
+                  "an existing file needs --force; empty: none");
+}
+
+bool listing_requested(const Config& config) {
+  return lower_text(trim_text(option_text(config, kRoutinesOption, kRoutinesDefault))) == "list";
+}
+
+std::string routine_listing(const PmbwCpuFeatures& cpu) {
+  std::string text = "pmbw routines of this build (" + std::string(build_architecture()) +
+                     "); this CPU and OS support: " + describe_features(cpu) + "\n";
+  if (pmbw_routines().empty()) return text + "  none: the pmbw kernels are x86-64 assembly\n";
+  for (const PmbwRoutine& r : pmbw_routines()) {
+    char line[160];
+    std::snprintf(line, sizeof line, "  %-30s %-9s %s\n", r.name, isa_name(r.isa),
+                  cpu.supports(r.isa) ? "available" : "not available on this CPU");
+    text += line;
+  }
+  return text;
+}
+
+PmbwParams plan_pmbw(const Config& config, const NodeContext& node) {
+  PmbwParams p;
+  p.threads = std::max(1, node.threads);
+  p.ranks_on_node = std::max(1, node.ranks_on_node);
+  const topo::TopologyInfo& info = node.topology.info();
+  const PmbwCpuFeatures cpu = detect_cpu_features();
+
+  const std::string routines_text = option_text(config, kRoutinesOption, kRoutinesDefault);
+  p.routines = parse_routines(routines_text, cpu);
+  const bool quadratic = parse_flag_text(option_text(config, kQuadraticOption, kQuadraticDefault), kQuadraticOption);
+  p.thread_counts = parse_thread_counts(option_text(config, kThreadsOption, kThreadsDefault), p.threads, quadratic);
+  p.min_time_seconds = parse_real_number(option_text(config, kMinTimeOption, kMinTimeDefault), kMinTimeOption,
+                                         "0.0001..3600 seconds");
+  if (!(p.min_time_seconds >= kMinMinTimeSeconds && p.min_time_seconds <= kMaxMinTimeSeconds))
+    throw UsageError(option_flag(kMinTimeOption) + " " + option_text(config, kMinTimeOption, kMinTimeDefault) +
+                     " is out of range; allowed: 0.0001..3600 seconds");
+  if (node.quick && option_defaulted(config, kMinTimeOption)) p.min_time_seconds = kQuickMinTimeSeconds;
+  p.samples = static_cast<int>(parse_whole_number(option_text(config, kSamplesOption, kSamplesDefault),
+                                                  kSamplesOption, kMinSamples, kMaxSamples));
+  p.seed = parse_whole_number(option_text(config, kSeedOption, kSeedDefault), kSeedOption, 0, UINT64_MAX);
+  p.stats_path = trim_text(option_text(config, kStatsOption, kStatsDefault));
+
+  p.min_size = parse_size_option(config, kMinSizeOption, kMinSizeDefault, "a size of at least 1 B up to --pmbw.max-size");
+  const std::string max_text = trim_text(option_text(config, kMaxSizeOption, kMaxSizeDefault));
+  p.max_size_auto = lower_text(max_text) == "auto";
+  const double per_rank_memory = static_cast<double>(info.node_memory_bytes) / p.ranks_on_node;
+  const bool memory_known = info.node_memory_bytes > 0;
+  if (p.max_size_auto) {
+    p.max_size = kAutoMaxSizeBytes;
+    if (node.quick && info.llc_bytes > 0) {
+      // The smallest table size at or above 4x the LLC: one point in RAM.
+      for (std::uint64_t s : pmbw_size_table(UINT64_MAX >> 2)) {
+        if (s >= kQuickLlcMultiple * info.llc_bytes) {
+          p.max_size = std::min(p.max_size, s);
+          break;
+        }
+      }
+    }
+    if (memory_known)
+      while (p.max_size > p.min_size && static_cast<double>(p.max_size) * 1.01 > kAutoMemoryFraction * per_rank_memory)
+        p.max_size /= 2;
+    p.max_size = std::max(p.max_size, p.min_size);
+  } else {
+    p.max_size = parse_size_option(config, kMaxSizeOption, kMaxSizeDefault, "auto or a size from --pmbw.min-size up");
+  }
+  if (p.min_size > p.max_size)
+    throw UsageError(option_flag(kMinSizeOption) + " " + format_bytes(static_cast<double>(p.min_size)) + " is above " +
+                     option_flag(kMaxSizeOption) + " " + format_bytes(static_cast<double>(p.max_size)) +
+                     "; allowed: --pmbw.min-size <= --pmbw.max-size");
+  p.sizes = node.quick && option_defaulted(config, kMinSizeOption) && p.max_size_auto
+                ? quick_sizes(p.min_size, p.max_size)
+                : sizes_between(p.min_size, p.max_size);
+  if (p.sizes.empty())
+    throw UsageError(option_flag(kMinSizeOption) + " .. " + option_flag(kMaxSizeOption) + ": " +
+                     format_bytes(static_cast<double>(p.min_size)) + " .. " +
+                     format_bytes(static_cast<double>(p.max_size)) +
+                     " holds no size of pmbw's table (1 KiB, 2 KiB, 3 KiB, 4 KiB, 6 KiB ...); allowed: a range that "
+                     "contains one");
+
+  for (const PmbwRoutine* r : p.routines)
+    for (std::uint64_t s : p.sizes)
+      for (int t : p.thread_counts) p.buffer_bytes = std::max(p.buffer_bytes, thread_layout(s, t, r->block_bytes()).buffer_bytes);
+  const double limit = (p.max_size_auto ? kAutoMemoryFraction : kMaxMemoryFraction) * per_rank_memory;
+  if (memory_known && static_cast<double>(p.buffer_bytes) > limit)
+    throw UsageError(option_flag(kMaxSizeOption) + " " + format_bytes(static_cast<double>(p.max_size)) +
+                     ": the areas need " + format_bytes(static_cast<double>(p.buffer_bytes)) + " on each of " +
+                     std::to_string(p.ranks_on_node) + (p.ranks_on_node == 1 ? " rank" : " ranks") +
+                     "; this node has " + format_bytes(static_cast<double>(info.node_memory_bytes)) +
+                     " (allowed: up to " + format_bytes(limit) + " per rank)");
+  return p;
+}
+
+std::string describe_pmbw(const PmbwParams& p) {
+  std::string threads;
+  for (int t : p.thread_counts) {  // (appends, not chained +: gcc 12 warns falsely on the latter)
+    if (!threads.empty()) threads += ',';
+    threads += std::to_string(t);
+  }
+  char text[256];
+  std::snprintf(text, sizeof text, "%zu routines, %zu sizes %s .. %s%s, threads %s, >= %g s per sample, %d samples, "
+                "%.0f MiB/rank",
+                p.routines.size(), p.sizes.size(), format_bytes(static_cast<double>(p.sizes.front())).c_str(),
+                format_bytes(static_cast<double>(p.sizes.back())).c_str(), p.max_size_auto ? " (auto)" : "",
+                threads.c_str(), p.min_time_seconds, p.samples, static_cast<double>(p.buffer_bytes) / (1 << 20));
+  return text;
+}
+
+}  // namespace bws::pmbw

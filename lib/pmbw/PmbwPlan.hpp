@@ -1,0 +1,79 @@
+#pragma once
+// pmbw's options (declared here, parsed in plan_pmbw) and the resolved plan
+// of one rank: the routines this CPU runs, the sizes of pmbw's table in
+// range, the thread counts, the calibration target and samples, and the
+// memory it needs. Every bad value is a UsageError of one line naming the
+// option and what is allowed (for routines: what this CPU has).
+#include <boost/program_options/options_description.hpp>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/Benchmark.hpp"
+#include "core/Config.hpp"
+#include "pmbw/PmbwRoutines.hpp"
+
+namespace bws::pmbw {
+
+inline constexpr const char* kRoutinesOption = "pmbw.routines";
+inline constexpr const char* kMinSizeOption = "pmbw.min-size";
+inline constexpr const char* kMaxSizeOption = "pmbw.max-size";
+inline constexpr const char* kThreadsOption = "pmbw.threads";
+inline constexpr const char* kQuadraticOption = "pmbw.quadratic";
+inline constexpr const char* kMinTimeOption = "pmbw.min-time";
+inline constexpr const char* kSamplesOption = "pmbw.samples";
+inline constexpr const char* kSeedOption = "pmbw.seed";
+inline constexpr const char* kStatsOption = "pmbw.stats";
+
+inline constexpr const char* kRoutinesDefault = "all";
+inline constexpr const char* kMinSizeDefault = "1K";
+inline constexpr const char* kMaxSizeDefault = "auto";
+inline constexpr const char* kThreadsDefault = "auto";
+inline constexpr const char* kQuadraticDefault = "false";
+inline constexpr const char* kMinTimeDefault = "1.0";
+inline constexpr const char* kSamplesDefault = "3";
+inline constexpr const char* kSeedDefault = "1";
+inline constexpr const char* kStatsDefault = "";
+
+inline constexpr std::uint64_t kAutoMaxSizeBytes = 1ull << 30;   // pmbw's default limit is 4 GiB; 1 GiB per rank
+inline constexpr std::uint64_t kQuickLlcMultiple = 4;            // --quick: up to 4x the LLC (a RAM point)
+inline constexpr double kAutoMemoryFraction = 0.40;              // auto: all ranks of a node within 40% of memory
+inline constexpr double kMaxMemoryFraction = 0.80;               // explicit sizes: within 80%
+inline constexpr double kQuickMinTimeSeconds = 0.02;
+inline constexpr double kMinMinTimeSeconds = 1e-4, kMaxMinTimeSeconds = 3600;
+inline constexpr int kMinSamples = 1, kMaxSamples = 1000;
+
+struct PmbwParams {
+  std::vector<const PmbwRoutine*> routines;  // in the table's order
+  std::vector<std::uint64_t> sizes;          // area bytes, ascending
+  std::vector<int> thread_counts;            // ascending, each <= threads
+  int threads = 1;                           // the rank's Team
+  int ranks_on_node = 1;
+  std::uint64_t min_size = 0, max_size = 0;
+  bool max_size_auto = true;
+  double min_time_seconds = 1.0;
+  int samples = 3;
+  std::uint64_t seed = 1;
+  std::string stats_path;                    // --pmbw.stats, empty: none
+  std::uint64_t buffer_bytes = 0;            // the largest layout of any routine, size and thread count
+  std::uint64_t memory_bytes() const { return buffer_bytes; }
+};
+
+void add_pmbw_options(boost::program_options::options_description& desc);
+PmbwParams plan_pmbw(const Config& config, const NodeContext& node);
+std::string describe_pmbw(const PmbwParams& params);
+// "--pmbw.routines list": the routines of this build and whether this CPU
+// runs them, one per line.
+std::string routine_listing(const PmbwCpuFeatures& cpu);
+bool listing_requested(const Config& config);
+
+// "all" (every routine `cpu` runs), pmbw names, or ~TEXT (names holding
+// TEXT), comma-separated; in the table's order. Throws UsageError naming
+// --pmbw.routines and listing what this CPU has.
+std::vector<const PmbwRoutine*> parse_routines(const std::string& text, const PmbwCpuFeatures& cpu);
+
+// Parses "1..4", "1-4", "1,2,4" or "auto" (1..max) into ascending counts;
+// quadratic: 1, 2, 4, ... and max. Throws UsageError naming --pmbw.threads.
+std::vector<int> parse_thread_counts(const std::string& text, int max_threads, bool quadratic);
+
+}  // namespace bws::pmbw

@@ -1,0 +1,171 @@
+#include "pmbw/PmbwStats.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <stdexcept>
+
+#include "core/Errors.hpp"
+#include "core/OptionText.hpp"
+#include "pmbw/PmbwPlan.hpp"
+#include "pmbw/PmbwResults.hpp"
+
+#ifndef BWS_VERSION
+#define BWS_VERSION "unknown"
+#endif
+
+namespace bws::pmbw {
+namespace {
+
+std::string real_text(double x) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", x);
+  return buf;
+}
+
+std::string local_datetime() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&now, &tm);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
+  return buf;
+}
+
+class StatsExporter final : public TableExporter {
+ public:
+  StatsExporter(std::string path, std::ofstream out) : path_(std::move(path)), out_(std::move(out)) {}
+  void consume(const Table& table) override {
+    if (table.path() != kResultsPath) return;
+    for (const PmbwStatsLine& line : stats_lines_from_results(table, local_datetime(), BWS_VERSION))
+      out_ << format_stats_line(line) << '\n';
+    out_.flush();
+    if (!out_) throw RuntimeFailure(option_flag(kStatsOption) + ": cannot write '" + path_ + "'");
+  }
+  void finish() override {
+    out_.close();
+    if (!out_) throw RuntimeFailure(option_flag(kStatsOption) + ": cannot write '" + path_ + "'");
+  }
+
+ private:
+  std::string path_;
+  std::ofstream out_;
+};
+
+}  // namespace
+
+std::string format_stats_line(const PmbwStatsLine& l) {
+  std::string s = "RESULT";
+  auto add = [&](const char* key, const std::string& value) { s += std::string("\t") + key + "=" + value; };
+  add("datetime", l.datetime);
+  add("host", l.host);
+  add("version", l.version);
+  add("funcname", l.funcname);
+  add("nthreads", std::to_string(l.nthreads));
+  add("areasize", std::to_string(l.areasize));
+  add("threadsize", std::to_string(l.threadsize));
+  add("testsize", std::to_string(l.testsize));
+  add("repeats", std::to_string(l.repeats));
+  add("testvol", std::to_string(l.testvol));
+  add("testaccess", std::to_string(l.testaccess));
+  add("time", real_text(l.time));
+  add("bandwidth", real_text(l.bandwidth));
+  add("rate", real_text(l.rate));
+  return s;
+}
+
+PmbwStatsLine parse_stats_line(const std::string& text) {
+  std::map<std::string, std::string> kv;
+  std::size_t pos = text.find('\t');
+  if (text.substr(0, pos) != "RESULT") throw std::invalid_argument("not a RESULT line");
+  while (pos != std::string::npos) {
+    const std::size_t next = text.find('\t', pos + 1);
+    const std::string item = text.substr(pos + 1, next == std::string::npos ? std::string::npos : next - pos - 1);
+    const std::size_t eq = item.find('=');
+    if (eq == std::string::npos) throw std::invalid_argument("'" + item + "' is not key=value");
+    kv[item.substr(0, eq)] = item.substr(eq + 1);
+    pos = next;
+  }
+  auto text_of = [&](const char* key) -> const std::string& {
+    const auto it = kv.find(key);
+    if (it == kv.end()) throw std::invalid_argument(std::string("no ") + key + "=");
+    return it->second;
+  };
+  auto whole = [&](const char* key) {
+    const std::string& v = text_of(key);
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long x = std::strtoull(v.c_str(), &end, 10);
+    if (v.empty() || *end != '\0' || errno != 0 || v[0] == '-') throw std::invalid_argument(std::string(key) + "=" + v);
+    return static_cast<std::uint64_t>(x);
+  };
+  auto real = [&](const char* key) {
+    const std::string& v = text_of(key);
+    char* end = nullptr;
+    const double x = std::strtod(v.c_str(), &end);
+    if (v.empty() || *end != '\0') throw std::invalid_argument(std::string(key) + "=" + v);
+    return x;
+  };
+  PmbwStatsLine l;
+  l.datetime = text_of("datetime");
+  l.host = text_of("host");
+  l.version = text_of("version");
+  l.funcname = text_of("funcname");
+  l.nthreads = whole("nthreads");
+  l.areasize = whole("areasize");
+  l.threadsize = whole("threadsize");
+  l.testsize = whole("testsize");
+  l.repeats = whole("repeats");
+  l.testvol = whole("testvol");
+  l.testaccess = whole("testaccess");
+  l.time = real("time");
+  l.bandwidth = real("bandwidth");
+  l.rate = real("rate");
+  return l;
+}
+
+std::vector<PmbwStatsLine> stats_lines_from_results(const Table& t, const std::string& datetime,
+                                                    const std::string& version) {
+  std::vector<PmbwStatsLine> lines;
+  for (std::size_t r = 0; r < t.rows(); ++r) {
+    PmbwStatsLine l;
+    l.datetime = datetime;
+    l.host = t.get_string(r, "host");
+    l.version = version;
+    l.funcname = t.get_string(r, "routine");
+    l.nthreads = static_cast<std::uint64_t>(t.get_int(r, "threads"));
+    l.areasize = static_cast<std::uint64_t>(t.get_int(r, "area_bytes"));
+    l.threadsize = static_cast<std::uint64_t>(t.get_int(r, "thread_bytes"));
+    l.testsize = static_cast<std::uint64_t>(t.get_int(r, "test_bytes"));
+    l.repeats = static_cast<std::uint64_t>(t.get_int(r, "repeats"));
+    l.testvol = static_cast<std::uint64_t>(t.get_int(r, "bytes"));
+    l.testaccess = static_cast<std::uint64_t>(t.get_int(r, "accesses"));
+    l.time = t.get_double(r, "t_min");
+    l.bandwidth = t.get_double(r, "bandwidth");
+    l.rate = t.get_double(r, "access_seconds");
+    lines.push_back(std::move(l));
+  }
+  return lines;
+}
+
+std::unique_ptr<TableExporter> make_pmbw_stats_exporter(const Config& config) {
+  const std::string path = trim_text(option_text(config, kStatsOption, kStatsDefault));
+  if (path.empty()) return nullptr;
+  const bool force = config.has("force") && config.flag("force");
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw UsageError(option_flag(kStatsOption) + ": '" + path + "' is a directory; allowed: a file name");
+  if (std::filesystem::exists(path, ec) && !force)
+    throw UsageError(option_flag(kStatsOption) + ": '" + path + "' exists; allowed: a new file, or --force to overwrite");
+  std::ofstream out(path, std::ios::trunc);
+  if (!out)
+    throw UsageError(option_flag(kStatsOption) + ": cannot write '" + path + "': " + std::strerror(errno) +
+                     "; allowed: a file in an existing, writable directory");
+  return std::make_unique<StatsExporter>(path, std::move(out));
+}
+
+}  // namespace bws::pmbw

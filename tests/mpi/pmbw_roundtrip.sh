@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Runs a short pmbw survey on N ranks with --pmbw.stats and checks the file
+# and the RESULT lines it leaves. A few routines (a read, a write, a
+# non-temporal write where the CPU has it, the unrolled walk), sizes up to
+# 8 MiB, so that the test takes seconds; every offered routine is covered by
+# the unit tests, and by the README's quick command.
+# usage: pmbw_roundtrip.sh MPIRUN BWSURVEY CHECKER N WORKDIR
+set -euo pipefail
+mpirun=$1 bwsurvey=$2 checker=$3 ranks=$4 dir=$5
+rm -rf "$dir" && mkdir -p "$dir"
+set +e
+"$mpirun" -np "$ranks" --oversubscribe "$bwsurvey" --tests pmbw --quick --out "$dir/p.h5" \
+  --pmbw.stats "$dir/stats.txt" --pmbw.max-size 8M --pmbw.min-time 0.002 \
+  --pmbw.routines ScanRead64PtrUnrollLoop,ScanWrite64PtrSimpleLoop,PermRead64UnrollLoop,~UnrollLoopNT \
+  >"$dir/stdout.txt" 2>"$dir/stderr.txt"
+code=$?
+set -e
+cat "$dir/stdout.txt"
+if [ $code -ne 0 ]; then
+  echo "bwsurvey exited $code"; cat "$dir/stderr.txt"; exit 1
+fi
+grep -q "Results: $dir/p.h5" "$dir/stdout.txt" || { echo "no 'Results:' line"; exit 1; }
+grep -q "^pmbw: ScanRead bandwidth plateaus" "$dir/stdout.txt" || { echo "no pmbw summary"; exit 1; }
+"$checker" "$dir/p.h5" "$dir/stats.txt" "$ranks"

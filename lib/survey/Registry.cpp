@@ -2,6 +2,7 @@
 
 #include "beff/BeffBenchmark.hpp"
 #include "bs/BsBenchmark.hpp"
+#include "roofline/RooflineBenchmark.hpp"
 #include "stream/StreamBenchmark.hpp"
 
 namespace bws::survey {
@@ -11,6 +12,7 @@ const std::vector<RegistryEntry>& benchmark_registry() {
       {"stream", true, stream::make_stream_benchmark, nullptr, stream::make_stream_report, {"stream/nodes"}, nullptr},
       {"beff", true, nullptr, beff::make_beff_benchmark, beff::make_beff_report, {"beff/sizes", "beff/summary"}, nullptr},
       {"bs", false /*not in the default set: it is long*/, bs::make_bs_benchmark, nullptr, bs::make_bs_report, {"bs/fits"}, nullptr},
+      {"roofline", false /*not in the default set*/, roofline::make_roofline_benchmark, nullptr, roofline::make_roofline_report, {"roofline/nodes"}, nullptr},
   };
   return entries;
 }
@@ -41,7 +43,7 @@ std::optional<std::string> requested_listing(const Config& config) {
 }
 
 const std::vector<std::string>& planned_benchmarks() {
-  static const std::vector<std::string> names = {"pmbw", "roofline", "ocl"};
+  static const std::vector<std::string> names = {"pmbw", "ocl"};
   return names;
 }
 

@@ -1,0 +1,17 @@
+#pragma once
+// A node's roofline ceilings from the tables of its ranks.
+#include <vector>
+
+#include "core/Table.hpp"
+
+namespace bws::roofline {
+
+// rank_tables: all tables of the node's ranks in rank order; reads
+// "roofline/results" (and the BLAS text of "roofline/ranks"). Returns one
+// "roofline/nodes" table with one row (none without roofline results). The
+// ranks ran every timed sample together, so for each kernel and type the
+// node's time of sample k is the slowest rank's, and its rate is the work
+// of all ranks (FLOP, or bytes for the Triad) over the best such time.
+std::vector<Table> summarize_roofline_node(const std::vector<Table>& rank_tables);
+
+}  // namespace bws::roofline

@@ -53,9 +53,10 @@ inline constexpr double kFmaFixedPoint = 0.5;
 // The largest relative distance from the fixed point that validates: a
 // float lane settles within a few ulp / (1 - a) ~ 1e-4 of it.
 inline constexpr double kFmaTolerance = 1e-3;
-// Fewer iterations cannot bring the start values within the tolerance
-// (a^n * 0.5 relative distance left: n >= 8000 gives < 1e-3).
-inline constexpr std::uint64_t kFmaMinIterations = 8192;
+// Fewer iterations cannot bring the start values within the tolerance: the
+// farthest starts 3.875 (relative) from 0.5, and a^n of that is left after n
+// iterations: 3.875 x (1023/1024)^16384 ~ 4e-7.
+inline constexpr std::uint64_t kFmaMinIterations = 16384;
 
 // Runs `iterations` loop iterations on the calling thread; returns the
 // largest |x - 0.5| / 0.5 over every lane. Throws std::logic_error for an

@@ -14,7 +14,8 @@ packages=(
   libboost-program-options-dev
   libgtest-dev
   ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd
-  python3 python3-h5py python3-numpy
+  python3 python3-h5py python3-numpy python3-matplotlib
+  libopenblas-dev
   likwid hpcc
 )
 missing=()

@@ -16,8 +16,12 @@ import argparse
 import os
 import sys
 
-import h5py
-import matplotlib
+try:
+    import h5py
+    import matplotlib
+except ImportError as missing:
+    sys.exit(f"survey_report: error: {missing.name} is missing: install python3-h5py and python3-matplotlib "
+             "(scripts/install-deps.sh), or run Debian's /usr/bin/python3")
 
 matplotlib.use("Agg")  # files only, no display
 

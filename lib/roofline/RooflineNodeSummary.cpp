@@ -16,12 +16,27 @@ namespace {
 
 // One kernel and type of the node, gathered over its ranks.
 struct NodeKernel {
+  bool sum_rates = false;            // FMA: per sample, the ranks' rates add up
   double work = 0;                   // FLOP or bytes of one call, all ranks
   std::vector<double> node_seconds;  // per sample: the slowest rank's time
+  std::vector<double> sample_rates;  // per sample: the sum of the ranks' rates
   bool have_samples = true;
-  double rate_sum = 0;  // sum of the ranks' own rates, when a rank has no samples
+  double rate_sum = 0;  // sum of the ranks' own best rates, when a rank has no samples
   int ranks = 0;
 };
+
+// Keeps the first n entries of v, n the shorter of the two (ranks ran the
+// same samples; a shorter vector would be a broken table).
+template <class F>
+void combine(std::vector<double>& v, const std::vector<double>& s, bool first, F f) {
+  if (first) {
+    v.resize(s.size());
+    for (std::size_t i = 0; i < s.size(); ++i) v[i] = f(0.0, s[i]);
+    return;
+  }
+  v.resize(std::min(v.size(), s.size()));
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = f(v[i], s[i]);
+}
 
 void add_rank_row(NodeKernel& k, const Table& t, std::size_t r, bool compute) {
   const double work = compute ? t.get_double(r, "flops") : t.get_double(r, "bytes");
@@ -29,16 +44,14 @@ void add_rank_row(NodeKernel& k, const Table& t, std::size_t r, bool compute) {
   k.rate_sum += work / t.get_double(r, "t_min");
   const std::vector<double>& s = t.samples(r);
   if (s.empty()) k.have_samples = false;
-  if (k.ranks++ == 0) {
-    k.node_seconds = s;
-  } else {
-    k.node_seconds.resize(std::min(k.node_seconds.size(), s.size()));
-    for (std::size_t i = 0; i < k.node_seconds.size(); ++i) k.node_seconds[i] = std::max(k.node_seconds[i], s[i]);
-  }
+  const bool first = k.ranks++ == 0;
+  combine(k.node_seconds, s, first, [](double a, double b) { return std::max(a, b); });
+  combine(k.sample_rates, s, first, [work](double a, double b) { return a + work / b; });
 }
 
 double node_rate(const NodeKernel& k) {
   if (!k.have_samples || k.node_seconds.empty()) return k.rate_sum;
+  if (k.sum_rates) return *std::max_element(k.sample_rates.begin(), k.sample_rates.end());
   return k.work / *std::min_element(k.node_seconds.begin(), k.node_seconds.end());
 }
 
@@ -65,7 +78,9 @@ std::vector<Table> summarize_roofline_node(const std::vector<Table>& rank_tables
       if (ranks.insert(t.get_int(r, "rank")).second) threads += t.get_int(r, "threads");
       if (kernel == "FMA") node.isa = t.get_string(r, "implementation");
       node.valid = node.valid && t.get_int(r, "valid") != 0;
-      add_rank_row(kernels[{kernel, type}], t, r, kernel != "Triad");
+      NodeKernel& k = kernels[{kernel, type}];
+      k.sum_rates = kernel == "FMA";
+      add_rank_row(k, t, r, kernel != "Triad");
     }
   }
   if (ranks.empty()) return {};

@@ -101,8 +101,9 @@ std::vector<roofline::CeilingPair> measured_ceilings(const std::string& path, bo
     const std::string host = nodes.get_string(r, "host");
     pairs.push_back({std::string("FMA peak ") + (use_float ? "float" : "double"), host,
                      use_float ? c.fma_float_flop_per_s : c.fma_double_flop_per_s, c.triad_Bps});
-    pairs.push_back({use_float ? "SGEMM" : "DGEMM", host,
-                     use_float ? c.gemm_float_flop_per_s : c.gemm_double_flop_per_s, c.triad_Bps});
+    const double gemm = use_float ? c.gemm_float_flop_per_s : c.gemm_double_flop_per_s;
+    pairs.push_back({std::string(use_float ? "SGEMM" : "DGEMM") + (std::isfinite(gemm) ? "" : " (not available)"), host,
+                     gemm, c.triad_Bps});
   }
   return pairs;
 }

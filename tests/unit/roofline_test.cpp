@@ -296,8 +296,10 @@ Table rank_results(int rank, std::vector<double> fma_seconds, std::vector<double
 }
 
 TEST(RooflineNode, SamplesOfRanksThatRanTogetherGiveTheNodeRate) {
-  // Rank 0: 0.1 s then 0.2 s; rank 1: 0.3 s then 0.1 s. The node's samples
-  // are 0.3 and 0.2 s: 2e9 FLOP / 0.2 s = 10 GFLOP/s (not 1e9/0.1 + 1e9/0.1).
+  // FMA (1e9 FLOP per rank): rank 0 took 0.1 s then 0.2 s, rank 1 0.3 s
+  // then 0.1 s. The ranks' rates add up per sample: 10 + 3.33 and 5 + 10
+  // GFLOP/s, the best 15 (not 10 + 10 from different samples). Triad (3e9 B
+  // per rank): the slowest rank's times are 2 and 1.5 s: 6e9 B / 1.5 s.
   std::vector<Table> tables = {rank_results(0, {0.1, 0.2}, {1.0, 1.5}), rank_results(1, {0.3, 0.1}, {2.0, 1.0})};
   const std::vector<Table> node = summarize_roofline_node(tables);
   ASSERT_EQ(node.size(), 1u);
@@ -307,9 +309,9 @@ TEST(RooflineNode, SamplesOfRanksThatRanTogetherGiveTheNodeRate) {
   EXPECT_EQ(t.get_string(0, "host"), "nodeA");
   EXPECT_EQ(t.get_int(0, "ranks"), 2);
   EXPECT_EQ(t.get_int(0, "threads"), 4);
-  EXPECT_DOUBLE_EQ(t.get_double(0, "fma_double_flop_per_s"), 2e9 / 0.2);
+  EXPECT_DOUBLE_EQ(t.get_double(0, "fma_double_flop_per_s"), 1e9 / 0.2 + 1e9 / 0.1);
   EXPECT_DOUBLE_EQ(t.get_double(0, "triad_Bps"), 6e9 / 1.5);
-  EXPECT_DOUBLE_EQ(t.get_double(0, "balance_fma_double_flop_per_byte"), (2e9 / 0.2) / (6e9 / 1.5));
+  EXPECT_DOUBLE_EQ(t.get_double(0, "balance_fma_double_flop_per_byte"), (1e9 / 0.2 + 1e9 / 0.1) / (6e9 / 1.5));
   EXPECT_TRUE(std::isnan(t.get_double(0, "gemm_double_flop_per_s")));
   EXPECT_TRUE(std::isnan(t.get_double(0, "balance_gemm_double_flop_per_byte")));
   EXPECT_EQ(t.get_string(0, "isa"), "avx512f");

@@ -26,7 +26,7 @@ except ImportError as missing:
 matplotlib.use("Agg")  # files only, no display
 
 from report_sections import beff, bs, overview, pmbw, roofline, scaling, stream  # noqa: E402
-from report_sections.common import Options  # noqa: E402
+from report_sections.common import Options, UnitMismatch  # noqa: E402
 from report_sections.page import write_page  # noqa: E402
 
 SCHEMA_MAJOR = "1"
@@ -65,6 +65,14 @@ def main(argv):
     except (OSError, ValueError) as e:
         print(f"survey_report: error: {e}", file=sys.stderr)
         return 1
+    try:
+        return write_report(args, files)
+    except UnitMismatch as e:
+        print(f"survey_report: error: {e}", file=sys.stderr)
+        return 1
+
+
+def write_report(args, files):
     blocks, pngs = [], []
     several = len(files) > 1
     for i, (path, f) in enumerate(files):

@@ -3,7 +3,7 @@ ring) with the ring's Hockney model b(L) stored beside it in /beff/sizes
 (model_b_Bps), the random rings in grey; /beff/summary as the table."""
 import numpy as np
 
-from .common import Section, Table, fixed, has_columns, read_table, save, text
+from .common import Section, Table, check_units, fixed, has_columns, read_table, save, text
 
 
 def sections(f, options):
@@ -12,6 +12,7 @@ def sections(f, options):
     if sizes is None or len(sizes) == 0 or not has_columns(sizes, "ring", "ring_kind", "message_bytes", "b_Bps"):
         return []
     import matplotlib.pyplot as plt
+    check_units(f, "beff/sizes", {"message_bytes": "B", "b_Bps": "B/s", "model_b_Bps": "B/s"})
 
     fig, ax = plt.subplots(figsize=(8, 4.8))
     for ring in sorted(set(int(r) for r in sizes["ring"])):

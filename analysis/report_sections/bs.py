@@ -5,7 +5,7 @@ B0.8 = 4 T0 Wmax (stored) as a dotted one; fitted sizes filled, the others
 hollow. The fits of every rank are in the table."""
 import numpy as np
 
-from .common import Section, Table, capped, fixed, giga, has_columns, host_key, read_table, save, text
+from .common import Section, Table, capped, check_units, fixed, giga, has_columns, host_key, read_table, save, text
 
 TESTS = ["BS1", "BS2", "BS3", "BS4", "BS5", "BS6", "BS7"]
 
@@ -16,6 +16,9 @@ def sections(f, options):
     if results is None or len(results) == 0 or not has_columns(results, "rank", "test", "degree", "bytes", "bandwidth"):
         return []
     import matplotlib.pyplot as plt
+    check_units(f, "bs/results", {"bytes": "B", "bandwidth": "B/s"})
+    if fits is not None:
+        check_units(f, "bs/fits", {"T0_seconds": "s", "Wmax_Bps": "B/s", "B08_bytes": "B"})
 
     rank = int(results["rank"].min())
     host = text(results[results["rank"] == rank][0]["host"])

@@ -62,11 +62,25 @@ def read_table(group, path):
 
 
 def column_units(group, path):
-    """{column: unit} from the table's column_units attribute."""
+    """{column: unit} from the table's column_units attribute ({} without it)."""
     obj = group[path]
     names = obj.dtype.names or ()
     units = obj.attrs.get("column_units", [])
     return {n: text(u) for n, u in zip(names, units)}
+
+
+class UnitMismatch(ValueError):
+    pass
+
+
+def check_units(group, path, expected):
+    """Raises UnitMismatch when a column's stored unit is not the one the
+    report scales it by (e.g. bandwidth in B/s, divided by 1e9 for GB/s). A
+    table without column_units is taken as documented."""
+    units = column_units(group, path)
+    for column, unit in expected.items():
+        if column in units and units[column] != unit:
+            raise UnitMismatch(f"/{path}: column {column} is in {units[column]!r}; this report reads {unit!r}")
 
 
 def has_columns(table, *names):

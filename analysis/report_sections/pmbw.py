@@ -5,7 +5,7 @@ file), and the time per access of the random permutation walk
 the lowest rank of the file."""
 import numpy as np
 
-from .common import Section, Table, has_columns, read_table, save, text
+from .common import Section, Table, check_units, has_columns, read_table, save, text
 
 SCAN_ROUTINE = "ScanRead64PtrUnrollLoop"
 PERM_ROUTINE = "PermRead64UnrollLoop"
@@ -32,6 +32,7 @@ def sections(f, options):
     if results is None or len(results) == 0 or not has_columns(results, "rank", "routine", "threads", "area_bytes"):
         return []
     import matplotlib.pyplot as plt
+    check_units(f, "pmbw/results", {"area_bytes": "B", "bandwidth": "B/s", "thread_access_seconds": "s"})
 
     rank = int(results["rank"].min())
     mine = results[results["rank"] == rank]

@@ -6,7 +6,7 @@ kernel's intensity as a vertical line and what it attains per node in the
 table. Many nodes: the slowest, the median and the fastest by Triad."""
 import numpy as np
 
-from .common import Section, Table, fixed, giga, has_columns, host_key, read_table, save, text
+from .common import Section, Table, check_units, fixed, giga, has_columns, host_key, read_table, save, text
 
 MAX_NODES_DRAWN = 8
 
@@ -23,6 +23,8 @@ def sections(f, options):
     if nodes is None or len(nodes) == 0 or not has_columns(nodes, "host", "triad_Bps"):
         return []
     import matplotlib.pyplot as plt
+    check_units(f, "roofline/nodes", {"triad_Bps": "B/s", "fma_double_flop_per_s": "FLOP/s",
+                                      "gemm_double_flop_per_s": "FLOP/s"})
 
     p = options.precision
     peak_col, gemm_col = f"fma_{p}_flop_per_s", f"gemm_{p}_flop_per_s"

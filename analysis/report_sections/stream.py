@@ -5,7 +5,7 @@ it (issue 6 writes them); without it the band is the nodes' median and MAD
 computed here, for the picture only."""
 import numpy as np
 
-from .common import Section, Table, fixed, giga, has_columns, host_key, read_table, save, text
+from .common import Section, Table, check_units, fixed, giga, has_columns, host_key, read_table, save, text
 
 # The flag rule of bwsurvey (median - k * 1.4826 * MAD, and below f * median)
 # with its defaults; /flags attributes named k / fraction override them.
@@ -33,6 +33,7 @@ def sections(f, options):
     if nodes is None or not has_columns(nodes, "host", "kernel", "type", "bandwidth") or len(nodes) == 0:
         return []
     import matplotlib.pyplot as plt
+    check_units(f, "stream/nodes", {"bandwidth": "B/s"})
 
     flagged, flag_attrs = triad_flags(f)
     k = float(flag_attrs.get("k", DEFAULT_K))

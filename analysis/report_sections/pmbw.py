@@ -5,17 +5,21 @@ file), and the time per access of the random permutation walk
 the lowest rank of the file."""
 import numpy as np
 
-from .common import Section, Table, check_units, has_columns, read_table, save, text
+from .common import Section, Table, capped, check_units, fixed, giga, has_columns, host_key, read_table, save, text
 
 SCAN_ROUTINE = "ScanRead64PtrUnrollLoop"
 PERM_ROUTINE = "PermRead64UnrollLoop"
 
 
-def pick(routines, preferred, prefix):
+def pick(routines, preferred, *prefixes):
+    """The preferred routine, else the first (by name) with the first prefix that has one."""
     if preferred in routines:
         return preferred
-    candidates = sorted(r for r in routines if r.startswith(prefix))
-    return candidates[0] if candidates else None
+    for prefix in prefixes:
+        candidates = sorted(r for r in routines if r.startswith(prefix))
+        if candidates:
+            return candidates[0]
+    return None
 
 
 def per_thread_count(ax, rows, y_of):
@@ -41,7 +45,7 @@ def sections(f, options):
     host = text(mine[0]["host"]) if len(mine) else "?"
     names = np.array([text(r) for r in mine["routine"]])
     out = []
-    scan = pick(set(names), SCAN_ROUTINE, "Scan")
+    scan = pick(set(names), SCAN_ROUTINE, "ScanRead", "Scan")
     if scan and "bandwidth" in mine.dtype.names:
         fig, ax = plt.subplots(figsize=(8, 4.8))
         per_thread_count(ax, mine[names == scan], lambda p: p["bandwidth"] / 1e9)
@@ -62,4 +66,15 @@ def sections(f, options):
         routines = sorted(set(names))
         out[0].tables.append(Table("/pmbw/results", ["routines in the file", "rows", "ranks"],
                                    [[", ".join(routines), len(results), len(set(int(r) for r in results["rank"]))]]))
+        nodes = read_table(f, "pmbw/nodes")
+        if has_columns(nodes, "host", "scan_routine", "scan_l1_Bps", "scan_l2_Bps", "scan_ram_Bps"):
+            rows = [[text(r["host"]), text(r["scan_routine"]), int(r["threads"]), giga(r["scan_l1_Bps"]),
+                     giga(r["scan_l2_Bps"]), giga(r["scan_ram_Bps"]),
+                     text(r["perm_routine"]) if "perm_routine" in nodes.dtype.names else "",
+                     fixed(r["perm_ram_access_seconds"] * 1e9, 1) if "perm_ram_access_seconds" in nodes.dtype.names
+                     else "n/a"] for r in sorted(nodes, key=lambda r: host_key(text(r["host"])))]
+            rows, note = capped(rows)
+            out[0].tables.append(Table("/pmbw/nodes (plateaus)", ["host", "scan routine", "threads", "L1 GB/s",
+                                                                  "L2 GB/s", "RAM GB/s", "perm routine",
+                                                                  "RAM latency ns"], rows, note))
     return out

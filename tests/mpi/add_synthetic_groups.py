@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Adds to a copy of a survey file the groups this build does not write yet,
 so the report's pmbw, node-flag and scaling plots are exercised: a
-/pmbw/results table (pmbw's columns, made-up numbers), a /flags row that
+/pmbw/results and a /pmbw/nodes table (pmbw's columns, made-up numbers), a
+/flags row that
 flags the first host's Triad, and a merged scaling study (two runs,
 /runs/n1 and /runs/n2, each a copy of the file's /beff with its ranks and
 b_eff scaled). usage: add_synthetic_groups.py IN.h5 OUT.h5"""
@@ -31,6 +32,11 @@ def main(src, dst):
                     rows.append((0, host, b"cpu", routine.encode(), threads, area, area // threads, area, 1, 0, 1, t,
                                  access / threads, access, area, t, t, t, gbs * 1e9, 1))
         f.create_dataset("pmbw/results", data=np.array(rows, dtype=list(zip(names, kinds))))
+        f.create_dataset("pmbw/nodes", data=np.array(
+            [(host, b"ScanRead64PtrUnrollLoop", 2, 200e9, 200e9, 40e9, b"PermRead64UnrollLoop", 100e-9)],
+            dtype=[("host", "S128"), ("scan_routine", "S32"), ("threads", "<i8"), ("scan_l1_Bps", "<f8"),
+                   ("scan_l2_Bps", "<f8"), ("scan_ram_Bps", "<f8"), ("perm_routine", "S32"),
+                   ("perm_ram_access_seconds", "<f8")]))
         # A flag on the Triad of the first host.
         triad = [r for r in f["stream/nodes"][...] if r["kernel"] == b"Triad"][0]["bandwidth"]
         flags = np.array([(host, b"stream.triad", triad, triad * 1.5, triad * 0.05, -6.7, 66.7, b"below median")],

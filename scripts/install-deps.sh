@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what bwsurvey needs on Debian 12 (bookworm): compilers, CMake,
 # Open MPI, HDF5, hwloc, Boost.Program_options, GoogleTest, OpenCL (PoCL on
-# the CPU, ICD loader, CLHPP headers), h5py for the analysis and the tests,
-# likwid and hpcc for the comparison benchmarks (bench/).
+# the CPU, ICD loader, CLHPP headers), OpenBLAS (the roofline's DGEMM),
+# h5py and matplotlib for the analysis and the tests, likwid and hpcc for the
+# comparison benchmarks (bench/).
 set -euo pipefail
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
@@ -14,7 +15,8 @@ packages=(
   libboost-program-options-dev
   libgtest-dev
   ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd
-  python3 python3-h5py python3-numpy
+  python3 python3-h5py python3-numpy python3-matplotlib
+  libopenblas-dev
   likwid hpcc
 )
 missing=()

@@ -3,6 +3,7 @@
 #include "beff/BeffBenchmark.hpp"
 #include "bs/BsBenchmark.hpp"
 #include "pmbw/PmbwBenchmark.hpp"
+#include "roofline/RooflineBenchmark.hpp"
 #include "stream/StreamBenchmark.hpp"
 
 namespace bws::survey {
@@ -14,6 +15,7 @@ const std::vector<RegistryEntry>& benchmark_registry() {
       {"bs", false /*not in the default set: it is long*/, bs::make_bs_benchmark, nullptr, bs::make_bs_report, {"bs/fits"}, nullptr},
       {"pmbw", false /*not in the default set: hours at the default sizes*/, pmbw::make_pmbw_benchmark, nullptr,
        pmbw::make_pmbw_report, {"pmbw/nodes"}, pmbw::make_pmbw_exporter},
+      {"roofline", false /*not in the default set*/, roofline::make_roofline_benchmark, nullptr, roofline::make_roofline_report, {"roofline/nodes"}, nullptr},
   };
   return entries;
 }
@@ -44,7 +46,7 @@ std::optional<std::string> requested_listing(const Config& config) {
 }
 
 const std::vector<std::string>& planned_benchmarks() {
-  static const std::vector<std::string> names = {"roofline", "ocl"};
+  static const std::vector<std::string> names = {"ocl"};
   return names;
 }
 

@@ -1,0 +1,118 @@
+"""What every section uses: reading tables from the file, text cells,
+units, host ordering, and the Section record the page is built from.
+
+Only the file is read; numbers bwsurvey stored are shown as stored (B/s is
+divided by 1e9 for GB/s, seconds scaled for display), never recomputed."""
+import dataclasses
+import os
+import re
+
+import numpy as np
+
+
+@dataclasses.dataclass
+class Table:
+    """A summary table for the HTML page."""
+    caption: str
+    header: list
+    rows: list
+    note: str = ""
+
+
+@dataclasses.dataclass
+class Section:
+    """One part of the report: a title, the PNG it drew (a file name in the
+    output directory, or None) and the tables shown with it."""
+    title: str
+    png: str = None
+    tables: list = dataclasses.field(default_factory=list)
+    notes: list = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass
+class Options:
+    out_dir: str
+    prefix: str = ""       # file-name prefix when several files are reported
+    kernel_ai: float = None  # --ai: a kernel's FLOP/byte for the roofline plot
+    precision: str = "double"  # --type: which roofline ceilings are drawn
+
+    def png_path(self, name):
+        return os.path.join(self.out_dir, self.prefix + name)
+
+    def png_name(self, name):
+        return self.prefix + name
+
+
+def text(value):
+    """A text cell (fixed-size bytes in the file) as str."""
+    if isinstance(value, bytes):
+        return value.split(b"\0", 1)[0].decode("utf-8", "replace")
+    return str(value)
+
+
+def read_table(group, path):
+    """The structured array at path (relative to group), or None when the
+    table is not in the file (a test that did not run)."""
+    if path not in group:
+        return None
+    obj = group[path]
+    if not hasattr(obj, "dtype") or obj.dtype.names is None:
+        return None
+    return obj[...]
+
+
+def column_units(group, path):
+    """{column: unit} from the table's column_units attribute ({} without it)."""
+    obj = group[path]
+    names = obj.dtype.names or ()
+    units = obj.attrs.get("column_units", [])
+    return {n: text(u) for n, u in zip(names, units)}
+
+
+class UnitMismatch(ValueError):
+    pass
+
+
+def check_units(group, path, expected):
+    """Raises UnitMismatch when a column's stored unit is not the one the
+    report scales it by (e.g. bandwidth in B/s, divided by 1e9 for GB/s). A
+    table without column_units is taken as documented."""
+    units = column_units(group, path)
+    for column, unit in expected.items():
+        if column in units and units[column] != unit:
+            raise UnitMismatch(f"/{path}: column {column} is in {units[column]!r}; this report reads {unit!r}")
+
+
+def has_columns(table, *names):
+    return table is not None and all(n in table.dtype.names for n in names)
+
+
+_DIGITS = re.compile(r"(\d+)")
+
+
+def host_key(host):
+    """"node2" before "node10": digit runs compare as numbers."""
+    return [int(p) if p.isdigit() else p for p in _DIGITS.split(host)]
+
+
+def giga(x):
+    return "n/a" if x is None or not np.isfinite(x) else f"{x / 1e9:.2f}"
+
+
+def fixed(x, decimals=2):
+    return "n/a" if x is None or not np.isfinite(x) else f"{x:.{decimals}f}"
+
+
+def capped(rows, limit=200):
+    """At most `limit` rows, and a note when some were left out."""
+    if len(rows) <= limit:
+        return rows, ""
+    return rows[:limit], f"first {limit} of {len(rows)} rows shown"
+
+
+def save(fig, options, name):
+    """Writes the figure as a PNG and closes it; returns the file name."""
+    fig.savefig(options.png_path(name), dpi=100)
+    import matplotlib.pyplot as plt
+    plt.close(fig)
+    return options.png_name(name)

@@ -1,0 +1,101 @@
+#!/usr/bin/python3
+"""The survey report: PNGs and an index.html from bwsurvey HDF5 files.
+
+    survey_report.py -o DIR [--ai X] [--type double|float] FILE...
+    (or: bwreport plot FILE... -o DIR [--ai X] [--type double|float])
+
+Reads only the files (h5py) and draws what they hold: STREAM Triad per node
+with the flag band, BS1-BS7 sweeps with their fits and B0.8, pmbw scan
+bandwidth and permutation latency, b_eff per message size with its model,
+the b_eff scaling of a scaling study (a merged file, or several files), and
+the roofline per node (with the kernel's AI when --ai is given). A group
+that is not in a file is left out and named as missing. Needs Debian's
+python3-h5py and python3-matplotlib (scripts/install-deps.sh).
+Exit status: 0 written, 1 a file could not be read, 2 usage error."""
+import argparse
+import os
+import sys
+
+try:
+    import h5py
+    import matplotlib
+except ImportError as missing:
+    sys.exit(f"survey_report: error: {missing.name} is missing: install python3-h5py and python3-matplotlib "
+             "(scripts/install-deps.sh), or run Debian's /usr/bin/python3")
+
+matplotlib.use("Agg")  # files only, no display
+
+from report_sections import beff, bs, overview, pmbw, roofline, scaling, stream  # noqa: E402
+from report_sections.common import Options, UnitMismatch  # noqa: E402
+from report_sections.page import write_page  # noqa: E402
+
+SCHEMA_MAJOR = "1"
+PER_FILE_SECTIONS = [stream.sections, bs.sections, pmbw.sections, beff.sections, roofline.sections]
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(description="PNGs and index.html of bwsurvey HDF5 files")
+    p.add_argument("-o", "--out", required=True, help="output directory (created)")
+    p.add_argument("--ai", type=float, help="a kernel's arithmetic intensity (FLOP/byte) for the roofline plot")
+    p.add_argument("--type", choices=["double", "float"], default="double",
+                   help="which roofline ceilings are drawn (default double)")
+    p.add_argument("files", nargs="+", help="bwsurvey HDF5 files")
+    args = p.parse_args(argv)
+    if args.ai is not None and not args.ai > 0:
+        p.error("--ai: must be > 0 (FLOP/byte)")
+    return args
+
+
+def open_survey(path):
+    f = h5py.File(path, "r")
+    version = f.attrs.get("schema_version")
+    if version is None:
+        raise ValueError(f"{path}: not a bwsurvey file (no schema_version)")
+    version = version.decode() if isinstance(version, bytes) else str(version)
+    if version.split(".")[0] != SCHEMA_MAJOR:
+        raise ValueError(f"{path}: schema {version}; this report reads {SCHEMA_MAJOR}.x")
+    return f
+
+
+def main(argv):
+    args = parse_args(argv)
+    os.makedirs(args.out, exist_ok=True)
+    try:
+        files = [(path, open_survey(path)) for path in args.files]
+    except (OSError, ValueError) as e:
+        print(f"survey_report: error: {e}", file=sys.stderr)
+        return 1
+    try:
+        return write_report(args, files)
+    except UnitMismatch as e:
+        print(f"survey_report: error: {e}", file=sys.stderr)
+        return 1
+
+
+def write_report(args, files):
+    blocks, pngs = [], []
+    several = len(files) > 1
+    for i, (path, f) in enumerate(files):
+        prefix = f"{i + 1}_{os.path.splitext(os.path.basename(path))[0]}_" if several else ""
+        options = Options(out_dir=args.out, prefix=prefix, kernel_ai=args.ai, precision=args.type)
+        sections = [overview.overview(f, path)]
+        for make in PER_FILE_SECTIONS:
+            sections += make(f, options)
+        extra = overview.problems(f)
+        if extra:
+            sections.append(extra)
+        blocks.append((path if several else "", sections))
+    study = scaling.sections(files, Options(out_dir=args.out, kernel_ai=args.ai, precision=args.type))
+    if study:
+        blocks.append(("Across the runs" if several else "", study))
+    for _, sections in blocks:
+        pngs += [s.png for s in sections if s.png]
+    page = write_page(args.out, "bwsurvey report", blocks)
+    for _, f in files:
+        f.close()
+    print(f"{page}: {len(pngs)} plots ({', '.join(pngs) if pngs else 'none: no measured tables in the file'})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

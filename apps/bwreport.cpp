@@ -1,34 +1,55 @@
-// bwreport: offline analysis of survey files (no MPI needed). This version
-// has `summary FILE`: the terminal summary again, from the file alone.
+// bwreport: offline analysis of survey files (no MPI needed). Each
+// subcommand lives in lib/report/ (or its own folder); this file only
+// dispatches: one line per command in kCommands.
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "core/Errors.hpp"
-#include "survey/FileSummary.hpp"
+#include "report/ReportCommand.hpp"
 
 namespace {
-const char* const kUsage =
-    "Usage: bwreport summary FILE\n"
-    "  summary FILE   print the survey's terminal summary again, read from its HDF5 file\n";
+
+const std::vector<bws::report::ReportCommand>& commands() {
+  static const std::vector<bws::report::ReportCommand> kCommands = {
+      bws::report::summary_command(),
+      bws::report::export_command(),
+      bws::report::merge_command(),
+      bws::report::scaling_command(),
+      bws::report::flags_command(),
+      bws::report::retest_command(),
+  };
+  return kCommands;
 }
 
+void print_usage(std::ostream& out) {
+  out << "Usage: bwreport COMMAND ARGS...   (bwreport COMMAND --help for its options)\n";
+  for (const auto& c : commands()) out << "  " << c.synopsis << "\n";
+  out << "Exit codes: 0 done; 1 a runtime error; 2 a usage error; 3 a check failed (scaling).\n";
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-  if (argc == 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
-    std::cout << kUsage;
-    return bws::kExitOk;
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+    print_usage(args.empty() ? std::cerr : std::cout);
+    return args.empty() ? bws::kExitUsage : bws::kExitOk;
   }
-  if (argc != 3 || std::string(argv[1]) != "summary") {
-    std::cerr << "bwreport: error: expected 'summary FILE'; see bwreport --help" << std::endl;
-    return bws::kExitUsage;
+  for (const auto& command : commands()) {
+    if (args[0] != command.name) continue;
+    try {
+      return command.run({args.begin() + 1, args.end()}, std::cout);
+    } catch (const bws::UsageError& e) {
+      std::cerr << "bwreport: error: " << e.what() << std::endl;
+      return bws::kExitUsage;
+    } catch (const std::exception& e) {
+      std::cerr << "bwreport: error: " << e.what() << std::endl;
+      return bws::kExitFailure;
+    }
   }
-  try {
-    for (const std::string& line : bws::survey::summarize_file(argv[2])) std::cout << line << "\n";
-    return bws::kExitOk;
-  } catch (const bws::UsageError& e) {
-    std::cerr << "bwreport: error: " << e.what() << std::endl;
-    return bws::kExitUsage;
-  } catch (const std::exception& e) {
-    std::cerr << "bwreport: error: " << e.what() << std::endl;
-    return bws::kExitFailure;
-  }
+  std::string names;
+  for (const auto& c : commands()) names += (names.empty() ? "" : ", ") + std::string(c.name);
+  std::cerr << "bwreport: error: unknown command '" << args[0] << "'; commands: " << names << std::endl;
+  return bws::kExitUsage;
 }

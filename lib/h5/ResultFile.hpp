@@ -91,7 +91,12 @@ class ResultReader {
   std::string attribute_text(const std::string& object_path, const std::string& name) const;
   std::int64_t attribute_int(const std::string& object_path, const std::string& name) const;
   double attribute_real(const std::string& object_path, const std::string& name) const;
+  bool has_attribute(const std::string& object_path, const std::string& name) const;
+  std::vector<std::string> attribute_names(const std::string& object_path) const;  // sorted
   std::string read_text(const std::string& dataset_path) const;
+  // The paths (without the leading "/") of every table (compound dataset)
+  // at or below `group_path`, sorted.
+  std::vector<std::string> table_paths(const std::string& group_path = "/") const;
   // Reads a compound table (its path without the leading "/") with its
   // units and, when the table names a samples dataset, its samples
   // (trailing NaN padding removed).

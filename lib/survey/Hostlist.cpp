@@ -119,7 +119,12 @@ std::string compress_hostlist(const std::vector<std::string>& hosts) {
       unsigned long long last = first;
       auto next = std::next(it);
       while (next != g.numbers.end() && *next == last + 1) last = *next++;
-      ranges += (ranges.empty() ? "" : ",") + padded(first, g.width) + (last > first ? "-" + padded(last, g.width) : "");
+      if (!ranges.empty()) ranges += ',';
+      ranges += padded(first, g.width);
+      if (last > first) {
+        ranges += '-';
+        ranges += padded(last, g.width);
+      }
       it = next;
     }
     out += g.prefix + "[" + ranges + "]";

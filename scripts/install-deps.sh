@@ -2,7 +2,9 @@
 # Installs what bwsurvey needs on Debian 12 (bookworm): compilers, CMake,
 # Open MPI, HDF5, hwloc, Boost.Program_options, GoogleTest, OpenCL (PoCL on
 # the CPU, ICD loader, CLHPP headers), h5py for the analysis and the tests,
-# likwid and hpcc for the comparison benchmarks (bench/).
+# likwid and hpcc for the comparison benchmarks (bench/), and Slurm with
+# munge for the Slurm integration tests (no daemon is started: the tests
+# start their own cluster).
 set -euo pipefail
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
@@ -16,6 +18,7 @@ packages=(
   ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd
   python3 python3-h5py python3-numpy
   likwid hpcc
+  slurmctld slurmd slurm-client munge
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -37,6 +37,9 @@ slurm_cluster_start() {
   SLURM_CLUSTER_DIR=$(realpath -m "$1")
   SLURM_CLUSTER_NODES=$2
   local dir=$SLURM_CLUSTER_DIR nodes=$2
+  # An outer job's variables (CI inside Slurm) must not steer this cluster's jobs.
+  local v
+  for v in $(compgen -e | grep -E '^(SLURM|SBATCH|SALLOC|SRUN)_' || true); do unset "$v"; done
   slurm_cluster_install
   rm -rf "$dir"
   mkdir -p "$dir"/{munge,state,spool,log,run,tmp}
@@ -134,6 +137,11 @@ slurm_cluster_stop() {
   done
   slurm_cluster_kill_pidfile "$dir/munge/munged.pid"
   SLURM_CLUSTER_DIR=
+}
+
+# The exit code of finished job $1 ("0", "3", ...).
+slurm_job_exit_code() {
+  scontrol show job "$1" 2>/dev/null | sed -n 's/.* ExitCode=\([0-9]*\):.*/\1/p' | head -1
 }
 
 # Waits until job $1 has left the queue; prints its final state.

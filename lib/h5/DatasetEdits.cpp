@@ -3,10 +3,12 @@
 #include <vector>
 
 #include "core/Errors.hpp"
+#include "h5/Attributes.hpp"
 #include "h5/Failure.hpp"
 #include "h5/Handles.hpp"
 #include "h5/Objects.hpp"
 #include "h5/Paths.hpp"
+#include "h5/TableDataset.hpp"
 
 namespace bws::h5 {
 namespace {
@@ -67,6 +69,15 @@ void copy_file_into_group(hid_t file, const std::string& source, const std::stri
   const std::string target = absolute_path(group);
   checked(H5Ocopy(src.id(), ".", file, target.c_str(), H5P_DEFAULT, lcpl.id()), file,
           "copy '" + source + "' into", target);
+  // A table names its samples dataset by absolute path: move that under the group too.
+  const Handle copied = open_object(file, target);
+  std::vector<std::string> links;
+  checked(H5Lvisit(copied.id(), H5_INDEX_NAME, H5_ITER_INC, collect_link, &links), file, "list the objects of", target);
+  for (const std::string& link : links) {
+    const Handle object = open_object(file, target + link);
+    if (H5Iget_type(object.id()) != H5I_DATASET || !has_attribute(object.id(), kSamplesAttribute)) continue;
+    write_attribute(object.id(), kSamplesAttribute, target + read_text_attribute(object.id(), kSamplesAttribute));
+  }
 }
 
 }  // namespace bws::h5

@@ -20,7 +20,8 @@ std::map<std::string, std::uint64_t> appendable_lengths(hid_t file);
 void truncate_appendables(hid_t file, const std::map<std::string, std::uint64_t>& lengths);
 
 // Copies the root group of the file at `source` (every object and the root's
-// attributes) to the new group `group` of `file`.
+// attributes) to the new group `group` of `file`; tables' `samples`
+// attributes are made to name the copies.
 void copy_file_into_group(hid_t file, const std::string& source, const std::string& group);
 
 }  // namespace bws::h5

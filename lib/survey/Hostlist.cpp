@@ -79,22 +79,32 @@ std::string compress_hostlist(const std::vector<std::string>& hosts) {
     std::set<unsigned long long> numbers;
     bool plain = false;     // a host without a trailing number
   };
+  // Zero-padded widths per prefix ("gpu08" pads to 2): an unpadded number
+  // of that many digits ("gpu10") belongs to the same range.
+  auto split_number = [](const std::string& h) {
+    std::size_t d = h.size();
+    while (d > 0 && std::isdigit(static_cast<unsigned char>(h[d - 1]))) --d;
+    return std::make_pair(h.substr(0, d), h.substr(d));
+  };
+  std::set<std::pair<std::string, std::size_t>> padded_widths;
+  for (const std::string& h : hosts) {
+    const auto [prefix, digits] = split_number(h);
+    if (digits.size() > 1 && digits[0] == '0') padded_widths.insert({prefix, digits.size()});
+  }
   std::vector<Group> groups;
   std::set<std::string> seen;
   for (const std::string& h : hosts) {
     if (!seen.insert(h).second) continue;
-    std::size_t d = h.size();
-    while (d > 0 && std::isdigit(static_cast<unsigned char>(h[d - 1]))) --d;
+    const auto [prefix, digits] = split_number(h);
     Group key;
-    key.prefix = h.substr(0, d);
-    const std::string digits = h.substr(d);
+    key.prefix = prefix;
     if (digits.empty() || digits.size() > 18) {
       key.prefix = h;
       key.plain = true;
       groups.push_back(key);
       continue;
     }
-    key.width = digits.size() > 1 && digits[0] == '0' ? digits.size() : 0;
+    key.width = padded_widths.count({prefix, digits.size()}) ? digits.size() : 0;
     auto it = std::find_if(groups.begin(), groups.end(), [&](const Group& g) {
       return !g.plain && g.prefix == key.prefix && g.width == key.width;
     });

@@ -104,7 +104,9 @@ int resumed(const std::string& path, int ranks, const std::vector<std::string>& 
   check(f.read_table("stream/nodes").rows() == 4 * hosts.size(), "/stream/nodes: 4 kernels per node, once");
   check_node_rows(f, hosts);
   check_beff(f, ranks);
-  check(!f.attribute_text("/provenance", "resume_1_slurm_job_id").empty(), "the resuming job in /provenance");
+  if (f.has_attribute("/provenance", "slurm_job_id"))
+    check(!f.attribute_text("/provenance", "resume_1_slurm_job_id").empty(), "the resuming job in /provenance");
+  check(!f.attribute_text("/provenance", "resume_1_utc").empty(), "the resume's time in /provenance");
   return failures;
 }
 

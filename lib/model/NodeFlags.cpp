@@ -34,16 +34,17 @@ const double* floor_for(const FlagSettings& s, const NodeMetricValue& v) {
 
 }  // namespace
 
-void add_flag_options(boost::program_options::options_description& desc) {
+void add_flag_options(boost::program_options::options_description& desc, const std::vector<NodeMetric>& metrics) {
   add_text_option(desc, "flags.k", "4",
                   "flag a node whose metric is more than k robust standard deviations (1.4826 x MAD) below the "
                   "median of the nodes (and below --flags.fraction of it): a number > 0");
   add_text_option(desc, "flags.fraction", "0.9",
                   "... and below this fraction of the median: a number in (0, 1]");
-  add_text_option(desc, "flags.floor", "",
-                  "absolute limits, METRIC=VALUE[,METRIC=VALUE...] in the metric's unit (B/s; s for times, then "
-                  "a ceiling): a node below it is flagged whatever the others measured; metrics: see "
-                  "docs/hdf5-schema.md, /flags");
+  const std::string floor_help =
+      "absolute limits, METRIC=VALUE[,METRIC=VALUE...] in the metric's unit (B/s; s for times, then a ceiling): a "
+      "node below it is flagged whatever the others measured; default: none; metrics: " +
+      known_metrics(metrics);
+  add_text_option(desc, "flags.floor", "", floor_help.c_str());
 }
 
 FlagSettings parse_flag_settings(const Config& config, const std::vector<NodeMetric>& metrics) {

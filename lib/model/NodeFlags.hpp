@@ -31,8 +31,9 @@ struct FlagSettings {
   std::map<std::string, double> floors;
 };
 
-// --flags.k, --flags.fraction, --flags.floor with their defaults.
-void add_flag_options(boost::program_options::options_description& desc);
+// --flags.k, --flags.fraction, --flags.floor with their defaults; the
+// help names the metrics.
+void add_flag_options(boost::program_options::options_description& desc, const std::vector<NodeMetric>& metrics);
 // Reads them (absent keys keep the defaults); UsageError naming the option
 // and the allowed range, or an unknown metric in --flags.floor.
 FlagSettings parse_flag_settings(const Config& config, const std::vector<NodeMetric>& metrics);

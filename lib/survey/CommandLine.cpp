@@ -58,13 +58,13 @@ po::options_description survey_options() {
                   "that did not finish: a number >= 0; 0 = no limit");
   add_text_option(general, "reference", "",
                   "INI file of reference values checked per node (metric = target, lower, upper, unit under "
-                  "[host pattern]; see README); verdicts in /checks");
+                  "[host pattern]; see README); verdicts in /checks; default: none");
   add_text_option(general, "bind", "compact",
                   "thread placement over the rank's cores: compact (fill cores in order), spread (even over "
                   "packages and NUMA nodes), none (unbound)");
   all.add(general);
   po::options_description flags("Node flags (slow nodes in /flags and in the summary)");
-  model::add_flag_options(flags);
+  model::add_flag_options(flags, all_node_metrics());
   all.add(flags);
   for (const auto& e : benchmark_registry()) {
     po::options_description group(e.name + ": " + e.description());

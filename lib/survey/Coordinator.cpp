@@ -197,7 +197,7 @@ class Survey {
         phases_.push_back(std::move(phase));
       }
       if (root() && !settings_.reference.empty())
-        references_ = model::parse_references(read_config_file(settings_.reference),
+        references_ = model::parse_references(read_config_file(settings_.reference, "--reference"),
                                               "--reference '" + settings_.reference + "'", all_node_metrics());
     } catch (const UsageError& e) {
       error = error_line(e);

@@ -49,7 +49,11 @@ slurm_cluster_start() {
   cpus=$(nproc)
   for i in $(seq 1 "$nodes"); do mkdir -p "$dir/spool/n$i" "$dir/tmp/n$i"; done
 
-  runuser -u munge -- /usr/sbin/munged --socket="$dir/munge/munge.socket" --key-file=/etc/munge/munge.key \
+  # A key of its own: the cluster does not depend on (or touch) the system's.
+  head -c 1024 /dev/urandom >"$dir/munge/munge.key"
+  chown munge: "$dir/munge/munge.key"
+  chmod 0400 "$dir/munge/munge.key"
+  runuser -u munge -- /usr/sbin/munged --socket="$dir/munge/munge.socket" --key-file="$dir/munge/munge.key" \
     --pid-file="$dir/munge/munged.pid" --log-file="$dir/munge/munged.log" --seed-file="$dir/munge/munged.seed"
   munge -n -S "$dir/munge/munge.socket" | unmunge -S "$dir/munge/munge.socket" >/dev/null
 

@@ -1,44 +1,67 @@
-// bwreport: offline analysis of survey files (no MPI needed). This version
-// has `summary FILE` (the terminal summary again, from the file alone),
-// `roofline` (lib/survey/RooflineCommand) and `plot` (lib/survey/PlotCommand).
-#include <algorithm>
+// bwreport: offline analysis of survey files (no MPI needed). Each
+// subcommand lives in lib/report/ (or its own folder); this file only
+// dispatches: one line per command in kCommands.
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "core/Errors.hpp"
-#include "survey/FileSummary.hpp"
+#include "report/ReportCommand.hpp"
 #include "survey/PlotCommand.hpp"
 #include "survey/RooflineCommand.hpp"
 
 namespace {
-const char* const kUsage =
-    "Usage: bwreport summary FILE | roofline ... | plot FILE... -o DIR\n"
-    "  summary FILE   print the survey's terminal summary again, read from its HDF5 file\n"
-    "  roofline ...   a kernel's attainable FLOP/s against given and measured ceilings (bwreport roofline --help)\n"
-    "  plot FILE... -o DIR   PNGs and index.html of the survey (bwreport plot --help)\n";
+
+// The roofline and plot commands report their own errors on stderr.
+int roofline(const bws::report::CommandArgs& args, std::ostream& out) {
+  return bws::survey::roofline_command(args, out, std::cerr);
+}
+int plot(const bws::report::CommandArgs& args, std::ostream& out) {
+  return bws::survey::plot_command(args, out, std::cerr);
 }
 
+const std::vector<bws::report::ReportCommand>& commands() {
+  static const std::vector<bws::report::ReportCommand> kCommands = {
+      bws::report::summary_command(),
+      bws::report::export_command(),
+      bws::report::merge_command(),
+      bws::report::scaling_command(),
+      bws::report::flags_command(),
+      bws::report::retest_command(),
+      {"roofline", "roofline ...   a kernel's attainable FLOP/s against given and measured ceilings", roofline},
+      {"plot", "plot FILE... -o DIR   PNGs and index.html of the survey", plot},
+  };
+  return kCommands;
+}
+
+void print_usage(std::ostream& out) {
+  out << "Usage: bwreport COMMAND ARGS...   (bwreport COMMAND --help for its options)\n";
+  for (const auto& c : commands()) out << "  " << c.synopsis << "\n";
+  out << "Exit codes: 0 done; 1 a runtime error; 2 a usage error; 3 a check failed (scaling).\n";
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-  if (argc == 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
-    std::cout << kUsage;
-    return bws::kExitOk;
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+    print_usage(args.empty() ? std::cerr : std::cout);
+    return args.empty() ? bws::kExitUsage : bws::kExitOk;
   }
-  const std::vector<std::string> rest(argv + std::min(argc, 2), argv + argc);
-  if (argc >= 2 && std::string(argv[1]) == "roofline") return bws::survey::roofline_command(rest, std::cout, std::cerr);
-  if (argc >= 2 && std::string(argv[1]) == "plot") return bws::survey::plot_command(rest, std::cout, std::cerr);
-  if (argc != 3 || std::string(argv[1]) != "summary") {
-    std::cerr << "bwreport: error: expected 'summary FILE'; see bwreport --help" << std::endl;
-    return bws::kExitUsage;
+  for (const auto& command : commands()) {
+    if (args[0] != command.name) continue;
+    try {
+      return command.run({args.begin() + 1, args.end()}, std::cout);
+    } catch (const bws::UsageError& e) {
+      std::cerr << "bwreport: error: " << e.what() << std::endl;
+      return bws::kExitUsage;
+    } catch (const std::exception& e) {
+      std::cerr << "bwreport: error: " << e.what() << std::endl;
+      return bws::kExitFailure;
+    }
   }
-  try {
-    for (const std::string& line : bws::survey::summarize_file(argv[2])) std::cout << line << "\n";
-    return bws::kExitOk;
-  } catch (const bws::UsageError& e) {
-    std::cerr << "bwreport: error: " << e.what() << std::endl;
-    return bws::kExitUsage;
-  } catch (const std::exception& e) {
-    std::cerr << "bwreport: error: " << e.what() << std::endl;
-    return bws::kExitFailure;
-  }
+  std::string names;
+  for (const auto& c : commands()) names += (names.empty() ? "" : ", ") + std::string(c.name);
+  std::cerr << "bwreport: error: unknown command '" << args[0] << "'; commands: " << names << std::endl;
+  return bws::kExitUsage;
 }

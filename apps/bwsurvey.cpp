@@ -8,12 +8,14 @@
 #include "survey/IniFile.hpp"
 #include "survey/MpiWorld.hpp"
 #include "survey/Registry.hpp"
+#include "survey/ResumeState.hpp"
 
 namespace {
 
 const char* const kUsage =
     "Usage: bwsurvey [--tests stream] [--out FILE] [--config FILE] [--quick] [--threads N] "
     "[--bind compact|spread|none] [--<test>.<option> VALUE ...] [--force]\n"
+    "       bwsurvey --resume FILE [--phase-timeout SECONDS]\n"
     "Measures memory bandwidth on every rank (run it under mpirun or srun, one rank per node or NUMA domain)\n"
     "and writes every number to one HDF5 file. Exit codes: 0 all valid and all checks passed; 1 a result did\n"
     "not validate or a runtime error; 2 usage or configuration error; 3 a model check failed.\n";
@@ -38,7 +40,21 @@ int main(int argc, char** argv) {
       if (!error.empty()) throw bws::UsageError(error);
       return bws::survey::broadcast_text(MPI_COMM_WORLD, text);
     };
-    const bws::survey::CommandLine cl = bws::survey::parse_command_line(argc, argv, read_config);
+    // --resume: rank 0 reads the stored configuration of the file.
+    auto read_resume_config = [&](const std::string& path) {
+      std::string text, error;
+      if (root) {
+        try {
+          text = bws::survey::read_stored_config(path);
+        } catch (const bws::UsageError& e) {
+          error = e.what();
+        }
+      }
+      error = bws::survey::broadcast_text(MPI_COMM_WORLD, error);
+      if (!error.empty()) throw bws::UsageError(error);
+      return bws::survey::broadcast_text(MPI_COMM_WORLD, text);
+    };
+    const bws::survey::CommandLine cl = bws::survey::parse_command_line(argc, argv, read_config, read_resume_config);
     if (cl.help) {
       if (root) std::cout << kUsage << "\n" << bws::survey::survey_options() << std::flush;
       return bws::kExitOk;
@@ -51,7 +67,17 @@ int main(int argc, char** argv) {
       if (root) std::cout << *listing << std::flush;
       return bws::kExitOk;
     }
-    return bws::survey::run_survey(cl, {std::cout, std::cerr});
+    try {
+      return bws::survey::run_survey(cl, {std::cout, std::cerr});
+    } catch (const std::exception& e) {
+      // An error the survey did not agree on with the other ranks: this rank
+      // names itself and its host, and ends the job rather than leaving the
+      // others waiting for it in a collective.
+      std::cerr << "bwsurvey: error: rank " << mpi.rank() << " (" << bws::survey::this_hostname()
+                << "): " << e.what() << std::endl;
+      if (mpi.size() > 1) MPI_Abort(MPI_COMM_WORLD, bws::kExitFailure);
+      return bws::kExitFailure;
+    }
   } catch (const bws::UsageError& e) {
     if (root) std::cerr << "bwsurvey: error: " << e.what() << std::endl;
     return bws::kExitUsage;

@@ -3,7 +3,8 @@
 # Open MPI, HDF5, hwloc, Boost.Program_options, GoogleTest, OpenCL (PoCL on
 # the CPU, ICD loader, CLHPP headers), OpenBLAS (the roofline's DGEMM),
 # h5py and matplotlib for the analysis and the tests, likwid and hpcc for the
-# comparison benchmarks (bench/).
+# comparison benchmarks (bench/), and Slurm with munge for the Slurm
+# integration tests (no daemon is started: the tests start their own cluster).
 set -euo pipefail
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
@@ -18,6 +19,7 @@ packages=(
   python3 python3-h5py python3-numpy python3-matplotlib
   libopenblas-dev
   likwid hpcc
+  slurmctld slurmd slurm-client munge
 )
 missing=()
 for p in "${packages[@]}"; do

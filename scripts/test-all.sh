@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Quick start (b): install, build, and run the whole test suite (unit
-# tests, MPI integration tests with 1, 2 and 3 ranks), first in the Release
-# build, then again in the Debug build with AddressSanitizer and UBSan.
+# tests, MPI integration tests with 1, 2 and 3 ranks, and the Slurm
+# integration tests on a private Slurm cluster of pretend nodes, label
+# "slurm"), first in the Release build, then again in the Debug build with
+# AddressSanitizer and UBSan (all but the Slurm tests, which run the same
+# binaries through sbatch and srun and are covered once).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
@@ -16,4 +19,4 @@ cmake --preset debug -S "$root" >/dev/null
 cmake --build "$root/build-debug" -j "$(nproc)"
 # Leak checking stays off: Open MPI's plug-ins keep memory from MPI_Init to
 # exit by design and are unloaded before LeakSanitizer could name them.
-(cd "$root/build-debug" && ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure --timeout 600)
+(cd "$root/build-debug" && ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure --timeout 600 -LE slurm)

@@ -14,6 +14,7 @@
 #include "topology/Team.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <exception>
 #include <mutex>
@@ -35,6 +36,9 @@ class TeamState {
  public:
   explicit TeamState(int count) : count_(count) {}
   ~TeamState() { stop_and_join(); }
+
+  double slowdown() const { return slowdown_.load(std::memory_order_relaxed); }
+  void set_slowdown(double factor) { slowdown_.store(factor, std::memory_order_relaxed); }
 
   void barrier() {
     if (aborted_.load(std::memory_order_seq_cst)) throw_aborted();
@@ -97,6 +101,7 @@ class TeamState {
       seen_generation = job_generation_.wait_for_change(seen_generation);
       if (stopping_.load(std::memory_order_acquire)) return;
       try {
+        context.since_ = std::chrono::steady_clock::now();
         (*job_)(context);
       } catch (...) {
         record_failure(std::current_exception());
@@ -133,6 +138,7 @@ class TeamState {
   WaitableWord<int> started_;  // threads bound and ready
   alignas(kCacheLineBytes) std::atomic<bool> aborted_{false};
   std::atomic<bool> stopping_{false};
+  std::atomic<double> slowdown_{1.0};
   std::atomic<bool> running_{false};
   const std::function<void(ThreadContext&)>* job_ = nullptr;  // published by job_generation_
   std::mutex error_mutex_;
@@ -140,7 +146,17 @@ class TeamState {
   std::vector<std::thread> threads_;
 };
 
-void ThreadContext::barrier() { state_->barrier(); }
+void ThreadContext::barrier() {
+  const double slowdown = state_->slowdown();
+  if (slowdown > 1) {
+    const auto worked = std::chrono::steady_clock::now() - since_;
+    std::this_thread::sleep_for(std::chrono::duration_cast<std::chrono::nanoseconds>(worked * (slowdown - 1)));
+  }
+  state_->barrier();
+  if (slowdown > 1) since_ = std::chrono::steady_clock::now();
+}
+
+void Team::set_slowdown(double factor) { state_->set_slowdown(factor > 1 ? factor : 1.0); }
 
 Team::Team(const Topology& topology, std::vector<ThreadSlot> plan)
     : plan_(std::move(plan)), bindings_(plan_.size()) {

@@ -4,6 +4,7 @@
 // done; inside a job, ctx.barrier() synchronises the team, and timing happens
 // between barriers. After binding each thread reports the CPU it really runs
 // on; a mismatch with the plan is recorded as a warning, not an error.
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -31,10 +32,12 @@ class ThreadContext {
 
  private:
   friend class Team;
+  friend class TeamState;
   ThreadContext(TeamState* state, int index, int count, int cpu, int numa)
       : state_(state), index_(index), count_(count), cpu_(cpu), numa_(numa) {}
   TeamState* state_;
   int index_, count_, cpu_, numa_;
+  std::chrono::steady_clock::time_point since_{};  // the job's start or the last barrier (Team::set_slowdown)
 };
 
 struct ThreadBinding {
@@ -62,6 +65,12 @@ class Team {
 
   // Runs job on every thread; rethrows the first exception a thread threw.
   void run(const std::function<void(ThreadContext&)>& job);
+
+  // Test hook (a node made slow on purpose): with a factor f > 1 every
+  // thread, on reaching a barrier, first waits (f - 1) times as long as it
+  // worked since the job started or it left the last barrier, so every
+  // kernel timed between barriers takes f times as long. 1 = off.
+  void set_slowdown(double factor);
 
  private:
   std::vector<ThreadSlot> plan_;

@@ -65,6 +65,7 @@ class BeffPlannedCollective final : public PlannedCollective {
 
     std::uint32_t iteration = 0;
     std::vector<RingMeasurement> measured;
+    Table ranks_table;
     for (int k = 0; k <= random_count; ++k) {
       Ring ring = natural;
       if (k > 0) {
@@ -76,6 +77,7 @@ class BeffPlannedCollective final : public PlannedCollective {
       const std::string stage = "beff " + ring_label(ring.index, ring.kind);
       auto sizes = measure_ring(world, ring.order, settings, buffers, iteration,
                                 [&](std::size_t) { progress.report(stage, ++done / steps); });
+      if (k == 0) ranks_table = gather_own_beff(world, own_beff_Bps(sizes));
       if (rank == 0) measured.push_back({std::move(ring), std::move(sizes)});
     }
 
@@ -94,7 +96,9 @@ class BeffPlannedCollective final : public PlannedCollective {
       wait_quietly_at_barrier(world);
     }
     if (rank != 0) return {};
-    return tables(measured, oversubscribed);
+    std::vector<Table> out = tables(measured, oversubscribed);
+    out.push_back(std::move(ranks_table));
+    return out;
   }
 
  private:
@@ -112,6 +116,28 @@ class BeffPlannedCollective final : public PlannedCollective {
       throw RuntimeFailure("cannot allocate 4 message buffers of " +
                            format_bytes(static_cast<double>(p_.max_message_bytes())) + " on some rank");
     return std::move(*buffers);
+  }
+
+  // Every rank's own b_eff and host, on rank 0 as /beff/ranks (one double
+  // and one host name per rank). Collective.
+  Table gather_own_beff(MPI_Comm world, double own_Bps) const {
+    int rank = 0, ranks = 1;
+    MPI_Comm_rank(world, &rank);
+    MPI_Comm_size(world, &ranks);
+    constexpr int kHostBytes = static_cast<int>(kHostWidth);
+    std::string host = p_.layout.host.substr(0, kHostWidth - 1);
+    host.resize(kHostWidth, '\0');
+    std::vector<double> figures(rank == 0 ? static_cast<std::size_t>(ranks) : 0);
+    std::vector<char> hosts(rank == 0 ? static_cast<std::size_t>(ranks) * kHostWidth : 0);
+    MPI_Gather(&own_Bps, 1, MPI_DOUBLE, figures.data(), 1, MPI_DOUBLE, 0, world);
+    MPI_Gather(host.data(), kHostBytes, MPI_CHAR, hosts.data(), kHostBytes, MPI_CHAR, 0, world);
+    Table table = make_beff_ranks_table();
+    for (int r = 0; r < (rank == 0 ? ranks : 0); ++r)
+      table.add_row({{"rank", r},
+                     {"host", std::string(&hosts[static_cast<std::size_t>(r) * kHostWidth])},
+                     {"ranks", ranks},
+                     {"b_eff_Bps", figures[static_cast<std::size_t>(r)]}});
+    return table;
   }
 
   // "4 ranks on 2 processors" when some node runs more ranks than it has

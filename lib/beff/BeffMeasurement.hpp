@@ -43,7 +43,10 @@ struct MethodSamples {
 struct SizeMeasurement {
   std::uint64_t message_bytes = 0;  // L, sent to each neighbour per exchange
   std::uint64_t looplength = 0;     // exchanges per sample, the same for all methods
-  std::vector<MethodSamples> methods;
+  std::vector<MethodSamples> methods;  // complete on the ring's rank 0 only
+  // This rank's own fastest sample over methods and repetitions (every
+  // rank has its own): the per-rank figure of /beff/ranks.
+  double own_best_seconds = 0;
 };
 
 struct RingMeasurement {

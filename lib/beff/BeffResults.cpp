@@ -57,6 +57,14 @@ SizeResult best_of_size(const SizeMeasurement& size, int ranks) {
   return best;
 }
 
+double own_beff_Bps(const std::vector<SizeMeasurement>& sizes) {
+  if (sizes.empty()) return std::numeric_limits<double>::quiet_NaN();
+  double sum = 0;
+  for (const SizeMeasurement& s : sizes)
+    sum += 2.0 * static_cast<double>(s.message_bytes) * static_cast<double>(s.looplength) / s.own_best_seconds;
+  return sum / static_cast<double>(sizes.size());
+}
+
 double beff_mean_Bps(const std::vector<SizeResult>& sizes) {
   if (sizes.empty()) return kNaN;
   double sum = 0;

@@ -92,6 +92,12 @@ struct ScalingResult {
 ScalingResult scaling_result(const RingResult& natural, const RingResult* reference, double min_efficiency,
                              const std::string& reference_description, const std::string& oversubscribed = {});
 
+// One rank's own b_eff on a ring (/beff/ranks): the mean over the sizes of
+// 2L * looplength / its own fastest sample. The ranks of a ring wait for
+// their neighbours, so a slow rank lowers its neighbours' figures too; the
+// lowest figures point at the slow part of the ring. NaN for no sizes.
+double own_beff_Bps(const std::vector<SizeMeasurement>& sizes);
+
 // E of any ring against the reference per rank (random rings too).
 double ring_efficiency(const RingResult& ring, double reference_per_rank_Bps);
 

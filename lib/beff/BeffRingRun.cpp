@@ -4,6 +4,7 @@
 #include <chrono>
 #include <climits>
 #include <cmath>
+#include <limits>
 #include <thread>
 
 namespace bws::beff {
@@ -101,6 +102,7 @@ SizeMeasurement measure_size(const RankOfRing& me, const RingRunSettings& s, con
   // Every method calibrates; the longest loop serves all, so the faster
   // method's samples also last min-time.
   size.looplength = 1;
+  size.own_best_seconds = std::numeric_limits<double>::infinity();
   for (std::size_t m = 0; m < s.methods.size(); ++m)
     size.looplength = std::max(size.looplength, calibrate(s.methods[m], me, buffers, bytes, s.min_time_seconds,
                                                           iteration, tallies[m], s.faults));
@@ -108,8 +110,10 @@ SizeMeasurement measure_size(const RankOfRing& me, const RingRunSettings& s, con
     const ExchangeMethod method = s.methods[m];
     run_exchanges(method, me.peers, buffers, bytes, 1, iteration, tallies[m], s.faults);  // warm-up
     std::vector<double> mine(static_cast<std::size_t>(s.reps));
-    for (double& seconds : mine)
+    for (double& seconds : mine) {
       seconds = time_exchanges(method, me, buffers, bytes, size.looplength, iteration, tallies[m], s.faults);
+      size.own_best_seconds = std::min(size.own_best_seconds, seconds);
+    }
     MethodSamples samples;
     samples.method = method;
     samples.reps = reduce_times(mine, me);

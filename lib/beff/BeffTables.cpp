@@ -54,6 +54,11 @@ Table make_beff_rings_table() {
                             int_column("position"), int_column("rank")});
 }
 
+Table make_beff_ranks_table() {
+  return Table(kRanksPath, {int_column("rank"), text_column("host", kHostWidth), int_column("ranks"),
+                            real_column("b_eff_Bps", "B/s")});
+}
+
 std::string ring_label(int ring_index, RingKind kind) {
   if (kind == RingKind::Random) return "random ring " + std::to_string(ring_index);
   return std::string(ring_kind_name(kind)) + " ring";

@@ -15,12 +15,15 @@ inline constexpr const char* kResultsPath = "beff/results";
 inline constexpr const char* kSizesPath = "beff/sizes";
 inline constexpr const char* kSummaryPath = "beff/summary";
 inline constexpr const char* kRingsPath = "beff/rings";
+inline constexpr const char* kRanksPath = "beff/ranks";
 inline constexpr const char* kPayloadCheck = "beff.payload";
 
 Table make_beff_results_table();
 Table make_beff_sizes_table();
 Table make_beff_summary_table();
 Table make_beff_rings_table();
+// One row per rank: its own b_eff on the natural ring (own_beff_Bps).
+Table make_beff_ranks_table();
 
 // "natural ring", "random ring 2", "reference ring"
 std::string ring_label(int ring_index, RingKind kind);

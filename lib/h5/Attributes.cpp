@@ -117,4 +117,19 @@ double read_real_attribute(hid_t object, const std::string& name) {
   return read_number<double>(object, name, H5T_NATIVE_DOUBLE, true);
 }
 
+namespace {
+herr_t collect_attribute_name(hid_t, const char* name, const H5A_info_t*, void* names) {
+  static_cast<std::vector<std::string>*>(names)->emplace_back(name);
+  return 0;
+}
+}  // namespace
+
+std::vector<std::string> attribute_names(hid_t object) {
+  std::vector<std::string> names;
+  hsize_t position = 0;
+  checked(H5Aiterate2(object, H5_INDEX_NAME, H5_ITER_INC, &position, collect_attribute_name, &names), object,
+          "list the attributes of", name_of(object));
+  return names;
+}
+
 }  // namespace bws::h5

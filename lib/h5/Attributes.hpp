@@ -16,6 +16,8 @@ void write_attribute(hid_t object, const std::string& name, double value);
 void write_attribute(hid_t object, const std::string& name, const std::vector<std::string>& values);
 
 bool has_attribute(hid_t object, const std::string& name);
+// The names of the object's attributes, in name order.
+std::vector<std::string> attribute_names(hid_t object);
 // Each throws RuntimeFailure when the attribute is missing or of another
 // kind. Text reads fixed and variable-length strings; integer reads any
 // integer type, real any integer or float type (HDF5 converts).

@@ -11,6 +11,7 @@
 
 #include "core/Errors.hpp"
 #include "h5/Attributes.hpp"
+#include "h5/DatasetEdits.hpp"
 #include "h5/Failure.hpp"
 #include "h5/Handles.hpp"
 #include "h5/Objects.hpp"
@@ -88,6 +89,30 @@ ResultFile ResultFile::create(const std::string& path, bool overwrite) {
   return result;
 }
 
+ResultFile ResultFile::open_existing(const std::string& path, const std::string& option) {
+  std::error_code error;
+  if (!std::filesystem::exists(path, error)) throw UsageError(option + ": '" + path + "' does not exist");
+  silence_hdf5_error_printing();
+  if (H5Fis_hdf5(path.c_str()) <= 0) {
+    clear_hdf5_errors();
+    throw UsageError(option + ": '" + path + "' is not an HDF5 file");
+  }
+  {
+    // The reader's checks (schema version) before anything is written.
+    try {
+      (void)ResultReader::open(path);
+    } catch (const UsageError& e) {
+      throw UsageError(option + ": " + e.what());
+    }
+  }
+  Handle fapl = checked_handle(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, H5I_INVALID_HID, "make file properties for", path);
+  checked(H5Pset_fclose_degree(fapl.id(), H5F_CLOSE_STRONG), H5I_INVALID_HID, "set the close degree of", path);
+  auto impl = std::make_unique<Impl>();
+  impl->file = checked_handle(H5Fopen(path.c_str(), H5F_ACC_RDWR, fapl.id()), H5Fclose, H5I_INVALID_HID,
+                              "open for writing", path);
+  return ResultFile(std::move(impl), path);
+}
+
 ResultFile::ResultFile(std::unique_ptr<Impl> impl, std::string path) : impl_(std::move(impl)), path_(std::move(path)) {}
 ResultFile::ResultFile(ResultFile&&) noexcept = default;
 ResultFile& ResultFile::operator=(ResultFile&& other) noexcept {
@@ -136,6 +161,47 @@ void ResultFile::write_text(const std::string& dataset_path, const std::string& 
 }
 
 void ResultFile::append(const Table& table) { append_table(Impl::file_of(impl_, path_), table); }
+
+bool ResultFile::exists(const std::string& object_path) const {
+  return object_exists(Impl::file_of(impl_, path_), object_path);
+}
+
+bool ResultFile::has_attribute(const std::string& object_path, const std::string& name) const {
+  const hid_t file = Impl::file_of(impl_, path_);
+  if (!object_exists(file, object_path)) return false;
+  const Handle object = open_object(file, absolute_path(object_path));
+  return h5::has_attribute(object.id(), name);
+}
+
+std::string ResultFile::attribute_text(const std::string& object_path, const std::string& name) const {
+  const Handle object = open_object(Impl::file_of(impl_, path_), absolute_path(object_path));
+  return read_text_attribute(object.id(), name);
+}
+
+std::int64_t ResultFile::attribute_int(const std::string& object_path, const std::string& name) const {
+  const Handle object = open_object(Impl::file_of(impl_, path_), absolute_path(object_path));
+  return read_int_attribute(object.id(), name);
+}
+
+Table ResultFile::read_table(const std::string& table_path) const {
+  return h5::read_table(Impl::file_of(impl_, path_), table_path);
+}
+
+void ResultFile::remove(const std::string& object_path) {
+  remove_link_if_present(Impl::file_of(impl_, path_), object_path);
+}
+
+std::map<std::string, std::uint64_t> ResultFile::appendable_lengths() const {
+  return h5::appendable_lengths(Impl::file_of(impl_, path_));
+}
+
+void ResultFile::truncate_appendables(const std::map<std::string, std::uint64_t>& lengths) {
+  h5::truncate_appendables(Impl::file_of(impl_, path_), lengths);
+}
+
+void ResultFile::copy_file_into(const std::string& source_path, const std::string& group_path) {
+  copy_file_into_group(Impl::file_of(impl_, path_), source_path, group_path);
+}
 
 void ResultFile::flush() {
   const hid_t file = Impl::file_of(impl_, path_);

@@ -4,6 +4,7 @@
 // structured arrays, each Table's samples as a companion 2-D dataset, and the
 // file is flushed after every phase so a killed run leaves a valid file.
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,6 +24,10 @@ class ResultFile {
   // and overwrite is false, or the directory is missing or not writable;
   // bws::RuntimeFailure on an HDF5 error. Sets schema_version and status=running.
   static ResultFile create(const std::string& path, bool overwrite);
+  // Opens an existing result file to add to it (--resume, bwreport scaling).
+  // Throws bws::UsageError naming `option` when the file is missing, not
+  // HDF5 or of an unknown schema major version.
+  static ResultFile open_existing(const std::string& path, const std::string& option);
   ResultFile(ResultFile&&) noexcept;
   ResultFile& operator=(ResultFile&&) noexcept;
   ~ResultFile();
@@ -44,6 +49,23 @@ class ResultFile {
   // a later batch has more samples). Throws if the schema differs from the
   // dataset's.
   void append(const Table& table);
+
+  // Reading back what is in the file (--resume): as ResultReader does.
+  bool exists(const std::string& object_path) const;
+  bool has_attribute(const std::string& object_path, const std::string& name) const;
+  std::string attribute_text(const std::string& object_path, const std::string& name) const;
+  std::int64_t attribute_int(const std::string& object_path, const std::string& name) const;
+  Table read_table(const std::string& table_path) const;
+
+  // Removes the object at the path (and what is below it) if there is one.
+  void remove(const std::string& object_path);
+  // Where a phase begins and how to go back there: the length of every
+  // appendable dataset, and shrinking them to such lengths (datasets made
+  // since are removed). See h5/DatasetEdits.hpp.
+  std::map<std::string, std::uint64_t> appendable_lengths() const;
+  void truncate_appendables(const std::map<std::string, std::uint64_t>& lengths);
+  // Copies another result file whole (objects and root attributes) into a new group.
+  void copy_file_into(const std::string& source_path, const std::string& group_path);
 
   void flush();
   void close();
@@ -69,7 +91,12 @@ class ResultReader {
   std::string attribute_text(const std::string& object_path, const std::string& name) const;
   std::int64_t attribute_int(const std::string& object_path, const std::string& name) const;
   double attribute_real(const std::string& object_path, const std::string& name) const;
+  bool has_attribute(const std::string& object_path, const std::string& name) const;
+  std::vector<std::string> attribute_names(const std::string& object_path) const;  // sorted
   std::string read_text(const std::string& dataset_path) const;
+  // The paths (without the leading "/") of every table (compound dataset)
+  // at or below `group_path`, sorted.
+  std::vector<std::string> table_paths(const std::string& group_path = "/") const;
   // Reads a compound table (its path without the leading "/") with its
   // units and, when the table names a samples dataset, its samples
   // (trailing NaN padding removed).

@@ -102,6 +102,44 @@ double ResultReader::attribute_real(const std::string& object_path, const std::s
   return read_real_attribute(object.id(), name);
 }
 
+bool ResultReader::has_attribute(const std::string& object_path, const std::string& name) const {
+  const hid_t file = Impl::file_of(impl_);
+  if (!object_exists(file, object_path)) return false;
+  const Handle object = open_object(file, absolute_path(object_path));
+  return h5::has_attribute(object.id(), name);
+}
+
+std::vector<std::string> ResultReader::attribute_names(const std::string& object_path) const {
+  const Handle object = open_object(Impl::file_of(impl_), absolute_path(object_path));
+  return h5::attribute_names(object.id());
+}
+
+namespace {
+herr_t collect_link_path(hid_t, const char* name, const H5L_info_t*, void* names) {
+  static_cast<std::vector<std::string>*>(names)->emplace_back(name);
+  return 0;
+}
+}  // namespace
+
+std::vector<std::string> ResultReader::table_paths(const std::string& group_path) const {
+  const hid_t file = Impl::file_of(impl_);
+  const std::string group = absolute_path(group_path);
+  std::vector<std::string> links;
+  const Handle start = open_object(file, group);
+  checked(H5Lvisit(start.id(), H5_INDEX_NAME, H5_ITER_INC, collect_link_path, &links), file, "list the objects of", group);
+  std::vector<std::string> tables;
+  const std::string prefix = group == "/" ? "" : group.substr(1) + "/";
+  for (const std::string& link : links) {
+    const std::string path = prefix + link;
+    const Handle object = open_object(file, "/" + path);
+    if (H5Iget_type(object.id()) != H5I_DATASET) continue;
+    const Handle type = checked_handle(H5Dget_type(object.id()), H5Tclose, file, "get the type of", path);
+    if (H5Tget_class(type.id()) == H5T_COMPOUND) tables.push_back(path);
+  }
+  std::sort(tables.begin(), tables.end());
+  return tables;
+}
+
 std::string ResultReader::read_text(const std::string& dataset_path) const {
   const hid_t file = Impl::file_of(impl_);
   const std::string path = absolute_path(dataset_path);

@@ -1,9 +1,12 @@
 #include "survey/CommandLine.hpp"
 
+#include <cctype>
+
 #include <boost/program_options/parsers.hpp>
 #include <boost/program_options/variables_map.hpp>
 
 #include "core/Errors.hpp"
+#include "model/NodeFlags.hpp"
 #include "survey/IniFile.hpp"
 #include "survey/Registry.hpp"
 
@@ -41,15 +44,28 @@ po::options_description survey_options() {
       "print-config", po::bool_switch(), "print the effective configuration as INI text and exit")(
       "config", po::value<std::string>(), "INI file with options (keys as below; [stream] sections prefix keys)")(
       "force", po::bool_switch(), "overwrite --out when it exists")(
-      "quick", po::bool_switch(), "shortest meaningful run (smaller sizes, fewer repetitions)");
+      "quick", po::bool_switch(), "shortest meaningful run (smaller sizes, fewer repetitions)")(
+      "fail-on-flags", po::bool_switch(), "exit 3 when a node is flagged as slow (see --flags.*)");
   add_text_option(general, "tests", tests_default.c_str(), tests_help.c_str());
   add_text_option(general, "out", "survey.h5", "HDF5 result file (path; must not exist unless --force)");
   add_text_option(general, "threads", "auto",
                   "worker threads per rank, one per core: 1..cores of the rank's cpuset; auto = all of them");
+  add_text_option(general, "resume", "",
+                  "complete FILE, a survey that was cut off: runs only the tests missing from it, with the "
+                  "configuration stored in it (options given must agree with it); --out is FILE");
+  add_text_option(general, "phase-timeout", "0",
+                  "seconds a node-local test may take on every rank before the job is aborted, naming the ranks "
+                  "that did not finish: a number >= 0; 0 = no limit");
+  add_text_option(general, "reference", "",
+                  "INI file of reference values checked per node (metric = target, lower, upper, unit under "
+                  "[host pattern]; see README); verdicts in /checks; default: none");
   add_text_option(general, "bind", "compact",
                   "thread placement over the rank's cores: compact (fill cores in order), spread (even over "
                   "packages and NUMA nodes), none (unbound)");
   all.add(general);
+  po::options_description flags("Node flags (slow nodes in /flags and in the summary)");
+  model::add_flag_options(flags, all_node_metrics());
+  all.add(flags);
   for (const auto& e : benchmark_registry()) {
     po::options_description group(e.name + ": " + e.description());
     e.add_options(group);
@@ -59,11 +75,68 @@ po::options_description survey_options() {
 }
 
 const std::set<std::string, std::less<>>& invocation_only_keys() {
-  static const std::set<std::string, std::less<>> keys = {"help", "print-config", "config", "force"};
+  static const std::set<std::string, std::less<>> keys = {"help",   "print-config",  "config",
+                                                          "force",  "resume",        "phase-timeout"};
   return keys;
 }
 
-CommandLine parse_command_line(int argc, const char* const argv[], const ConfigReader& read_config) {
+namespace {
+
+std::string text_of(const po::variable_value& v) {
+  if (v.value().type() == typeid(bool)) return v.as<bool>() ? "true" : "false";
+  return v.as<std::string>();
+}
+
+// Same meaning: equal text, or equal truth values ("on" and "true").
+bool same_setting(const std::string& a, const std::string& b) {
+  if (a == b) return true;
+  auto truth = [](std::string s) -> int {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (s == "true" || s == "1" || s == "yes" || s == "on") return 1;
+    if (s == "false" || s == "0" || s == "no" || s == "off") return 0;
+    return -1;
+  };
+  return truth(a) >= 0 && truth(a) == truth(b);
+}
+
+// The stored configuration of the file --resume names, under the options
+// given on the command line, which must agree with it.
+void store_resumed_configuration(const po::options_description& desc, po::variables_map& vm, const std::string& path,
+                                 const ResumeConfigReader& read_resume_config) {
+  if (vm.count("config") && !vm["config"].as<std::string>().empty())
+    throw UsageError("--resume: the configuration is the one stored in '" + path + "'; leave out --config");
+  if (vm.count("out") && !vm["out"].defaulted())
+    throw UsageError("--resume: the results go to '" + path + "' itself; leave out --out");
+  if (!read_resume_config) throw UsageError("--resume: not supported here");
+  const std::string text = read_resume_config(path);
+  po::parsed_options parsed(&desc);
+  for (const IniEntry& entry : parse_ini(text, path + " /config")) {
+    const po::option_description* known = desc.find_nothrow(entry.key, false);
+    if (!known)
+      throw UsageError("--resume: '" + path + "' was written with option '" + entry.key +
+                       "', which this bwsurvey does not have");
+    if (entry.key == "out") continue;
+    if (vm.count(entry.key) && !vm[entry.key].defaulted() && !same_setting(text_of(vm[entry.key]), entry.value))
+      throw UsageError("--resume: --" + entry.key + " is '" + text_of(vm[entry.key]) + "' here but '" + entry.value +
+                       "' in '" + path + "'; a resumed survey keeps its configuration (leave the option out)");
+    po::option opt(entry.key, {entry.value});
+    opt.original_tokens = {entry.key, entry.value};
+    parsed.options.push_back(opt);
+  }
+  // Values given on the command line stay (they agree); a defaulted value,
+  // a switch left off included, gives way to the file's.
+  try {
+    po::store(parsed, vm);
+  } catch (const po::error& e) {
+    throw UsageError("--resume '" + path + "': " + one_line(e.what()));
+  }
+  vm.at("out") = po::variable_value(boost::any(path), false);
+}
+
+}  // namespace
+
+CommandLine parse_command_line(int argc, const char* const argv[], const ConfigReader& read_config,
+                               const ResumeConfigReader& read_resume_config) {
   const po::options_description desc = survey_options();
   po::variables_map vm;
   CommandLine out;
@@ -79,7 +152,9 @@ CommandLine parse_command_line(int argc, const char* const argv[], const ConfigR
     throw UsageError(one_line(e.what()));
   }
 
-  if (vm.count("config") && !vm["config"].as<std::string>().empty()) {
+  const bool resuming = vm.count("resume") && !vm["resume"].as<std::string>().empty();
+  if (resuming) store_resumed_configuration(desc, vm, vm["resume"].as<std::string>(), read_resume_config);
+  if (!resuming && vm.count("config") && !vm["config"].as<std::string>().empty()) {
     const std::string path = vm["config"].as<std::string>();
     const std::string text = read_config(path);
     po::parsed_options parsed(&desc);

@@ -26,10 +26,18 @@ boost::program_options::options_description survey_options();
 // every rank parses the same text).
 using ConfigReader = std::function<std::string(const std::string& path)>;
 
+// Reads the /config text of a survey file that --resume names (rank 0 reads
+// it and broadcasts it). Throws UsageError naming --resume.
+using ResumeConfigReader = std::function<std::string(const std::string& path)>;
+
 // Parses argv and the --config file. Throws UsageError with one line naming
 // the problem: unknown option, missing value, INI syntax (with the line
-// number), unknown INI key.
-CommandLine parse_command_line(int argc, const char* const argv[], const ConfigReader& read_config);
+// number), unknown INI key. With --resume FILE the configuration is FILE's
+// /config (read by read_resume_config): an option given on the command line
+// must have the value stored there, --config and --out are not allowed
+// with it, and out is set to FILE.
+CommandLine parse_command_line(int argc, const char* const argv[], const ConfigReader& read_config,
+                               const ResumeConfigReader& read_resume_config = nullptr);
 
 // The keys left out of the /config text (they are about this invocation,
 // not the measurement): help, print-config, config, force.

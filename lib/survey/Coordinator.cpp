@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -11,16 +13,25 @@
 #include <memory>
 #include <optional>
 #include <ostream>
+#include <thread>
 
 #include "core/Errors.hpp"
+#include "core/OptionText.hpp"
 #include "core/ResultColumns.hpp"
 #include "h5/ResultFile.hpp"
+#include "model/NodeFlags.hpp"
+#include "model/References.hpp"
 #include "survey/ConsoleProgress.hpp"
+#include "survey/FlagReport.hpp"
+#include "survey/IniFile.hpp"
 #include "survey/GatherToRoot.hpp"
 #include "survey/MpiWorld.hpp"
 #include "survey/Outcome.hpp"
+#include "survey/PhaseRendezvous.hpp"
+#include "survey/ResumeState.hpp"
 #include "survey/RunMetadata.hpp"
 #include "survey/SurveySettings.hpp"
+#include "survey/TestHooks.hpp"
 #include "topology/PinningPlan.hpp"
 #include "topology/Team.hpp"
 #include "topology/Topology.hpp"
@@ -71,6 +82,34 @@ std::pair<std::vector<Table>, std::vector<Table>> unpack_bundle(const std::vecto
 
 std::string error_line(const std::exception& e) { return e.what(); }
 
+// Every rank's host, on rank 0 (to name ranks that do not arrive).
+std::vector<std::string> gather_hosts(MPI_Comm comm, const std::string& host) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  constexpr int kWidth = static_cast<int>(kHostWidth);
+  std::string mine = host.substr(0, kHostWidth - 1);
+  mine.resize(kHostWidth, '\0');
+  std::vector<char> all(rank == 0 ? static_cast<std::size_t>(size) * kHostWidth : 0);
+  MPI_Gather(mine.data(), kWidth, MPI_CHAR, all.data(), kWidth, MPI_CHAR, 0, comm);
+  std::vector<std::string> hosts;
+  for (int r = 0; r < (rank == 0 ? size : 0); ++r) hosts.emplace_back(&all[static_cast<std::size_t>(r) * kHostWidth]);
+  return hosts;
+}
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string text;
+  for (const std::string& i : items) text += (text.empty() ? "" : ",") + i;
+  return text;
+}
+
+bool contains(const std::vector<std::string>& items, const std::string& item) {
+  return std::find(items.begin(), items.end(), item) != items.end();
+}
+
+// First rendezvous tag; each rendezvous takes the next one.
+constexpr int kFirstRendezvousTag = 1000;
+
 class Survey {
   // One selected benchmark, planned: node-local or collective.
   struct Phase {
@@ -88,11 +127,19 @@ class Survey {
 
   int run() {
     layout_ = discover_node_layout(MPI_COMM_WORLD);
+    hooks_ = read_test_hooks();
+    rank_hosts_ = gather_hosts(MPI_COMM_WORLD, layout_.host);
     if (int code = plan(); code != kExitOk) return code;
     if (int code = open_file(); code != kExitOk) return code;
     if (int code = start_team(); code != kExitOk) return finish(code);
     for (std::size_t i = 0; i < phases_.size(); ++i) {
+      const std::string& name = phases_[i].entry->name;
+      if (contains(completed_, name)) {
+        if (root()) console_.err << "bwsurvey: " << name << ": stored in the resumed file; not run again" << std::endl;
+        continue;
+      }
       if (!run_phase(i)) break;
+      if (hooks_.kill_after_phase == name) kill_everywhere();
     }
     return finish(kExitOk);
   }
@@ -100,11 +147,19 @@ class Survey {
  private:
   bool root() const { return rank_ == 0; }
 
-  // Test hook: BWSURVEY_INJECT_FAULT=prepare:<rank> makes that rank fail
-  // cleanly in prepare(), so tests can see an aborted run keep its records.
-  bool fault_injected_here(const std::string& where) const {
-    const char* fault = std::getenv("BWSURVEY_INJECT_FAULT");
-    return fault && std::string(fault) == where + ":" + std::to_string(rank_);
+  // Test hook (kill-after): the whole job dies as if cancelled, right after
+  // a phase was stored and flushed.
+  [[noreturn]] void kill_everywhere() {
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (root()) console_.err << "bwsurvey: BWSURVEY_INJECT_FAULT: killing every rank" << std::endl;
+    std::raise(SIGKILL);
+    std::abort();
+  }
+
+  // Test hook (hang): this rank stops until the job is ended.
+  void hang_if_asked() const {
+    if (hooks_.hang_rank != rank_) return;
+    for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
   }
 
   void say_error(const std::string& message) {
@@ -141,6 +196,9 @@ class Survey {
         }
         phases_.push_back(std::move(phase));
       }
+      if (root() && !settings_.reference.empty())
+        references_ = model::parse_references(read_config_file(settings_.reference, "--reference"),
+                                              "--reference '" + settings_.reference + "'", all_node_metrics());
     } catch (const UsageError& e) {
       error = error_line(e);
     }
@@ -153,22 +211,67 @@ class Survey {
 
   int open_file() {
     std::optional<std::string> error;
+    int same_ranks = 0;  // a resume of a file whose metadata describes these very ranks
     if (root()) {
       try {
-        file_.emplace(h5::ResultFile::create(settings_.out, settings_.force));
-        write_run_attributes();
+        if (settings_.resume.empty()) {
+          file_.emplace(h5::ResultFile::create(settings_.out, settings_.force));
+          write_run_attributes();
+        } else {
+          file_.emplace(h5::ResultFile::open_existing(settings_.resume, "--resume"));
+          const ResumeState state = prepare_resume(*file_, size_);
+          completed_ = state.completed;
+          same_ranks = state.setup_complete && state.rank_hosts == rank_hosts_ ? 1 : 0;
+          record_resume(state);
+          keep_stored_records();
+        }
         file_->flush();
       } catch (const UsageError& e) {
         error = error_line(e);
       } catch (const std::exception& e) {
-        error = "--out: cannot write '" + settings_.out + "': " + e.what();
+        error = (settings_.resume.empty() ? "--out: cannot write '" + settings_.out + "': "
+                                          : "--resume: cannot complete '" + settings_.resume + "': ") +
+                e.what();
       }
     }
     if (auto agreed = agree_on_error(MPI_COMM_WORLD, error)) {
       say_error(*agreed);
       return kExitUsage;
     }
+    // Every rank skips the same phases.
+    completed_ = split_comma_list(broadcast_text(MPI_COMM_WORLD, joined(completed_)));
+    completed_.erase(std::remove(completed_.begin(), completed_.end(), std::string()), completed_.end());
+    MPI_Bcast(&same_ranks, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    metadata_stored_ = same_ranks == 1;
     return kExitOk;
+  }
+
+  // The resume's own provenance; earlier runs' attributes stay.
+  void record_resume(const ResumeState& state) {
+    h5::ResultFile& f = *file_;
+    const std::string n = std::to_string(state.resumes + 1);
+    f.set_attribute("/", "status", std::string("running"));
+    f.set_attribute("/", "finished_utc", std::string());
+    f.set_attribute("/", "resumes", static_cast<std::int64_t>(state.resumes + 1));
+    f.set_attribute("/provenance", "resume_" + n + "_utc", utc_now_iso8601());
+    f.set_attribute("/provenance", "resume_" + n + "_command_line", cl_.text);
+    f.set_attribute("/provenance", "resume_" + n + "_completed_before", joined(state.completed));
+    for (const auto& [key, value] : slurm_provenance(provenance_environment()))
+      f.set_attribute("/provenance", "resume_" + n + "_" + key, value);
+  }
+
+  // The records of the phases a resumed file holds: what the summary, the
+  // flags and the exit code need, as if this run had measured them.
+  void keep_stored_records() {
+    for (const RegistryEntry* entry : settings_.tests) {
+      if (!contains(completed_, entry->name)) continue;
+      for (const std::string& path : kept_paths(*entry)) {
+        if (!file_->exists("/" + path)) continue;
+        auto& kept = report_tables_[entry->name];
+        kept.insert_or_assign(path, file_->read_table(path));
+      }
+    }
+    if (file_->exists("/checks")) outcome_.account(file_->read_table(kChecksPath));
   }
 
   void write_run_attributes() {
@@ -191,7 +294,9 @@ class Survey {
     f.write_text("/config", cl_.config.to_ini(invocation_only_keys()));
     f.set_attribute("/provenance", "host", layout_.host);
     f.set_attribute("/provenance", "mpi_library", mpi_library_version());
-    for (const auto& [key, value] : provenance_environment()) f.set_attribute("/provenance", key, value);
+    const auto environment = provenance_environment();
+    for (const auto& [key, value] : environment) f.set_attribute("/provenance", key, value);
+    for (const auto& [key, value] : slurm_provenance(environment)) f.set_attribute("/provenance", key, value);
   }
 
   int start_team() {
@@ -205,12 +310,19 @@ class Survey {
       if (root()) outcome_.runtime_failure(*agreed);
       return kExitFailure;
     }
+    if (hooks_.slow_factor > 1 && hooks_.slow_host == layout_.host) team_->set_slowdown(hooks_.slow_factor);
+    if (metadata_stored_) return kExitOk;  // a resume on the ranks the file describes
+    if (root()) start_step("setup");
     const RankPlace place{rank_, layout_.host, layout_.node_index, layout_.local_rank, layout_.ranks_on_node,
                           topo::to_string(settings_.bind)};
     std::vector<Table> node_tables;
     if (layout_.leader()) node_tables = make_node_tables(place, *topology_);
     collect(make_rank_tables(place, *topology_, *team_), node_tables, nullptr);
-    if (root()) file_->flush();
+    if (root()) {
+      file_->set_attribute("/", "setup_complete", std::int64_t{1});
+      step_unfinished_ = false;
+      file_->flush();
+    }
     return kExitOk;
   }
 
@@ -218,14 +330,60 @@ class Survey {
   // when the run cannot go on.
   bool run_phase(std::size_t index) {
     Phase& phase = phases_[index];
+    if (root()) start_step(phase.entry->name);
+    deadline_ = settings_.phase_timeout_seconds > 0 ? MPI_Wtime() + settings_.phase_timeout_seconds : 0;
     const bool ok = phase.entry->collective() ? run_collective(phase) : run_node_local(phase);
     if (root()) finish_exporter(phase.entry->name);
     if (ok && root()) {
-      completed_ += (completed_.empty() ? "" : ",") + phase.entry->name;
-      file_->set_attribute("/", "completed_phases", completed_);
+      completed_.push_back(phase.entry->name);
+      file_->set_attribute("/", "completed_phases", joined(completed_));
+      step_unfinished_ = false;
       file_->flush();
     }
     return ok;
+  }
+
+  // Rank 0: marks where a step's rows begin (ResumeState.hpp) and flushes.
+  void start_step(const std::string& step) {
+    mark_step_start(*file_, step);
+    step_unfinished_ = true;
+    file_->flush();
+  }
+
+  // Every rank reports to rank 0 by the phase's deadline; rank 0 ends the job
+  // when some do not (naming them), else every rank gets the first error.
+  std::optional<std::string> meet(const RegistryEntry& entry, const std::optional<std::string>& mine,
+                                  const char* step) {
+    const Rendezvous met = meet_at_root(MPI_COMM_WORLD, mine, root() ? deadline_ : 0, rendezvous_tag_++);
+    if (!met.missing.empty()) {
+      char limit[32];
+      std::snprintf(limit, sizeof limit, "%g", settings_.phase_timeout_seconds);
+      abort_job(entry.name + ": " + (met.missing.size() == 1 ? "rank " : "ranks ") +
+                describe_ranks(met.missing, rank_hosts_) + " did not finish " + step + " within --phase-timeout " +
+                limit + " s; the job is aborted");
+    }
+    return met.error;
+  }
+
+  // Rank 0, when ranks are lost: the file keeps everything stored so far and
+  // says why the run stopped; then the whole job ends.
+  [[noreturn]] void abort_job(const std::string& message) {
+    console_.err << "bwsurvey: error: " << message << std::endl;
+    outcome_.runtime_failure(message);
+    print_summary();
+    if (file_) {
+      try {
+        file_->set_attribute("/", "status", std::string("aborted"));
+        file_->set_attribute("/", "abort_reason", message);
+        file_->set_attribute("/", "finished_utc", utc_now_iso8601());
+        file_->close();
+      } catch (const std::exception& e) {
+        console_.err << "bwsurvey: error: " << e.what() << std::endl;
+      }
+      console_.out << "Results: " << std::filesystem::absolute(file_->path()).string() << std::endl;
+    }
+    MPI_Abort(MPI_COMM_WORLD, kExitFailure);
+    std::abort();
   }
 
   bool run_node_local(Phase& phase) {
@@ -235,12 +393,13 @@ class Survey {
 
     std::optional<std::string> error;
     try {
-      if (fault_injected_here("prepare")) throw RuntimeFailure("fault injected by BWSURVEY_INJECT_FAULT");
+      if (hooks_.fail_prepare_rank == rank_) throw RuntimeFailure("fault injected by BWSURVEY_INJECT_FAULT");
+      hang_if_asked();
       planned.prepare(*team_);
     } catch (const std::exception& e) {
       error = entry.name + ": rank " + std::to_string(rank_) + " (" + layout_.host + "): " + e.what();
     }
-    if (auto agreed = agree_on_error(MPI_COMM_WORLD, error)) {
+    if (auto agreed = meet(entry, error, "preparing")) {
       planned.release();
       if (root()) outcome_.runtime_failure(*agreed);
       return false;
@@ -259,6 +418,8 @@ class Survey {
     }
     planned.release();
     if (root()) console_progress.done();
+    // Before any collective: a rank that never returns is named, not waited for.
+    run_error = meet(entry, run_error, "measuring");
 
     // The node's leader combines its ranks' records into node-level ones.
     std::vector<Table> node_tables;
@@ -271,8 +432,8 @@ class Survey {
     node_rank_tables.clear();
 
     collect(tables, node_tables, entry);
-    if (auto agreed = agree_on_error(MPI_COMM_WORLD, run_error)) {
-      if (root()) outcome_.runtime_failure(*agreed);
+    if (run_error) {
+      if (root()) outcome_.runtime_failure(*run_error);
       return false;
     }
     return true;
@@ -324,13 +485,20 @@ class Survey {
     store(t);
     if (!entry) return;
     if (const auto ex = exporters_.find(entry->name); ex != exporters_.end()) ex->second->consume(t);
-    const auto& wanted = entry->report_tables;
-    if (std::find(wanted.begin(), wanted.end(), t.path()) == wanted.end()) return;
+    if (!contains(kept_paths(*entry), t.path())) return;
     auto& kept = report_tables_[entry->name];
     auto [it, fresh] = kept.try_emplace(t.path(), t);
     if (!fresh) it->second.append(t);
   }
   void keep_and_store(const Table& t, const RegistryEntry& entry) { keep_and_store(t, &entry); }
+
+  // The tables rank 0 keeps of a benchmark: its report's and its metrics'.
+  static std::vector<std::string> kept_paths(const RegistryEntry& entry) {
+    std::vector<std::string> paths = entry.report_tables;
+    for (const std::string& p : model::metric_tables(entry.node_metrics))
+      if (!contains(paths, p)) paths.push_back(p);
+    return paths;
+  }
 
   void store(const Table& t) {
     if (t.path() == kTopologyXmlTable) {
@@ -359,7 +527,9 @@ class Survey {
     team_.reset();
     int exit_code = code;
     if (root()) {
+      check_nodes();
       exit_code = code != kExitOk ? code : outcome_.exit_code();
+      if (exit_code == kExitOk && settings_.fail_on_flags && flags_.rows() > 0) exit_code = kExitCheckFailed;
       print_summary();
       if (file_) {
         const bool aborted = !outcome_.runtime_errors().empty();
@@ -373,6 +543,33 @@ class Survey {
     return exit_code;
   }
 
+  // Rank 0: the node flags and the reference checks over every kept table
+  // (stored as their own step, so a resume can redo them).
+  void check_nodes() {
+    flags_ = model::make_flags_table();
+    if (!file_) return;
+    std::vector<Table> tables;
+    for (const auto& [name, kept] : report_tables_)
+      for (const auto& [path, table] : kept) tables.push_back(table);
+    const std::vector<model::NodeMetric> metrics = all_node_metrics();
+    try {
+      if (!step_unfinished_) start_step("checks");
+      flags_ = model::node_flags(metrics, tables, settings_.flags);
+      file_->remove("/flags");
+      file_->append(flags_);
+      file_->set_attribute("/flags", "k", settings_.flags.k);
+      file_->set_attribute("/flags", "fraction", settings_.flags.fraction);
+      file_->set_attribute("/flags", "min_nodes", static_cast<std::int64_t>(model::kMinNodesForStatistics));
+      Table checks = make_checks_table();
+      for (const CheckRow& row : model::check_references(references_, metrics, tables)) add_check(checks, row);
+      if (checks.rows() > 0) store(checks);
+      file_->flush();
+      nodes_checked_ = true;
+    } catch (const std::exception& e) {
+      outcome_.runtime_failure(std::string("node checks: ") + e.what());
+    }
+  }
+
   void print_summary() {
     std::ostream& out = console_.out;
     out << "\nbwsurvey " << BWS_VERSION << ": " << layout_.n_nodes << (layout_.n_nodes == 1 ? " node, " : " nodes, ")
@@ -384,6 +581,10 @@ class Survey {
       for (const auto& [path, table] : it->second) tables.push_back(table);
       out << "\n";
       for (const std::string& line : entry->make_report()->summary_lines(tables)) out << line << "\n";
+    }
+    if (nodes_checked_) {
+      out << "\n";
+      for (const std::string& line : flag_summary_lines(flags_, layout_.n_nodes)) out << line << "\n";
     }
     out << "\nChecks: " << outcome_.checks_passed() << " passed, " << outcome_.checks_failed() << " failed, "
         << outcome_.warnings() << " warnings";
@@ -407,7 +608,16 @@ class Survey {
   Outcome outcome_;
   std::map<std::string, std::map<std::string, Table>> report_tables_;  // per benchmark, per path
   std::map<std::string, std::unique_ptr<TableExporter>> exporters_;    // per benchmark, rank 0
-  std::string completed_;
+  std::vector<std::string> completed_;  // phases stored whole (all ranks: skipped on a resume)
+  TestHooks hooks_;
+  std::vector<std::string> rank_hosts_;  // by rank, on rank 0
+  std::vector<model::Reference> references_;  // rank 0
+  Table flags_ = model::make_flags_table();
+  bool metadata_stored_ = false;  // a resume on the ranks the file describes: /nodes, /ranks not written again
+  bool step_unfinished_ = false;
+  bool nodes_checked_ = false;    // rank 0: flags_ holds this run's flags  // rank 0: a step was marked and not completed
+  double deadline_ = 0;           // rank 0: MPI_Wtime() by which the phase must end, 0 = none
+  int rendezvous_tag_ = kFirstRendezvousTag;
 };
 
 }  // namespace

@@ -1,31 +1,130 @@
 #include "survey/FileSummary.hpp"
 
+#include <cstdio>
+
+#include "core/ResultColumns.hpp"
 #include "h5/ResultFile.hpp"
+#include "survey/FlagReport.hpp"
+#include "survey/Outcome.hpp"
 #include "survey/Registry.hpp"
 
 namespace bws::survey {
 
 namespace {
+
 std::string count(std::int64_t n, const std::string& noun) {
   return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
 }
+
+std::string text_attribute(const h5::ResultReader& file, const std::string& object, const std::string& name) {
+  return file.has_attribute(object, name) ? file.attribute_text(object, name) : std::string();
+}
+
+// Where the run was: the Slurm job, its nodes, every SLURM_* variable.
+void add_provenance(const h5::ResultReader& file, std::vector<std::string>& lines) {
+  if (!file.exists("/provenance")) return;
+  const std::string job = text_attribute(file, "/provenance", "slurm_job_id");
+  if (!job.empty()) {
+    std::string line = "Slurm job " + job;
+    const std::string partition = text_attribute(file, "/provenance", "slurm_partition");
+    const std::string cluster = text_attribute(file, "/provenance", "slurm_cluster");
+    if (!partition.empty()) line += ", partition " + partition;
+    if (!cluster.empty()) line += ", cluster " + cluster;
+    const std::string nodes = text_attribute(file, "/provenance", "slurm_nodes");
+    if (!nodes.empty()) line += ", nodes " + nodes;
+    lines.push_back(line);
+  } else {
+    lines.push_back("not run under Slurm (no SLURM_JOB_ID); host " + text_attribute(file, "/provenance", "host"));
+  }
+  std::vector<std::string> slurm;
+  for (const std::string& name : file.attribute_names("/provenance"))
+    if (name.rfind("SLURM_", 0) == 0) slurm.push_back("  " + name + "=" + file.attribute_text("/provenance", name));
+  if (!slurm.empty()) {
+    lines.push_back("SLURM_* variables of the job (/provenance):");
+    lines.insert(lines.end(), slurm.begin(), slurm.end());
+  }
+  if (file.has_attribute("/", "resumes"))
+    lines.push_back("resumed " + count(file.attribute_int("/", "resumes"), "time") + " (--resume; see /provenance)");
+}
+
+void add_checks(const h5::ResultReader& file, const std::string& checks_path, std::vector<std::string>& lines) {
+  if (!file.exists("/" + checks_path)) return;
+  Outcome outcome;
+  outcome.account(file.read_table(checks_path));
+  lines.emplace_back();
+  lines.push_back("Checks: " + std::to_string(outcome.checks_passed()) + " passed, " +
+                  std::to_string(outcome.checks_failed()) + " failed, " + std::to_string(outcome.warnings()) +
+                  " warnings");
+  for (const std::string& l : outcome.problem_lines()) lines.push_back("  " + l);
+}
+
+std::vector<std::string> summarize_merged(const h5::ResultReader& file, const std::string& path) {
+  std::vector<std::string> lines;
+  const std::vector<std::string> runs = file.exists("/runs") ? file.list("/runs") : std::vector<std::string>{};
+  lines.push_back(path + ": scaling study of " + count(static_cast<std::int64_t>(runs.size()), "run") +
+                  " (bwreport merge), created " + text_attribute(file, "/", "created_utc"));
+  for (const std::string& run : runs) {
+    const std::string group = "/runs/" + run;
+    std::string line = "  " + run + ": ";
+    if (file.has_attribute(group, "n_nodes")) line += count(file.attribute_int(group, "n_nodes"), "node") + ", ";
+    if (file.has_attribute(group, "n_ranks")) line += count(file.attribute_int(group, "n_ranks"), "rank") + ", ";
+    line += "status " + text_attribute(file, group, "status");
+    const std::string job = text_attribute(file, group + "/provenance", "slurm_job_id");
+    if (!job.empty()) line += ", Slurm job " + job;
+    line += ", from " + text_attribute(file, group, "source_file");
+    lines.push_back(line);
+  }
+  if (file.exists("/scaling/fit")) {
+    const Table fit = file.read_table("scaling/fit");
+    for (std::size_t r = 0; r < fit.rows(); ++r) {
+      char buf[320];
+      std::snprintf(buf, sizeof buf,
+                    "scaling: b_eff = %.4g GB/s x n (least squares through the origin, R^2 %.3f); reference %.4g "
+                    "GB/s per rank (%s); E_fit %.3f (min %.2f): %s",
+                    fit.get_double(r, "slope_Bps_per_rank") / 1e9, fit.get_double(r, "r2"),
+                    fit.get_double(r, "reference_per_rank_Bps") / 1e9, fit.get_string(r, "reference_run").c_str(),
+                    fit.get_double(r, "fit_efficiency"), fit.get_double(r, "min_efficiency"),
+                    fit.get_int(r, "passed") ? "passed" : "FAILED");
+      lines.push_back(buf);
+    }
+  } else {
+    lines.push_back("no scaling verdict yet: run bwreport scaling " + path);
+  }
+  add_checks(file, kChecksPath, lines);
+  return lines;
+}
+
 }  // namespace
 
 std::vector<std::string> summarize_file(const std::string& path) {
   const auto file = h5::ResultReader::open(path);
+  if (text_attribute(file, "/", "file_kind") == "scaling-study") return summarize_merged(file, path);
   std::vector<std::string> lines;
   lines.push_back(path + ": bwsurvey " + file.attribute_text("/", "tool_version") + ", status " +
                   file.attribute_text("/", "status") + ", " + count(file.attribute_int("/", "n_nodes"), "node") + ", " +
                   count(file.attribute_int("/", "n_ranks"), "rank") + ", created " +
                   file.attribute_text("/", "created_utc"));
+  if (file.attribute_text("/", "status") != "complete") {
+    lines.push_back("completed phases: " + text_attribute(file, "/", "completed_phases") + " (of " +
+                    text_attribute(file, "/", "tests") + "); finish it with bwsurvey --resume " + path);
+    const std::string reason = text_attribute(file, "/", "abort_reason");
+    if (!reason.empty()) lines.push_back("aborted: " + reason);
+  }
+  add_provenance(file, lines);
   for (const auto& entry : benchmark_registry()) {
     std::vector<Table> tables;
-    for (const std::string& path : entry.report_tables)
-      if (file.exists("/" + path)) tables.push_back(file.read_table(path));
+    for (const std::string& table : entry.report_tables)
+      if (file.exists("/" + table)) tables.push_back(file.read_table(table));
     if (tables.empty()) continue;
     lines.emplace_back();
     for (std::string& line : entry.make_report()->summary_lines(tables)) lines.push_back(std::move(line));
   }
+  if (file.exists("/flags")) {
+    lines.emplace_back();
+    for (std::string& line : flag_summary_lines(file.read_table("flags"), file.attribute_int("/", "n_nodes")))
+      lines.push_back(std::move(line));
+  }
+  add_checks(file, kChecksPath, lines);
   return lines;
 }
 

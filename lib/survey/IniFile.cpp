@@ -60,16 +60,16 @@ std::vector<IniEntry> parse_ini(const std::string& text, const std::string& orig
   return entries;
 }
 
-std::string read_config_file(const std::string& path) {
+std::string read_config_file(const std::string& path, const std::string& option) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0)
-    throw UsageError("--config: '" + path + "' cannot be read: " + std::strerror(errno));
-  if (S_ISDIR(st.st_mode)) throw UsageError("--config: '" + path + "' is a directory, not an INI file");
+    throw UsageError(option + ": '" + path + "' cannot be read: " + std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) throw UsageError(option + ": '" + path + "' is a directory, not an INI file");
   std::ifstream in(path);
-  if (!in) throw UsageError("--config: '" + path + "' cannot be read: " + std::strerror(errno));
+  if (!in) throw UsageError(option + ": '" + path + "' cannot be read: " + std::strerror(errno));
   std::ostringstream text;
   text << in.rdbuf();
-  if (in.bad()) throw UsageError("--config: '" + path + "' cannot be read");
+  if (in.bad()) throw UsageError(option + ": '" + path + "' cannot be read");
   return text.str();
 }
 

@@ -18,7 +18,8 @@ struct IniEntry {
 // "--config 'f.ini' line 3: ..." on a malformed line.
 std::vector<IniEntry> parse_ini(const std::string& text, const std::string& origin);
 
-// Reads a file's whole text; UsageError when it is missing or unreadable.
-std::string read_config_file(const std::string& path);
+// Reads a file's whole text; UsageError naming `option` when it is missing
+// or unreadable.
+std::string read_config_file(const std::string& path, const std::string& option = "--config");
 
 }  // namespace bws::survey

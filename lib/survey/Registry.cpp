@@ -4,20 +4,34 @@
 #include "bs/BsBenchmark.hpp"
 #include "pmbw/PmbwBenchmark.hpp"
 #include "roofline/RooflineBenchmark.hpp"
+#include "stream/StreamBabelStream.hpp"
 #include "stream/StreamBenchmark.hpp"
 
 namespace bws::survey {
 
 const std::vector<RegistryEntry>& benchmark_registry() {
   static const std::vector<RegistryEntry> entries = {
-      {"stream", true, stream::make_stream_benchmark, nullptr, stream::make_stream_report, {"stream/nodes"}, nullptr},
-      {"beff", true, nullptr, beff::make_beff_benchmark, beff::make_beff_report, {"beff/sizes", "beff/summary"}, nullptr},
-      {"bs", false /*not in the default set: it is long*/, bs::make_bs_benchmark, nullptr, bs::make_bs_report, {"bs/fits"}, nullptr},
+      {"stream", true, stream::make_stream_benchmark, nullptr, stream::make_stream_report, {"stream/nodes"}, nullptr,
+       {{"stream.triad", "stream/nodes", "bandwidth", "B/s", {{"kernel", "Triad"}}, {"type"}}},
+       {{"stream/babelstream", {"stream/results"}, stream::babelstream_table}}},
+      {"beff", true, nullptr, beff::make_beff_benchmark, beff::make_beff_report, {"beff/sizes", "beff/summary"}, nullptr,
+       {{"beff.per_rank", "beff/ranks", "b_eff_Bps", "B/s", {}, {}, model::HostAggregate::Mean}}},
+      {"bs", false /*not in the default set: it is long*/, bs::make_bs_benchmark, nullptr, bs::make_bs_report, {"bs/fits"}, nullptr,
+       {{"bs.wmax", "bs/fits", "Wmax_Bps", "B/s", {{"fitted", "1"}}, {"test", "degree"}}}},
       {"pmbw", false /*not in the default set: hours at the default sizes*/, pmbw::make_pmbw_benchmark, nullptr,
-       pmbw::make_pmbw_report, {"pmbw/nodes"}, pmbw::make_pmbw_exporter},
-      {"roofline", false /*not in the default set*/, roofline::make_roofline_benchmark, nullptr, roofline::make_roofline_report, {"roofline/nodes"}, nullptr},
+       pmbw::make_pmbw_report, {"pmbw/nodes"}, pmbw::make_pmbw_exporter,
+       {{"pmbw.scan_ram", "pmbw/nodes", "scan_ram_Bps", "B/s"},
+        {"pmbw.perm_ram_latency", "pmbw/nodes", "perm_ram_access_seconds", "s", {}, {}, model::HostAggregate::Mean, false}}},
+      {"roofline", false /*not in the default set*/, roofline::make_roofline_benchmark, nullptr,
+       roofline::make_roofline_report, {"roofline/nodes"}, nullptr},
   };
   return entries;
+}
+
+std::vector<model::NodeMetric> all_node_metrics() {
+  std::vector<model::NodeMetric> metrics;
+  for (const auto& e : benchmark_registry()) metrics.insert(metrics.end(), e.node_metrics.begin(), e.node_metrics.end());
+  return metrics;
 }
 
 std::string RegistryEntry::description() const {

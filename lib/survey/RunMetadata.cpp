@@ -4,7 +4,10 @@
 
 #include <ctime>
 
+#include <stdexcept>
+
 #include "core/ResultColumns.hpp"
+#include "survey/Hostlist.hpp"
 
 extern char** environ;
 
@@ -101,7 +104,7 @@ std::map<std::string, std::string> provenance_environment() {
     const auto eq = entry.find('=');
     if (eq == std::string::npos) continue;
     const std::string key = entry.substr(0, eq);
-    for (const char* prefix : {"SLURM_", "OMPI_MCA_", "OMP_", "HWLOC_", "SBATCH_"}) {
+    for (const char* prefix : {"SLURM_", "OMPI_MCA_", "OMP_", "HWLOC_", "SBATCH_", "BWSURVEY_"}) {
       if (key.rfind(prefix, 0) == 0 && !set_by_the_launcher(key)) {
         env[key] = entry.substr(eq + 1);
         break;
@@ -109,6 +112,28 @@ std::map<std::string, std::string> provenance_environment() {
     }
   }
   return env;
+}
+
+std::map<std::string, std::string> slurm_provenance(const std::map<std::string, std::string>& environment) {
+  std::map<std::string, std::string> out;
+  auto copy = [&](const char* variable, const char* key) {
+    if (auto it = environment.find(variable); it != environment.end()) out[key] = it->second;
+  };
+  copy("SLURM_JOB_ID", "slurm_job_id");
+  copy("SLURM_JOB_PARTITION", "slurm_partition");
+  copy("SLURM_JOB_NUM_NODES", "slurm_num_nodes");
+  copy("SLURM_CLUSTER_NAME", "slurm_cluster");
+  if (auto it = environment.find("SLURM_JOB_NODELIST"); it != environment.end()) {
+    out["slurm_nodelist"] = it->second;
+    try {
+      std::string expanded;
+      for (const std::string& host : expand_hostlist(it->second)) expanded += (expanded.empty() ? "" : ",") + host;
+      out["slurm_nodes"] = expanded;
+    } catch (const std::invalid_argument&) {
+      out["slurm_nodes"] = it->second;  // kept as written when it cannot be expanded
+    }
+  }
+  return out;
 }
 
 std::string utc_now_iso8601() {

@@ -31,9 +31,16 @@ std::vector<Table> make_node_tables(const RankPlace& place, const topo::Topology
 // warning check when a thread does not run where it was planned.
 std::vector<Table> make_rank_tables(const RankPlace& place, const topo::Topology& topology, const topo::Team& team);
 
-// Environment worth keeping with the results: SLURM_*, OMPI_MCA_*, OMP_*,
-// HWLOC_*, PMIX_RANK is left out (it differs per rank).
+// Environment worth keeping with the results: SLURM_*, SBATCH_*, OMPI_MCA_*
+// (less mpirun's own wiring), OMP_*, HWLOC_*, and BWSURVEY_* (the test hooks,
+// so a file measured with one says so).
 std::map<std::string, std::string> provenance_environment();
+
+// What Slurm says about the job, from those variables: slurm_job_id,
+// slurm_partition, slurm_nodes (SLURM_JOB_NODELIST expanded, comma
+// separated), slurm_nodelist (as Slurm wrote it), slurm_num_nodes,
+// slurm_cluster; only the ones Slurm set. Pure.
+std::map<std::string, std::string> slurm_provenance(const std::map<std::string, std::string>& environment);
 
 std::string utc_now_iso8601();
 std::string hwloc_version_text();

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "core/Errors.hpp"
+#include "core/OptionText.hpp"
 
 namespace bws::survey {
 namespace {
@@ -62,6 +63,16 @@ SurveySettings parse_survey_settings(const Config& config) {
   if (s.out.empty()) throw UsageError("--out: empty file name; give the HDF5 file to write");
   s.force = config.flag("force");
   s.quick = config.flag("quick");
+  s.resume = config.has("resume") ? config.get("resume") : std::string();
+  if (config.has("phase-timeout")) {
+    const std::string t = config.get("phase-timeout");
+    s.phase_timeout_seconds = parse_real_number(t, "phase-timeout", "seconds >= 0 (0: no limit)");
+    if (s.phase_timeout_seconds < 0)
+      throw UsageError("--phase-timeout: " + t + " is out of range; allowed: seconds >= 0 (0: no limit)");
+  }
+  s.reference = config.has("reference") ? config.get("reference") : std::string();
+  s.fail_on_flags = config.has("fail-on-flags") && config.flag("fail-on-flags");
+  s.flags = model::parse_flag_settings(config, all_node_metrics());
   return s;
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/Config.hpp"
+#include "model/NodeFlags.hpp"
 #include "survey/Registry.hpp"
 #include "topology/PinningPlan.hpp"
 
@@ -18,11 +19,16 @@ struct SurveySettings {
   std::string out;
   bool force = false;
   bool quick = false;
+  std::string resume;                 // --resume: the file to complete, or empty
+  double phase_timeout_seconds = 0;   // --phase-timeout: 0 = wait forever
+  std::string reference;              // --reference: INI file of reference values, or empty
+  bool fail_on_flags = false;         // --fail-on-flags: a flagged node makes the exit code 3
+  model::FlagSettings flags;          // --flags.*
 };
 
 // Throws UsageError: "--tests: unknown test 'foo'; available: stream", an
 // empty list, a --threads that is not 'auto' or 1..4096, an unknown --bind,
-// an empty --out.
+// an empty --out, a --phase-timeout that is not a number >= 0, bad --flags.*.
 SurveySettings parse_survey_settings(const Config& config);
 
 }  // namespace bws::survey

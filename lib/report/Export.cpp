@@ -1,0 +1,107 @@
+// bwreport export --csv|--json FILE [--table PATH] [--dir DIR]: every table
+// of a survey file (and each benchmark's export views, e.g. the
+// BabelStream-style stream/babelstream) as flat CSV or JSON files, one per
+// table, or one table to standard output.
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+
+#include "core/Errors.hpp"
+#include "h5/ResultFile.hpp"
+#include "report/ReportCommand.hpp"
+#include "report/TableText.hpp"
+#include "survey/Registry.hpp"
+
+namespace po = boost::program_options;
+
+namespace bws::report {
+namespace {
+
+struct Named {
+  std::string path;
+  Table table;
+};
+
+// The stored tables, then the views whose source tables the file has.
+std::vector<Named> exportable(const h5::ResultReader& file) {
+  std::vector<Named> out;
+  for (const std::string& path : file.table_paths()) out.push_back({path, file.read_table(path)});
+  for (const auto& entry : survey::benchmark_registry()) {
+    for (const survey::ExportView& view : entry.export_views) {
+      std::vector<Table> sources;
+      for (const std::string& s : view.source_tables)
+        if (file.exists("/" + s)) sources.push_back(file.read_table(s));
+      if (!sources.empty()) out.push_back({view.name, view.make(sources)});
+    }
+  }
+  return out;
+}
+
+void write(std::ostream& out, const Table& table, bool json) {
+  if (json)
+    write_json(out, table);
+  else
+    write_csv(out, table);
+}
+
+int run_export(const CommandArgs& args, std::ostream& out) {
+  po::options_description desc("Options");
+  desc.add_options()("csv", po::bool_switch(), "write CSV (one of --csv, --json)")(
+      "json", po::bool_switch(), "write JSON")(
+      "table", po::value<std::string>(),
+      "only this table (e.g. stream/results, stream/babelstream, flags), to standard output")(
+      "dir", po::value<std::string>(),
+      "directory for the files, one per table named after its path (default: FILE without .h5, plus -csv or -json)");
+  const ParsedCommand parsed = parse_command("export", args, desc, 1, 1);
+  if (parsed.help) {
+    print_command_help(out, export_command(), desc);
+    return 0;
+  }
+  const bool csv = parsed.options["csv"].as<bool>(), json = parsed.options["json"].as<bool>();
+  if (csv == json) throw UsageError("bwreport export: give exactly one of --csv and --json");
+  const std::string& path = parsed.positional[0];
+  const auto file = h5::ResultReader::open(path);
+  std::vector<Named> tables = exportable(file);
+
+  if (parsed.options.count("table")) {
+    const std::string wanted = parsed.options["table"].as<std::string>();
+    for (const Named& t : tables)
+      if (t.path == wanted) {
+        write(out, t.table, json);
+        return 0;
+      }
+    std::string known;
+    for (const Named& t : tables) known += (known.empty() ? "" : ", ") + t.path;
+    throw UsageError("bwreport export: --table: '" + wanted + "' is not in '" + path + "'; tables: " + known);
+  }
+
+  namespace fs = std::filesystem;
+  fs::path dir = parsed.options.count("dir") ? fs::path(parsed.options["dir"].as<std::string>())
+                                             : fs::path(fs::path(path).replace_extension("").string() + (json ? "-json" : "-csv"));
+  std::error_code error;
+  fs::create_directories(dir, error);
+  if (error) throw UsageError("bwreport export: --dir: cannot create '" + dir.string() + "': " + error.message());
+  for (const Named& t : tables) {
+    std::string name = t.path;
+    for (char& c : name)
+      if (c == '/') c = '_';
+    const fs::path target = dir / (name + (json ? ".json" : ".csv"));
+    std::ofstream file_out(target);
+    write(file_out, t.table, json);
+    file_out.close();
+    if (!file_out) throw RuntimeFailure("bwreport export: cannot write '" + target.string() + "'");
+    out << target.string() << "  (" << t.table.rows() << " rows)\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+ReportCommand export_command() {
+  return {"export",
+          "export --csv|--json FILE [--table PATH] [--dir DIR]   flat tables; stream/babelstream has "
+          "BabelStream's --csv columns",
+          run_export};
+}
+
+}  // namespace bws::report

@@ -1,0 +1,48 @@
+// bwreport flags FILE: the slow-node flags of a survey file, computed again
+// from its stored node tables with the survey's --flags.* settings (or the
+// ones given here): the same function bwsurvey's rank 0 runs.
+#include <cstdio>
+#include <ostream>
+
+#include "h5/ResultFile.hpp"
+#include "model/NodeFlags.hpp"
+#include "report/ReportCommand.hpp"
+#include "report/SurveyTables.hpp"
+#include "survey/FlagReport.hpp"
+#include "survey/Registry.hpp"
+
+namespace po = boost::program_options;
+
+namespace bws::report {
+namespace {
+
+int run_flags(const CommandArgs& args, std::ostream& out) {
+  po::options_description desc("Options");
+  add_flag_override_options(desc);
+  const ParsedCommand parsed = parse_command("flags", args, desc, 1, 1);
+  if (parsed.help) {
+    print_command_help(out, flags_command(), desc);
+    return 0;
+  }
+  const std::string& path = parsed.positional[0];
+  const auto file = h5::ResultReader::open(path);
+  require_survey_file(file, path, "flags");
+  const model::FlagSettings settings = flag_settings_for(file, parsed.options);
+  const Table flags = model::node_flags(survey::all_node_metrics(), read_metric_tables(file), settings);
+  char rule[160];
+  std::snprintf(rule, sizeof rule, "rule: below median - %g x 1.4826 x MAD and below %g x median (%d nodes or more)",
+                settings.k, settings.fraction, model::kMinNodesForStatistics);
+  out << path << ": " << rule << (settings.floors.empty() ? "" : ", or below a --flags.floor") << "\n";
+  for (const std::string& line : survey::flag_summary_lines(flags, file.attribute_int("/", "n_nodes")))
+    out << line << "\n";
+  return 0;
+}
+
+}  // namespace
+
+ReportCommand flags_command() {
+  return {"flags", "flags FILE [--flags.k K --flags.fraction F --flags.floor M=V]   the slow nodes, per metric",
+          run_flags};
+}
+
+}  // namespace bws::report

@@ -1,0 +1,52 @@
+#include "report/ReportCommand.hpp"
+
+#include <ostream>
+
+#include <boost/program_options/parsers.hpp>
+#include <boost/program_options/positional_options.hpp>
+
+#include "core/Errors.hpp"
+
+namespace po = boost::program_options;
+
+namespace bws::report {
+
+ParsedCommand parse_command(const std::string& command, const CommandArgs& args, const po::options_description& desc,
+                            int min_positional, int max_positional) {
+  po::options_description all;
+  all.add(desc);
+  all.add_options()("help,h", po::bool_switch(), "print this command's help")(
+      "bwreport-positional", po::value<std::vector<std::string>>()->multitoken(), "");
+  po::positional_options_description positional;
+  positional.add("bwreport-positional", -1);
+  ParsedCommand parsed;
+  try {
+    po::store(po::command_line_parser(args).options(all).positional(positional).run(), parsed.options);
+    po::notify(parsed.options);
+  } catch (const po::unknown_option& e) {
+    throw UsageError("bwreport " + command + ": unknown option '" + e.get_option_name() + "'; see bwreport " +
+                     command + " --help");
+  } catch (const po::error& e) {
+    throw UsageError("bwreport " + command + ": " + e.what());
+  }
+  parsed.help = parsed.options["help"].as<bool>();
+  if (parsed.options.count("bwreport-positional"))
+    parsed.positional = parsed.options["bwreport-positional"].as<std::vector<std::string>>();
+  if (parsed.help) return parsed;
+  const int n = static_cast<int>(parsed.positional.size());
+  if (n < min_positional || (max_positional >= 0 && n > max_positional))
+    throw UsageError("bwreport " + command + ": expected " +
+                     (min_positional == max_positional ? std::to_string(min_positional)
+                      : max_positional < 0         ? "at least " + std::to_string(min_positional)
+                                                   : std::to_string(min_positional) + " to " + std::to_string(max_positional)) +
+                     " file argument" + (max_positional == 1 ? "" : "s") + ", got " + std::to_string(n) +
+                     "; see bwreport " + command + " --help");
+  return parsed;
+}
+
+void print_command_help(std::ostream& out, const ReportCommand& command, const po::options_description& desc) {
+  out << "Usage: bwreport " << command.synopsis << "\n";
+  if (!desc.options().empty()) out << desc;
+}
+
+}  // namespace bws::report

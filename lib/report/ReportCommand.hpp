@@ -1,0 +1,48 @@
+#pragma once
+// bwreport's subcommands: each lives in its own file under lib/report/ and
+// is one line of the dispatch table in apps/bwreport.cpp. A command gets its
+// arguments (after its name), prints to `out`, and returns the exit code;
+// it throws UsageError (exit 2) for bad arguments, anything else exits 1.
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include <boost/program_options/options_description.hpp>
+#include <boost/program_options/variables_map.hpp>
+
+namespace bws::report {
+
+using CommandArgs = std::vector<std::string>;
+
+struct ReportCommand {
+  const char* name;      // "summary"
+  const char* synopsis;  // "summary FILE   print the survey's summary again"
+  int (*run)(const CommandArgs& args, std::ostream& out);
+};
+
+// The commands of this folder.
+ReportCommand summary_command();
+ReportCommand export_command();
+ReportCommand merge_command();
+ReportCommand scaling_command();
+ReportCommand flags_command();
+ReportCommand retest_command();
+
+// Parses a command's arguments: options declared in `desc`, and at least
+// `min_positional` (at most `max_positional`, -1: any) positional arguments.
+// `--help` makes `help` true and skips the positional count check. Throws
+// UsageError "bwreport <command>: ..." on anything else.
+struct ParsedCommand {
+  boost::program_options::variables_map options;
+  std::vector<std::string> positional;
+  bool help = false;
+};
+ParsedCommand parse_command(const std::string& command, const CommandArgs& args,
+                            const boost::program_options::options_description& desc, int min_positional,
+                            int max_positional);
+
+// The command's help: its synopsis line and its options.
+void print_command_help(std::ostream& out, const ReportCommand& command,
+                        const boost::program_options::options_description& desc);
+
+}  // namespace bws::report

@@ -1,0 +1,48 @@
+// bwreport retest FILE: the flagged nodes as a Slurm host list, for a
+// follow-up job: sbatch --nodelist="$(bwreport retest survey.h5)" ...
+// Prints nothing (and says so on stderr) when no node is flagged.
+#include <iostream>
+#include <ostream>
+
+#include "h5/ResultFile.hpp"
+#include "model/NodeFlags.hpp"
+#include "report/ReportCommand.hpp"
+#include "report/SurveyTables.hpp"
+#include "survey/Hostlist.hpp"
+#include "survey/Registry.hpp"
+
+namespace po = boost::program_options;
+
+namespace bws::report {
+namespace {
+
+int run_retest(const CommandArgs& args, std::ostream& out) {
+  po::options_description desc("Options");
+  add_flag_override_options(desc);
+  const ParsedCommand parsed = parse_command("retest", args, desc, 1, 1);
+  if (parsed.help) {
+    print_command_help(out, retest_command(), desc);
+    return 0;
+  }
+  const std::string& path = parsed.positional[0];
+  const auto file = h5::ResultReader::open(path);
+  require_survey_file(file, path, "retest");
+  const Table flags = model::node_flags(survey::all_node_metrics(), read_metric_tables(file),
+                                        flag_settings_for(file, parsed.options));
+  const std::vector<std::string> hosts = model::flagged_hosts(flags);
+  if (hosts.empty()) {
+    std::cerr << "bwreport retest: no node of " << path << " is flagged" << std::endl;
+    return 0;
+  }
+  out << survey::compress_hostlist(hosts) << "\n";
+  return 0;
+}
+
+}  // namespace
+
+ReportCommand retest_command() {
+  return {"retest", "retest FILE [--flags.* ...]   the flagged nodes as a Slurm --nodelist for a follow-up job",
+          run_retest};
+}
+
+}  // namespace bws::report

@@ -1,0 +1,156 @@
+// bwreport scaling FILE: the linear-scaling check of a merged scaling study
+// (model/ScalingStudy.hpp): per run the natural ring's b_eff(n) against
+// n x the per-rank reference and E(n), the least-squares line through the
+// origin and its efficiency, each a check. Stored in FILE as /scaling/points,
+// /scaling/fit and /checks (replacing an earlier verdict); exit 3 when a
+// check fails.
+#include <cmath>
+#include <cstdio>
+#include <ostream>
+
+#include "core/Errors.hpp"
+#include "core/OptionText.hpp"
+#include "core/Report.hpp"
+#include "core/ResultColumns.hpp"
+#include "h5/ResultFile.hpp"
+#include "model/ScalingStudy.hpp"
+#include "report/ReportCommand.hpp"
+#include "report/SurveyTables.hpp"
+
+namespace po = boost::program_options;
+
+namespace bws::report {
+namespace {
+
+std::string gbps(double Bps) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", Bps / 1e9);
+  return buf;
+}
+
+std::vector<model::StudyRun> read_runs(const h5::ResultReader& file, std::vector<std::string>& skipped) {
+  std::vector<model::StudyRun> runs;
+  for (const std::string& name : file.list("/runs")) {
+    const std::string group = "runs/" + name;
+    const std::string summary = group + "/beff/summary";
+    if (!file.exists("/" + summary)) {
+      skipped.push_back(name + " (no b_eff)");
+      continue;
+    }
+    const Table t = file.read_table(summary);
+    for (std::size_t r = 0; r < t.rows(); ++r) {
+      if (t.get_string(r, "ring_kind") != "natural") continue;
+      runs.push_back({name, static_cast<int>(file.attribute_int("/" + group, "n_nodes")),
+                      static_cast<int>(t.get_int(r, "ranks")), t.get_double(r, "b_eff_Bps")});
+      break;
+    }
+  }
+  return runs;
+}
+
+Table points_table(const model::ScalingStudy& s) {
+  Table t("scaling/points", {text_column("run", 64), int_column("nodes"), int_column("ranks"),
+                             real_column("b_eff_Bps", "B/s"), real_column("ideal_Bps", "B/s"),
+                             real_column("fit_Bps", "B/s"), real_column("efficiency"), int_column("passed")});
+  for (const model::StudyPoint& p : s.points)
+    t.add_row({{"run", p.run.name},
+               {"nodes", p.run.nodes},
+               {"ranks", p.run.ranks},
+               {"b_eff_Bps", p.run.beff_Bps},
+               {"ideal_Bps", p.ideal_Bps},
+               {"fit_Bps", p.fit_Bps},
+               {"efficiency", p.efficiency},
+               {"passed", p.passed}});
+  return t;
+}
+
+Table fit_table(const model::ScalingStudy& s) {
+  Table t("scaling/fit", {text_column("reference_run", 64), real_column("reference_per_rank_Bps", "B/s"),
+                          real_column("slope_Bps_per_rank", "B/s"), real_column("r2"), real_column("fit_efficiency"),
+                          real_column("min_efficiency"), int_column("runs"), int_column("passed")});
+  t.add_row({{"reference_run", s.reference_run},
+             {"reference_per_rank_Bps", s.reference_per_rank_Bps},
+             {"slope_Bps_per_rank", s.fit.valid ? s.fit.slope_Bps_per_rank : std::nan("")},
+             {"r2", s.fit.valid ? s.fit.r_squared : std::nan("")},
+             {"fit_efficiency", s.fit_efficiency},
+             {"min_efficiency", s.min_efficiency},
+             {"runs", static_cast<std::int64_t>(s.points.size())},
+             {"passed", s.checks.back().passed}});
+  return t;
+}
+
+int run_scaling(const CommandArgs& args, std::ostream& out) {
+  po::options_description desc("Options");
+  desc.add_options()("min-efficiency", po::value<std::string>()->default_value("0.8"),
+                     "a run passes when E(n) = b_eff(n) / (n x reference per rank) >= this: a number in (0, 10]")(
+      "no-store", po::bool_switch(), "only print; leave FILE as it is");
+  const ParsedCommand parsed = parse_command("scaling", args, desc, 1, 1);
+  if (parsed.help) {
+    print_command_help(out, scaling_command(), desc);
+    return 0;
+  }
+  const std::string& path = parsed.positional[0];
+  const double min_efficiency =
+      parse_real_number(parsed.options["min-efficiency"].as<std::string>(), "min-efficiency", "a number in (0, 10]");
+  if (!(min_efficiency > 0 && min_efficiency <= 10))
+    throw UsageError("bwreport scaling: --min-efficiency: out of range; allowed: (0, 10]");
+
+  std::vector<std::string> skipped;
+  std::vector<model::StudyRun> runs;
+  {
+    const auto file = h5::ResultReader::open(path);
+    if (!is_merged_file(file))
+      throw UsageError("bwreport scaling: '" + path + "' is not a merged scaling study; make one with bwreport merge");
+    runs = read_runs(file, skipped);
+  }
+  if (runs.empty()) throw UsageError("bwreport scaling: no run of '" + path + "' has b_eff (/beff/summary)");
+  const model::ScalingStudy study = model::analyse_scaling_study(runs, min_efficiency);
+
+  out << "Scaling study " << path << ": " << runs.size() << (runs.size() == 1 ? " run" : " runs")
+      << "; reference " << gbps(study.reference_per_rank_Bps) << " GB/s per rank (" << study.reference_run << ")\n";
+  std::vector<std::vector<std::string>> rows;
+  for (const model::StudyPoint& p : study.points) {
+    char e[32];
+    std::snprintf(e, sizeof e, "%.3f", p.efficiency);
+    rows.push_back({p.run.name, std::to_string(p.run.nodes), std::to_string(p.run.ranks), gbps(p.run.beff_Bps),
+                    gbps(p.ideal_Bps), gbps(p.fit_Bps), e, p.passed ? "passed" : "FAILED"});
+  }
+  for (const std::string& line :
+       format_text_table({"run", "nodes", "ranks", "b_eff GB/s", "n x ref GB/s", "line GB/s", "E(n)", "verdict"}, rows))
+    out << line << "\n";
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "least-squares line through the origin: b_eff = %.4g GB/s x n (R^2 %.3f); E_fit = %.3f (min %.2f): %s\n",
+                study.fit.slope_Bps_per_rank / 1e9, study.fit.r_squared, study.fit_efficiency, min_efficiency,
+                study.checks.back().passed ? "passed" : "FAILED");
+  out << line;
+  for (const std::string& s : skipped) out << "skipped: " << s << "\n";
+
+  bool all_passed = true;
+  for (const CheckRow& c : study.checks) all_passed = all_passed && c.passed;
+  if (!parsed.options["no-store"].as<bool>()) {
+    h5::ResultFile file = h5::ResultFile::open_existing(path, "bwreport scaling");
+    file.remove("/scaling");
+    file.remove("/checks");
+    file.append(points_table(study));
+    file.append(fit_table(study));
+    Table checks = make_checks_table();
+    for (const CheckRow& c : study.checks) add_check(checks, c);
+    file.append(checks);
+    file.set_attribute("/scaling", "min_efficiency", min_efficiency);
+    file.close();
+    out << "stored in " << path << ": /scaling/points, /scaling/fit, /checks\n";
+  }
+  return all_passed ? kExitOk : kExitCheckFailed;
+}
+
+}  // namespace
+
+ReportCommand scaling_command() {
+  return {"scaling",
+          "scaling FILE [--min-efficiency E]   b_eff(n) against n x the per-rank reference, the line through the "
+          "origin, E(n); verdicts stored in FILE (a merged study)",
+          run_scaling};
+}
+
+}  // namespace bws::report

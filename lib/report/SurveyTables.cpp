@@ -1,0 +1,54 @@
+#include "report/SurveyTables.hpp"
+
+#include "core/Config.hpp"
+#include "core/Errors.hpp"
+#include "survey/IniFile.hpp"
+#include "survey/Registry.hpp"
+
+namespace po = boost::program_options;
+
+namespace bws::report {
+namespace {
+const char* const kFlagKeys[] = {"flags.k", "flags.fraction", "flags.floor"};
+}
+
+bool is_merged_file(const h5::ResultReader& file) {
+  return file.has_attribute("/", "file_kind") && file.attribute_text("/", "file_kind") == kMergedFileKind;
+}
+
+void require_survey_file(const h5::ResultReader& file, const std::string& path, const std::string& command) {
+  if (is_merged_file(file))
+    throw UsageError("bwreport " + command + ": '" + path +
+                     "' is a merged scaling study; give one run's survey file (bwreport scaling reads merged files)");
+}
+
+std::vector<Table> read_metric_tables(const h5::ResultReader& file) {
+  std::vector<Table> tables;
+  for (const std::string& path : model::metric_tables(survey::all_node_metrics()))
+    if (file.exists("/" + path)) tables.push_back(file.read_table(path));
+  return tables;
+}
+
+void add_flag_override_options(po::options_description& desc) {
+  desc.add_options()("flags.k", po::value<std::string>(),
+                     "robust standard deviations below the median that flag a node (default: the survey's "
+                     "--flags.k, 4 when it has none)")(
+      "flags.fraction", po::value<std::string>(),
+      "... and below this fraction of the median: (0, 1] (default: the survey's, 0.9)")(
+      "flags.floor", po::value<std::string>(),
+      "absolute limits METRIC=VALUE[,...] in the metric's unit (default: the survey's, none)");
+}
+
+model::FlagSettings flag_settings_for(const h5::ResultReader& file, const po::variables_map& given) {
+  std::map<std::string, std::string, std::less<>> values;
+  if (file.exists("/config")) {
+    for (const survey::IniEntry& e : survey::parse_ini(file.read_text("/config"), "the survey's /config"))
+      for (const char* key : kFlagKeys)
+        if (e.key == key) values[key] = e.value;
+  }
+  for (const char* key : kFlagKeys)
+    if (given.count(key)) values[key] = given[key].as<std::string>();
+  return model::parse_flag_settings(Config(std::move(values), {}), survey::all_node_metrics());
+}
+
+}  // namespace bws::report

@@ -1,0 +1,32 @@
+#pragma once
+// What several bwreport commands read from a survey file: the tables the
+// node metrics come from, and the flag settings (the run's own, from its
+// /config, unless the command line gives others).
+#include <string>
+#include <vector>
+
+#include <boost/program_options/options_description.hpp>
+#include <boost/program_options/variables_map.hpp>
+
+#include "core/Table.hpp"
+#include "h5/ResultFile.hpp"
+#include "model/NodeFlags.hpp"
+
+namespace bws::report {
+
+inline constexpr const char* kMergedFileKind = "scaling-study";
+
+// True for a file `bwreport merge` wrote.
+bool is_merged_file(const h5::ResultReader& file);
+// UsageError "bwreport <command>: '<path>' is a merged scaling study; give one run's survey file".
+void require_survey_file(const h5::ResultReader& file, const std::string& path, const std::string& command);
+
+// Every table a registered node metric reads, that the file has.
+std::vector<Table> read_metric_tables(const h5::ResultReader& file);
+
+// --flags.k, --flags.fraction, --flags.floor for a bwreport command, with
+// no defaults of their own: the survey's values (its /config) apply unless given.
+void add_flag_override_options(boost::program_options::options_description& desc);
+model::FlagSettings flag_settings_for(const h5::ResultReader& file, const boost::program_options::variables_map& given);
+
+}  // namespace bws::report

@@ -1,0 +1,81 @@
+#include "survey/ResumeState.hpp"
+
+#include <algorithm>
+
+#include "core/Errors.hpp"
+#include "core/OptionText.hpp"
+
+namespace bws::survey {
+
+std::string encode_row_counts(const std::map<std::string, std::uint64_t>& counts) {
+  std::string text;
+  for (const auto& [path, rows] : counts) text += (text.empty() ? "" : ";") + path + "=" + std::to_string(rows);
+  return text;
+}
+
+std::map<std::string, std::uint64_t> decode_row_counts(const std::string& text) {
+  std::map<std::string, std::uint64_t> counts;
+  std::size_t from = 0;
+  while (from < text.size()) {
+    const auto end = std::min(text.find(';', from), text.size());
+    const std::string item = text.substr(from, end - from);
+    const auto eq = item.rfind('=');
+    if (eq == std::string::npos) throw RuntimeFailure("phase_start_rows: '" + item + "' is not path=rows");
+    counts[item.substr(0, eq)] = std::stoull(item.substr(eq + 1));
+    from = end + 1;
+  }
+  return counts;
+}
+
+std::string read_stored_config(const std::string& path) {
+  try {
+    const auto reader = h5::ResultReader::open(path);
+    if (!reader.exists("/config")) throw UsageError("'" + path + "' has no /config: it is not a survey file");
+    return reader.read_text("/config");
+  } catch (const UsageError& e) {
+    throw UsageError(std::string("--resume: ") + e.what());
+  }
+}
+
+void mark_step_start(h5::ResultFile& file, const std::string& step) {
+  file.set_attribute("/", "phase_start_rows", encode_row_counts(file.appendable_lengths()));
+  file.set_attribute("/", "running_phase", step);
+}
+
+ResumeState prepare_resume(h5::ResultFile& file, int ranks) {
+  const std::string& path = file.path();
+  const std::string status = file.has_attribute("/", "status") ? file.attribute_text("/", "status") : "";
+  if (status == "complete")
+    throw UsageError("--resume: '" + path + "' is complete; there is nothing to resume");
+  if (!file.has_attribute("/", "n_ranks") || !file.has_attribute("/", "completed_phases"))
+    throw UsageError("--resume: '" + path + "' holds no survey's progress (no n_ranks or completed_phases)");
+  const std::int64_t stored_ranks = file.attribute_int("/", "n_ranks");
+  if (stored_ranks != ranks)
+    throw UsageError("--resume: '" + path + "' was measured by " + std::to_string(stored_ranks) +
+                     " ranks; run the resume with as many (this run has " + std::to_string(ranks) + ")");
+
+  ResumeState state;
+  for (const std::string& name : split_comma_list(file.attribute_text("/", "completed_phases")))
+    if (!name.empty()) state.completed.push_back(name);
+  state.setup_complete = file.has_attribute("/", "setup_complete") && file.attribute_int("/", "setup_complete") == 1;
+  state.resumes = file.has_attribute("/", "resumes") ? static_cast<int>(file.attribute_int("/", "resumes")) : 0;
+
+  const std::string running = file.has_attribute("/", "running_phase") ? file.attribute_text("/", "running_phase") : "";
+  const bool unfinished = !running.empty() &&
+                          std::find(state.completed.begin(), state.completed.end(), running) == state.completed.end() &&
+                          !(running == "setup" && state.setup_complete);
+  if (unfinished && file.has_attribute("/", "phase_start_rows"))
+    file.truncate_appendables(decode_row_counts(file.attribute_text("/", "phase_start_rows")));
+
+  if (state.setup_complete && file.exists("/ranks/table")) {
+    const Table ranks_table = file.read_table("ranks/table");
+    state.rank_hosts.assign(static_cast<std::size_t>(ranks), std::string());
+    for (std::size_t r = 0; r < ranks_table.rows(); ++r) {
+      const std::int64_t rank = ranks_table.get_int(r, "rank");
+      if (rank >= 0 && rank < ranks) state.rank_hosts[static_cast<std::size_t>(rank)] = ranks_table.get_string(r, "host");
+    }
+  }
+  return state;
+}
+
+}  // namespace bws::survey

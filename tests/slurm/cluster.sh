@@ -1,0 +1,160 @@
+# A private Slurm cluster on this machine, for the Slurm integration tests
+# (facts in docs/design-notes.md, "Slurm tests"). Source this file, then:
+#   slurm_cluster_start DIR NODES   # NODES pretend nodes n1..nNODES, each its own hostname
+#   ... sbatch / srun / squeue with SLURM_CONF exported ...
+#   slurm_cluster_stop              # registered with trap: runs whatever happens
+# Every daemon is started here and stopped by the pid it wrote, never by name.
+# Needs root (daemons, unshare --uts); installs the Slurm packages if missing.
+
+slurm_cluster_install() {
+  local missing=()
+  for p in slurmctld slurmd slurm-client munge; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "slurm fixture: installing ${missing[*]}"
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+}
+
+# A free TCP port range of $1 ports starting at a pid-derived base.
+slurm_cluster_free_ports() {
+  local count=$1 base
+  for attempt in $(seq 0 50); do
+    base=$(( 20000 + ( ($$ * 7 + attempt * 97) % 30000 ) ))
+    local busy=0
+    for p in $(seq "$base" $((base + count - 1))); do
+      if ss -Htln "sport = :$p" 2>/dev/null | grep -q .; then busy=1; break; fi
+    done
+    [ $busy -eq 0 ] && { echo "$base"; return 0; }
+  done
+  echo "slurm fixture: no free ports" >&2
+  return 1
+}
+
+slurm_cluster_start() {
+  SLURM_CLUSTER_DIR=$(realpath -m "$1")
+  SLURM_CLUSTER_NODES=$2
+  local dir=$SLURM_CLUSTER_DIR nodes=$2
+  # An outer job's variables (CI inside Slurm) must not steer this cluster's jobs.
+  local v
+  for v in $(compgen -e | grep -E '^(SLURM|SBATCH|SALLOC|SRUN)_' || true); do unset "$v"; done
+  slurm_cluster_install
+  rm -rf "$dir"
+  mkdir -p "$dir"/{munge,state,spool,log,run,tmp}
+  chmod 0711 "$dir" "$dir/munge"    # munged refuses a socket directory of mode 0700
+  chown munge: "$dir/munge"
+  local i cpus
+  cpus=$(nproc)
+  for i in $(seq 1 "$nodes"); do mkdir -p "$dir/spool/n$i" "$dir/tmp/n$i"; done
+
+  # A key of its own: the cluster does not depend on (or touch) the system's.
+  head -c 1024 /dev/urandom >"$dir/munge/munge.key"
+  chown munge: "$dir/munge/munge.key"
+  chmod 0400 "$dir/munge/munge.key"
+  runuser -u munge -- /usr/sbin/munged --socket="$dir/munge/munge.socket" --key-file="$dir/munge/munge.key" \
+    --pid-file="$dir/munge/munged.pid" --log-file="$dir/munge/munged.log" --seed-file="$dir/munge/munged.seed"
+  munge -n -S "$dir/munge/munge.socket" | unmunge -S "$dir/munge/munge.socket" >/dev/null
+
+  local port
+  port=$(slurm_cluster_free_ports $((nodes + 1)))
+  # Every pretend node declares this machine's CPUs (they share them).
+  {
+    echo "ClusterName=bwstest"
+    echo "SlurmctldHost=localhost"
+    echo "SlurmctldPort=$port"
+    echo "SlurmUser=root"
+    echo "SlurmdUser=root"
+    echo "AuthType=auth/munge"
+    echo "CredType=cred/munge"
+    echo "AuthInfo=socket=$dir/munge/munge.socket"
+    echo "ProctrackType=proctrack/linuxproc"
+    echo "TaskPlugin=task/affinity"
+    echo "SelectType=select/cons_tres"
+    echo "SelectTypeParameters=CR_Core"
+    echo "MpiDefault=pmix"
+    echo "AccountingStorageType=accounting_storage/none"
+    echo "JobCompType=jobcomp/none"
+    echo "JobAcctGatherType=jobacct_gather/none"
+    echo "MailProg=/bin/true"
+    echo "EnforcePartLimits=ALL"
+    echo "SchedulerParameters=batch_sched_delay=0"
+    echo "ReturnToService=2"
+    echo "StateSaveLocation=$dir/state"
+    echo "SlurmdSpoolDir=$dir/spool/%n"
+    echo "SlurmctldPidFile=$dir/run/slurmctld.pid"
+    echo "SlurmdPidFile=$dir/run/slurmd-%n.pid"
+    echo "SlurmctldLogFile=$dir/log/slurmctld.log"
+    echo "SlurmdLogFile=$dir/log/slurmd-%n.log"
+    echo "TmpFS=$dir/tmp/%n"
+    for i in $(seq 1 "$nodes"); do
+      echo "NodeName=n$i NodeHostname=n$i NodeAddr=127.0.0.1 Port=$((port + i)) CPUs=$cpus State=UNKNOWN"
+    done
+    echo "PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP"
+  } >"$dir/slurm.conf"
+  export SLURM_CONF=$dir/slurm.conf
+
+  slurmctld -i
+  for i in $(seq 1 "$nodes"); do
+    # Its own UTS namespace: `hostname` and MPI_Get_processor_name say n$i in its jobs.
+    unshare --uts sh -c "hostname n$i && exec slurmd -N n$i"
+  done
+  local t
+  for t in $(seq 1 100); do
+    [ "$(sinfo -h -o '%t' 2>/dev/null | grep -c idle)" -ge 1 ] &&
+      [ "$(sinfo -h -N -o '%N %t' 2>/dev/null | grep -c ' idle')" -eq "$nodes" ] && return 0
+    sleep 0.2
+  done
+  echo "slurm fixture: the nodes did not become idle" >&2
+  sinfo -N >&2 || true
+  tail -20 "$dir/log/slurmctld.log" >&2 || true
+  return 1
+}
+
+# Kills one daemon by the pid in its file, if that process is still ours.
+slurm_cluster_kill_pidfile() {
+  local file=$1 pid
+  [ -f "$file" ] || return 0
+  pid=$(cat "$file" 2>/dev/null) || return 0
+  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
+  kill "$pid" 2>/dev/null || true
+  for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
+  kill -9 "$pid" 2>/dev/null || true
+}
+
+slurm_cluster_stop() {
+  local dir=${SLURM_CLUSTER_DIR:-}
+  [ -n "$dir" ] || return 0
+  if [ -n "${SLURM_CONF:-}" ]; then scancel --full -u "$(id -un)" 2>/dev/null || true; fi
+  local f
+  for f in "$dir"/run/slurmd-*.pid; do slurm_cluster_kill_pidfile "$f"; done
+  slurm_cluster_kill_pidfile "$dir/run/slurmctld.pid"
+  # A slurmstepd can hang in PMIx finalize after a failed step: kill such
+  # leftovers by pid, only those whose spool directory is ours.
+  local pid
+  for pid in $(pgrep -x slurmstepd 2>/dev/null); do
+    if grep -qs "$dir" "/proc/$pid/cmdline" "/proc/$pid/environ" 2>/dev/null ||
+       ls -l "/proc/$pid/cwd" 2>/dev/null | grep -q "$dir"; then
+      kill -9 "$pid" 2>/dev/null || true
+    fi
+  done
+  slurm_cluster_kill_pidfile "$dir/munge/munged.pid"
+  SLURM_CLUSTER_DIR=
+}
+
+# The exit code of finished job $1 ("0", "3", ...).
+slurm_job_exit_code() {
+  scontrol show job "$1" 2>/dev/null | sed -n 's/.* ExitCode=\([0-9]*\):.*/\1/p' | head -1
+}
+
+# Waits until job $1 has left the queue; prints its final state.
+slurm_wait_job() {
+  local id=$1 limit=${2:-240} t state
+  for t in $(seq 1 $((limit * 5))); do
+    if [ -z "$(squeue -h -j "$id" 2>/dev/null)" ]; then break; fi
+    sleep 0.2
+  done
+  state=$(scontrol show job "$id" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
+  echo "${state:-UNKNOWN}"
+}

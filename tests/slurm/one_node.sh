@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Issue 6, test (a): one node; `sbatch jobs/survey.sbatch` with 2 tasks runs
+# a quick survey; the file holds both ranks and the job's provenance.
+. "$(dirname "$0")/common.sh"
+start_cluster 1
+run_job --nodes=1 --ntasks-per-node=2 "$repo/jobs/survey.sbatch" "${quick_options[@]}"
+[ "$job_exit" = 0 ] || { echo "expected exit code 0"; exit 1; }
+file=$work/survey-$job_id.h5
+"$checker" survey "$file" 2 n1 "$job_id"
+"$bwreport" summary "$file" | tee "$work/summary.txt"
+grep -q "Slurm job $job_id, partition debug, cluster bwstest, nodes n1" "$work/summary.txt"
+grep -q "SLURM_JOB_ID=$job_id" "$work/summary.txt"

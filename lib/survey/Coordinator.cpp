@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <ostream>
+#include <stdexcept>
 
 #include "core/Errors.hpp"
 #include "core/ResultColumns.hpp"
@@ -72,9 +73,10 @@ std::pair<std::vector<Table>, std::vector<Table>> unpack_bundle(const std::vecto
 std::string error_line(const std::exception& e) { return e.what(); }
 
 class Survey {
-  // One selected benchmark, planned: node-local or collective.
+  // One selected benchmark (or a companion phase), planned: node-local or collective.
   struct Phase {
     const RegistryEntry* entry;
+    std::string label;  // the entry's name, or the companion's "beff (beff.path=device)"
     std::unique_ptr<NodeBenchmark> node_benchmark;
     std::unique_ptr<PlannedRun> node_run;
     std::unique_ptr<PlannedCollective> collective;
@@ -128,18 +130,32 @@ class Survey {
                              static_cast<int>(slots_.size()), settings_.quick};
       const RankLayout ranks{rank_,           size_,          layout_.host,           node_of_rank, layout_.n_nodes,
                              topology_->info().node_memory_bytes, layout_.ranks_on_node, settings_.quick};
-      for (const RegistryEntry* entry : settings_.tests) {
-        Phase phase{entry, nullptr, nullptr, nullptr};
+      auto plan_phase = [&](const RegistryEntry* entry, const std::string& label, const Config& config) {
+        Phase phase{entry, label, nullptr, nullptr, nullptr};
         if (entry->collective()) {
-          phase.collective = entry->make_collective()->plan(cl_.config, ranks);
+          phase.collective = entry->make_collective()->plan(config, ranks);
         } else {
           phase.node_benchmark = entry->make_benchmark();
-          phase.node_run = phase.node_benchmark->plan(cl_.config, node);
+          phase.node_run = phase.node_benchmark->plan(config, node);
         }
+        phases_.push_back(std::move(phase));
+      };
+      for (const RegistryEntry* entry : settings_.tests) {
+        plan_phase(entry, entry->name, cl_.config);
         if (root() && entry->make_exporter) {
           if (auto exporter = entry->make_exporter(cl_.config)) exporters_[entry->name] = std::move(exporter);
         }
-        phases_.push_back(std::move(phase));
+        for (const CompanionPhase& companion : entry->companions) {
+          const RegistryEntry* other = find_benchmark(companion.name);
+          if (!other) throw std::logic_error("registry: companion '" + companion.name + "' is no benchmark");
+          Config config = cl_.config;
+          bool already = std::find(settings_.tests.begin(), settings_.tests.end(), other) != settings_.tests.end();
+          for (const auto& [key, value] : companion.settings) {
+            already = already && config.has(key) && config.get(key) == value;
+            config.set(key, value);
+          }
+          if (!already) plan_phase(other, companion.label(), config);
+        }
       }
     } catch (const UsageError& e) {
       error = error_line(e);
@@ -221,7 +237,7 @@ class Survey {
     const bool ok = phase.entry->collective() ? run_collective(phase) : run_node_local(phase);
     if (root()) finish_exporter(phase.entry->name);
     if (ok && root()) {
-      completed_ += (completed_.empty() ? "" : ",") + phase.entry->name;
+      completed_ += (completed_.empty() ? "" : ",") + phase.label;
       file_->set_attribute("/", "completed_phases", completed_);
       file_->flush();
     }
@@ -231,7 +247,7 @@ class Survey {
   bool run_node_local(Phase& phase) {
     const RegistryEntry& entry = *phase.entry;
     PlannedRun& planned = *phase.node_run;
-    if (root()) console_.err << "bwsurvey: " << entry.name << ": " << planned.describe() << std::endl;
+    if (root()) console_.err << "bwsurvey: " << phase.label << ": " << planned.describe() << std::endl;
 
     std::optional<std::string> error;
     try {
@@ -281,7 +297,7 @@ class Survey {
   // All ranks run it together; rank 0 gets every table.
   bool run_collective(Phase& phase) {
     const RegistryEntry& entry = *phase.entry;
-    if (root()) console_.err << "bwsurvey: " << entry.name << ": " << phase.collective->describe() << std::endl;
+    if (root()) console_.err << "bwsurvey: " << phase.label << ": " << phase.collective->describe() << std::endl;
     ConsoleProgress console_progress(console_.err, entry.name);
     NullProgress silent;
     std::vector<Table> tables;
@@ -377,7 +393,10 @@ class Survey {
     std::ostream& out = console_.out;
     out << "\nbwsurvey " << BWS_VERSION << ": " << layout_.n_nodes << (layout_.n_nodes == 1 ? " node, " : " nodes, ")
         << size_ << (size_ == 1 ? " rank" : " ranks") << "\n";
-    for (const RegistryEntry* entry : settings_.tests) {
+    std::vector<const RegistryEntry*> reported;  // every entry that ran (companions too), once, in order
+    for (const Phase& phase : phases_)
+      if (std::find(reported.begin(), reported.end(), phase.entry) == reported.end()) reported.push_back(phase.entry);
+    for (const RegistryEntry* entry : reported) {
       const auto it = report_tables_.find(entry->name);
       if (it == report_tables_.end()) continue;
       std::vector<Table> tables;

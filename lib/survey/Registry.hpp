@@ -15,6 +15,17 @@
 
 namespace bws::survey {
 
+// Another entry's phase that an entry brings along when --tests names it,
+// run right after it with some options set: ocl brings b_eff with
+// --beff.path device (the device b_eff is part of the OpenCL backend, but
+// b_eff is collective and stays in lib/beff).
+struct CompanionPhase {
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> settings;  // option key, value
+  // "beff (beff.path=device)"
+  std::string label() const;
+};
+
 // A benchmark is either node-local (make_benchmark: every rank runs it on
 // its own node) or collective (make_collective: all ranks run it together).
 struct RegistryEntry {
@@ -29,6 +40,9 @@ struct RegistryEntry {
   // Optional: an exporter the options ask for (e.g. --pmbw.stats FILE), made
   // on rank 0 at planning time (a UsageError if it cannot write), or nullptr.
   std::function<std::unique_ptr<TableExporter>(const Config&)> make_exporter;
+  // Phases run after this one when --tests names it; skipped when --tests
+  // also names that entry and the options already have those values.
+  std::vector<CompanionPhase> companions;
 
   bool collective() const { return static_cast<bool>(make_collective); }
   std::string description() const;

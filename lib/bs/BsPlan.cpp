@@ -190,7 +190,7 @@ BsParams plan_bs(const Config& config, const NodeContext& node) {
   target.memory_bytes = info.node_memory_bytes;
   target.threads = node.threads;
   target.ranks_sharing = node.ranks_on_node;
-  target.quick = target.quick;
+  target.quick = node.quick;
   return plan_bs_for(config, target);
 }
 

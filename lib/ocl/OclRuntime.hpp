@@ -65,6 +65,12 @@ struct BsVectorOutputs {
   double scalar = 0;
 };
 
+// x_G after one gather of x_L = bs_local_input(l), and x_L after one
+// scatter of that x_G (masked local nodes keep bs_local_input).
+struct BsMeshOutputs {
+  std::vector<double> x_G, x_L;
+};
+
 // BS1-BS7 on the device; vector buffers for up to max_entries entries.
 class OclBsRunner {
  public:
@@ -83,8 +89,8 @@ class OclBsRunner {
   virtual bs::BsPoint mesh_point(bs::BsTest test, const bs::HexMesh& mesh, const bs::GatherCsr& csr, int reps) = 0;
   // For tests: one call of BS1-BS5 on fresh inputs, read back.
   virtual BsVectorOutputs vector_once(bs::BsTest test, std::uint64_t entries) = 0;
-  // For tests: x_G after one gather of x_L = bs_local_input(l).
-  virtual std::vector<double> gather_once(const bs::HexMesh& mesh, const bs::GatherCsr& csr) = 0;
+  // For tests: one gather, then one scatter, read back (BsMeshOutputs).
+  virtual BsMeshOutputs gather_scatter_once(const bs::HexMesh& mesh, const bs::GatherCsr& csr) = 0;
 };
 std::unique_ptr<OclBsRunner> make_ocl_bs_runner(std::shared_ptr<OclDevice> device, std::uint64_t max_entries);
 

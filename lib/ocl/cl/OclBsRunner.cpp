@@ -128,13 +128,17 @@ class BsRunner final : public OclBsRunner {
     return p;
   }
 
-  std::vector<double> gather_once(const bs::HexMesh& mesh, const bs::GatherCsr& csr) override {
-    return cl_checked("gathering on " + dev_.info().label(), [&] {
+  BsMeshOutputs gather_scatter_once(const bs::HexMesh& mesh, const bs::GatherCsr& csr) override {
+    return cl_checked("gathering and scattering on " + dev_.info().label(), [&] {
       DeviceMesh m = upload(mesh, csr);
+      BsMeshOutputs out;
+      out.x_G.resize(m.global_nodes);
+      out.x_L.resize(m.local_nodes);
       run_gather(m);
-      std::vector<double> x_G(m.global_nodes);
-      queue_.enqueueReadBuffer(m.x_G, CL_TRUE, 0, x_G.size() * sizeof(double), x_G.data());
-      return x_G;
+      if (!out.x_G.empty()) queue_.enqueueReadBuffer(m.x_G, CL_TRUE, 0, out.x_G.size() * sizeof(double), out.x_G.data());
+      run_scatter(m);
+      if (!out.x_L.empty()) queue_.enqueueReadBuffer(m.x_L, CL_TRUE, 0, out.x_L.size() * sizeof(double), out.x_L.data());
+      return out;
     });
   }
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what bwsurvey needs on Debian 12 (bookworm): compilers, CMake,
 # Open MPI, HDF5, hwloc, Boost.Program_options, GoogleTest, OpenCL (PoCL on
-# the CPU, ICD loader, CLHPP headers), h5py for the analysis and the tests,
-# likwid and hpcc for the comparison benchmarks (bench/).
+# the CPU, ICD loader, CLHPP headers, clinfo), h5py for the analysis and
+# the tests, likwid, hpcc and clpeak for the comparison benchmarks (bench/).
 set -euo pipefail
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
@@ -13,9 +13,9 @@ packages=(
   libhwloc-dev hwloc
   libboost-program-options-dev
   libgtest-dev
-  ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd
+  ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd clinfo
   python3 python3-h5py python3-numpy
-  likwid hpcc
+  likwid hpcc clpeak
 )
 missing=()
 for p in "${packages[@]}"; do

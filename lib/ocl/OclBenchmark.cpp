@@ -4,7 +4,9 @@
 // with lib/bs's sizes, validation and fit.
 #include "ocl/OclBenchmark.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 #include "bs/BsMesh.hpp"
@@ -86,7 +88,9 @@ class OclPlannedRun final : public PlannedRun {
     const bs::BsParams& p = plan_.bs;
     const OclDeviceInfo& d = plan_.choice.device;
     const bs::BsRankIdentity who{rank_, host_, d.compute_units, kBackendOcl};
-    const std::unique_ptr<OclBsRunner> runner = make_ocl_bs_runner(device_, largest_vector_entries(p));
+    int arrays = 0;
+    for (bs::BsTest t : p.tests) arrays = std::max(arrays, bs::bs_spec(t).arrays);
+    const std::unique_ptr<OclBsRunner> runner = make_ocl_bs_runner(device_, largest_vector_entries(p), arrays);
     double total = 0, done = 0;
     for (bs::BsTest t : p.tests)
       if (!bs::is_mesh_test(t)) total += p.points;
@@ -144,8 +148,8 @@ class OclBenchmark final : public NodeBenchmark {
  public:
   std::string name() const override { return "ocl"; }
   std::string description() const override {
-    return "OpenCL device (PoCL, GPUs): seed 000's STREAM with PCI write/read, BS1-BS7 with the T0/Wmax fit; "
-           "with --tests ocl also b_eff through device buffers (--beff.path device)";
+    return "OpenCL device (PoCL, GPUs): seed 000's STREAM with PCI write/read, BS1-BS7 with the T0/Wmax fit, "
+           "then b_eff through device buffers (--beff.path device)";
   }
   void add_options(boost::program_options::options_description& desc) const override { add_ocl_options(desc); }
   std::unique_ptr<PlannedRun> plan(const Config& config, const NodeContext& node) const override {
@@ -165,5 +169,7 @@ class OclBenchmark final : public NodeBenchmark {
 std::unique_ptr<NodeBenchmark> make_ocl_benchmark() { return std::make_unique<OclBenchmark>(); }
 
 std::shared_ptr<const DeviceBuffersProvider> device_buffers_provider() { return ocl_device_buffers_provider(); }
+
+bool wants_device_beff(const Config& config) { return parse_parts(option_text(config, kPartsOption, kPartsDefault)).beff; }
 
 }  // namespace bws::ocl

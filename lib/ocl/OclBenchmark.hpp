@@ -16,6 +16,9 @@ namespace bws::ocl {
 std::unique_ptr<NodeBenchmark> make_ocl_benchmark();
 // Reads the kept ocl/stream/nodes and bs/fits (backend "ocl") tables.
 std::unique_ptr<BenchmarkReport> make_ocl_report();
+// --ocl.tests names beff: the registry then runs b_eff on the device path
+// after this benchmark.
+bool wants_device_beff(const Config& config);
 // What b_eff's --beff.path device opens; nullptr in a build without OpenCL.
 std::shared_ptr<const DeviceBuffersProvider> device_buffers_provider();
 

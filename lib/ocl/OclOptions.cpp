@@ -16,8 +16,9 @@ void add_ocl_options(boost::program_options::options_description& desc) {
                        "OpenCL: print the platforms and devices with their indices and exit (--ocl.list alone, or "
                        "--ocl.list=true|false)");
   add_text_option(desc, kPartsOption, kPartsDefault,
-                  "OpenCL: what the ocl test runs on the device: stream (seed 000's STREAM with PCI write/read), "
-                  "bs (BS1-BS7 with the --bs.* sweep and fit, double precision), or both as a comma list");
+                  "OpenCL: what the ocl test runs on the device, a comma list of stream (seed 000's STREAM with "
+                  "PCI write/read), bs (BS1-BS7 with the --bs.* sweep and fit, double precision) and beff (b_eff "
+                  "with --beff.path device, as a phase after this one)");
   add_text_option(desc, kElementsOption, kElementsDefault,
                   "OpenCL STREAM: elements per array (all replications together); auto = >= 4x the device's "
                   "global memory cache and >= 10^7, within 40% of the device's memory for the ranks sharing "

@@ -16,16 +16,18 @@ constexpr std::uint64_t kFallbackCacheBytes = std::uint64_t{4} << 20;
 }  // namespace
 
 OclParts parse_parts(const std::string& text) {
-  OclParts parts{false, false};
+  OclParts parts{false, false, false};
   for (const std::string& item : split_comma_list(text)) {
     const std::string t = lower_text(item);
     if (t == "stream")
       parts.stream = true;
     else if (t == "bs")
       parts.bs = true;
+    else if (t == "beff")
+      parts.beff = true;
     else
-      throw UsageError(option_flag(kPartsOption) + ": unknown part '" + item + "'; allowed: stream, bs, or both as "
-                       "a comma list");
+      throw UsageError(option_flag(kPartsOption) + ": unknown part '" + item + "'; allowed: a comma list of stream, "
+                       "bs, beff");
   }
   return parts;
 }

@@ -18,8 +18,9 @@ namespace bws::ocl {
 struct OclParts {
   bool stream = true;
   bool bs = true;
+  bool beff = true;  // b_eff on the device path, after the ocl phase (a registry companion)
 };
-// "stream,bs", "stream", "bs"; UsageError naming --ocl.tests otherwise.
+// A comma list of stream, bs, beff; UsageError naming --ocl.tests otherwise.
 OclParts parse_parts(const std::string& text);
 
 // The BS sweep on a device: lib/bs's plan, with the device's global memory

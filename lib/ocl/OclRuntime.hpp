@@ -71,7 +71,7 @@ struct BsMeshOutputs {
   std::vector<double> x_G, x_L;
 };
 
-// BS1-BS7 on the device; vector buffers for up to max_entries entries.
+// BS1-BS7 on the device; `arrays` vector buffers of up to max_entries entries.
 class OclBsRunner {
  public:
   virtual ~OclBsRunner() = default;
@@ -92,7 +92,8 @@ class OclBsRunner {
   // For tests: one gather, then one scatter, read back (BsMeshOutputs).
   virtual BsMeshOutputs gather_scatter_once(const bs::HexMesh& mesh, const bs::GatherCsr& csr) = 0;
 };
-std::unique_ptr<OclBsRunner> make_ocl_bs_runner(std::shared_ptr<OclDevice> device, std::uint64_t max_entries);
+std::unique_ptr<OclBsRunner> make_ocl_bs_runner(std::shared_ptr<OclDevice> device, std::uint64_t max_entries,
+                                                int arrays = 4);
 
 // b_eff's PCIe path: device buffers on the device --ocl.platform and
 // --ocl.device choose; nullptr in a build without OpenCL.

@@ -146,6 +146,7 @@ class Survey {
           if (auto exporter = entry->make_exporter(cl_.config)) exporters_[entry->name] = std::move(exporter);
         }
         for (const CompanionPhase& companion : entry->companions) {
+          if (companion.wanted && !companion.wanted(cl_.config)) continue;
           const RegistryEntry* other = find_benchmark(companion.name);
           if (!other) throw std::logic_error("registry: companion '" + companion.name + "' is no benchmark");
           Config config = cl_.config;

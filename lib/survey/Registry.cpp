@@ -16,7 +16,7 @@ const std::vector<RegistryEntry>& benchmark_registry() {
       {"beff", true, nullptr, make_beff, beff::make_beff_report, {"beff/sizes", "beff/summary"}, nullptr, {}},
       {"bs", false /*not in the default set: it is long*/, bs::make_bs_benchmark, nullptr, bs::make_bs_report, {"bs/fits"}, nullptr, {}},
       {"ocl", false /*needs an OpenCL device*/, ocl::make_ocl_benchmark, nullptr, ocl::make_ocl_report,
-       {"ocl/stream/nodes", "bs/fits"}, nullptr, {{"beff", {{"beff.path", "device"}}}}},
+       {"ocl/stream/nodes", "bs/fits"}, nullptr, {{"beff", {{"beff.path", "device"}}, ocl::wants_device_beff}}},
   };
   return entries;
 }

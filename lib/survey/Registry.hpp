@@ -22,6 +22,8 @@ namespace bws::survey {
 struct CompanionPhase {
   std::string name;
   std::vector<std::pair<std::string, std::string>> settings;  // option key, value
+  // Whether the options ask for it (nullptr: always), e.g. --ocl.tests names beff.
+  std::function<bool(const Config&)> wanted;
   // "beff (beff.path=device)"
   std::string label() const;
 };

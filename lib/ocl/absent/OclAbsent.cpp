@@ -25,7 +25,9 @@ std::unique_ptr<OclStreamRunner> make_ocl_stream_runner(std::shared_ptr<OclDevic
   no_opencl("--tests ocl");
 }
 
-std::unique_ptr<OclBsRunner> make_ocl_bs_runner(std::shared_ptr<OclDevice>, std::uint64_t) { no_opencl("--tests ocl"); }
+std::unique_ptr<OclBsRunner> make_ocl_bs_runner(std::shared_ptr<OclDevice>, std::uint64_t, int) {
+  no_opencl("--tests ocl");
+}
 
 std::shared_ptr<const DeviceBuffersProvider> ocl_device_buffers_provider() { return nullptr; }
 

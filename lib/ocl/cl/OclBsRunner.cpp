@@ -31,15 +31,19 @@ struct DeviceMesh {
 
 class BsRunner final : public OclBsRunner {
  public:
-  BsRunner(std::shared_ptr<OclDevice> device, std::uint64_t max_entries)
-      : owner_(std::move(device)), dev_(static_cast<const OclClDevice&>(*owner_)), max_entries_(max_entries) {
+  BsRunner(std::shared_ptr<OclDevice> device, std::uint64_t max_entries, int arrays)
+      : owner_(std::move(device)),
+        dev_(static_cast<const OclClDevice&>(*owner_)),
+        max_entries_(max_entries),
+        arrays_(std::clamp(arrays, 1, 4)) {
     const std::string where = " on " + dev_.info().label();
     block_ = bs_block_size(dev_.info().max_work_group_size);
     build();
     cl_checked("allocating BS1-BS5's device buffers" + where, [&] {
       queue_ = dev_.make_queue();
       const std::uint64_t bytes = std::max<std::uint64_t>(max_entries_, 1) * sizeof(double);
-      for (cl::Buffer& b : vectors_) b = cl::Buffer(dev_.context(), CL_MEM_READ_WRITE, bytes);
+      for (int k = 0; k < arrays_; ++k)
+        vectors_[static_cast<std::size_t>(k)] = cl::Buffer(dev_.context(), CL_MEM_READ_WRITE, bytes);
       partial_ = cl::Buffer(dev_.context(), CL_MEM_READ_WRITE, kBsReductionGroups * sizeof(double));
       result_ = cl::Buffer(dev_.context(), CL_MEM_READ_WRITE, sizeof(double));
       return 0;
@@ -61,7 +65,7 @@ class BsRunner final : public OclBsRunner {
   }
 
   bs::BsPoint vector_point(BsTest test, std::uint64_t n, int reps, NodeSync& node_sync) override {
-    check_entries(n);
+    check_entries(n, test);
     bs::BsPoint p;
     p.entries = n;
     p.bytes = bs::vector_test_bytes(test, n);
@@ -87,7 +91,7 @@ class BsRunner final : public OclBsRunner {
   }
 
   BsVectorOutputs vector_once(BsTest test, std::uint64_t n) override {
-    check_entries(n);
+    check_entries(n, test);
     return cl_checked("validating " + std::string(bs::bs_spec(test).label) + " on " + dev_.info().label(), [&] {
       write_inputs(test, n);
       BsVectorOutputs out;
@@ -170,7 +174,11 @@ class BsRunner final : public OclBsRunner {
     }
   }
 
-  void check_entries(std::uint64_t n) const {
+  void check_entries(std::uint64_t n, BsTest test) const {
+    if (bs::bs_spec(test).arrays > arrays_)
+      throw RuntimeFailure(std::string("BS on the device: ") + bs::bs_spec(test).label + " needs " +
+                           std::to_string(bs::bs_spec(test).arrays) + " arrays; its runner was made for " +
+                           std::to_string(arrays_));
     if (n > max_entries_)
       throw RuntimeFailure("BS on the device: " + std::to_string(n) + " entries exceed the " +
                            std::to_string(max_entries_) + " its buffers were made for");
@@ -298,6 +306,7 @@ class BsRunner final : public OclBsRunner {
   std::shared_ptr<OclDevice> owner_;
   const OclClDevice& dev_;
   std::uint64_t max_entries_;
+  int arrays_;
   std::uint64_t block_ = kBsBlockSize;
   cl::Program program_;
   cl::CommandQueue queue_;
@@ -308,8 +317,9 @@ class BsRunner final : public OclBsRunner {
 
 }  // namespace
 
-std::unique_ptr<OclBsRunner> make_ocl_bs_runner(std::shared_ptr<OclDevice> device, std::uint64_t max_entries) {
-  return std::make_unique<BsRunner>(std::move(device), max_entries);
+std::unique_ptr<OclBsRunner> make_ocl_bs_runner(std::shared_ptr<OclDevice> device, std::uint64_t max_entries,
+                                                int arrays) {
+  return std::make_unique<BsRunner>(std::move(device), max_entries, arrays);
 }
 
 }  // namespace bws::ocl

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs what bwsurvey needs on Debian 12 (bookworm): compilers, CMake,
 # Open MPI, HDF5, hwloc, Boost.Program_options, GoogleTest, OpenCL (PoCL on
-# the CPU, ICD loader, CLHPP headers), OpenBLAS (the roofline's DGEMM),
-# h5py and matplotlib for the analysis and the tests, likwid and hpcc for the
-# comparison benchmarks (bench/), and Slurm with munge for the Slurm
-# integration tests (no daemon is started: the tests start their own cluster).
+# the CPU, ICD loader, CLHPP headers, clinfo), OpenBLAS (the roofline's
+# DGEMM), h5py and matplotlib for the analysis and the tests, likwid, hpcc
+# and clpeak for the comparison benchmarks (bench/), and Slurm with munge
+# for the Slurm integration tests (no daemon is started: the tests start
+# their own cluster).
 set -euo pipefail
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
@@ -15,10 +16,10 @@ packages=(
   libhwloc-dev hwloc
   libboost-program-options-dev
   libgtest-dev
-  ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd
+  ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd clinfo
   python3 python3-h5py python3-numpy python3-matplotlib
   libopenblas-dev
-  likwid hpcc
+  likwid hpcc clpeak
   slurmctld slurmd slurm-client munge
 )
 missing=()

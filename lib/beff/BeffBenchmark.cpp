@@ -5,6 +5,7 @@
 // measurements into tables (BeffResults, BeffTables).
 #include "beff/BeffBenchmark.hpp"
 
+#include <climits>
 #include <new>
 #include <optional>
 
@@ -36,7 +37,8 @@ std::string describe_reference(int ranks, const ReferencePair& pair) {
 
 class BeffPlannedCollective final : public PlannedCollective {
  public:
-  explicit BeffPlannedCollective(BeffParams params) : p_(std::move(params)) {
+  BeffPlannedCollective(BeffParams params, const Config& config, std::shared_ptr<const DeviceBuffersProvider> device)
+      : p_(std::move(params)), config_(config), provider_(std::move(device)) {
     std::vector<int> nodes = p_.layout.node_of_rank;
     if (nodes.size() != static_cast<std::size_t>(p_.layout.size)) nodes.assign(static_cast<std::size_t>(p_.layout.size), 0);
     if (p_.layout.size >= 2) pair_ = choose_reference_pair(nodes);
@@ -51,6 +53,7 @@ class BeffPlannedCollective final : public PlannedCollective {
     MPI_Comm_rank(world, &rank);
     MPI_Comm_size(world, &ranks);
     const RingBuffers buffers = allocate_everywhere(world);
+    const std::unique_ptr<DeviceBuffers> device = open_device_everywhere(world);
     const std::string oversubscribed = oversubscription(world);
 
     // The rings: natural, then random (none for 1 rank: it has one order only).
@@ -72,7 +75,7 @@ class BeffPlannedCollective final : public PlannedCollective {
         const auto& built = rank == 0 ? random_on_root[static_cast<std::size_t>(k - 1)].order : std::vector<int>{};
         ring = Ring{k, RingKind::Random, broadcast_order(world, built, ranks)};
       }
-      RingRunSettings settings = settings_for(rank);
+      RingRunSettings settings = settings_for(rank, device.get());
       settings.faults.make_received_stale = ring.kind == RingKind::Natural && rank == p_.corrupt_rank;
       const std::string stage = "beff " + ring_label(ring.index, ring.kind);
       auto sizes = measure_ring(world, ring.order, settings, buffers, iteration,
@@ -86,7 +89,7 @@ class BeffPlannedCollective final : public PlannedCollective {
       MPI_Comm pair_comm = MPI_COMM_NULL;
       MPI_Comm_split(world, member ? 0 : MPI_UNDEFINED, rank, &pair_comm);
       if (member) {
-        const RingRunSettings settings = settings_for(rank);
+        const RingRunSettings settings = settings_for(rank, device.get());
         auto sizes = measure_ring(pair_comm, natural_ring(2).order, settings, buffers, iteration,
                                   [&](std::size_t) { progress.report("beff reference ring", ++done / steps); });
         MPI_Comm_free(&pair_comm);
@@ -96,7 +99,7 @@ class BeffPlannedCollective final : public PlannedCollective {
       wait_quietly_at_barrier(world);
     }
     if (rank != 0) return {};
-    std::vector<Table> out = tables(measured, oversubscribed);
+    std::vector<Table> out = tables(measured, oversubscribed, device ? device->device_name() : std::string());
     out.push_back(std::move(ranks_table));
     return out;
   }
@@ -140,6 +143,26 @@ class BeffPlannedCollective final : public PlannedCollective {
     return table;
   }
 
+  // The PCIe path's four device buffers on every rank (nullptr on the host
+  // path), or a RuntimeFailure on every rank naming the first failing one.
+  std::unique_ptr<DeviceBuffers> open_device_everywhere(MPI_Comm world) const {
+    if (p_.path != BeffPath::Device) return nullptr;
+    std::unique_ptr<DeviceBuffers> device;
+    std::string error;
+    try {
+      device = provider_->open(config_, device_request(p_));
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    int rank = 0, failing = error.empty() ? INT_MAX : 0;
+    MPI_Comm_rank(world, &rank);
+    if (!error.empty()) failing = rank;
+    MPI_Allreduce(MPI_IN_PLACE, &failing, 1, MPI_INT, MPI_MIN, world);
+    if (failing == INT_MAX) return device;
+    if (rank == failing) throw RuntimeFailure("--beff.path device: " + error);
+    throw RuntimeFailure("--beff.path device: rank " + std::to_string(failing) + " could not open its device buffers");
+  }
+
   // "4 ranks on 2 processors" when some node runs more ranks than it has
   // processors (rank 0's node named when it is one), "" otherwise. Collective.
   std::string oversubscription(MPI_Comm world) const {
@@ -151,8 +174,9 @@ class BeffPlannedCollective final : public PlannedCollective {
     return std::to_string(ranks) + " ranks on " + std::to_string(processors) + " processors of a node";
   }
 
-  RingRunSettings settings_for(int rank) const {
+  RingRunSettings settings_for(int rank, DeviceBuffers* device) const {
     RingRunSettings s;
+    s.device = device;
     s.sizes_bytes = p_.sizes_bytes;
     s.methods = p_.methods;
     s.reps = p_.reps;
@@ -161,24 +185,27 @@ class BeffPlannedCollective final : public PlannedCollective {
     return s;
   }
 
-  std::vector<Table> tables(const std::vector<RingMeasurement>& measured, const std::string& oversubscribed) const {
+  std::vector<Table> tables(const std::vector<RingMeasurement>& measured, const std::string& oversubscribed,
+                            const std::string& device_name) const {
+    const PathLabel path{path_name(p_.path), device_name};
     Table results = make_beff_results_table(), sizes = make_beff_sizes_table(), summary = make_beff_summary_table(),
           rings = make_beff_rings_table(), checks = make_checks_table();
     std::vector<RingResult> computed;
     const RingResult* reference = nullptr;
     for (const RingMeasurement& m : measured) {
       computed.push_back(ring_result(m));
-      add_result_rows(results, m, p_.layout.host);
-      add_ring_rows(rings, m.ring, p_.seed);
-      add_payload_checks(checks, m);
+      add_result_rows(results, m, p_.layout.host, path);
+      add_ring_rows(rings, m.ring, p_.seed, path);
+      add_payload_checks(checks, m, path);
     }
     for (const RingResult& r : computed)
       if (r.kind == RingKind::Reference) reference = &r;
     const RingResult& natural = computed.front();
-    const ScalingResult scaling =
+    ScalingResult scaling =
         scaling_result(natural, reference, p_.min_efficiency, describe_reference(natural.ranks, pair_), oversubscribed);
+    scaling.check.subject = (path.subject_prefix() + scaling.check.subject).substr(0, 160);
     for (const RingResult& r : computed) {
-      add_size_rows(sizes, r);
+      add_size_rows(sizes, r, path);
       SummaryExtras extras;
       extras.seed = p_.seed;
       extras.huge_pages = p_.huge_pages;
@@ -189,18 +216,21 @@ class BeffPlannedCollective final : public PlannedCollective {
       extras.min_efficiency = p_.min_efficiency;
       extras.scaling_passed = r.kind == RingKind::Natural ? (scaling.check.passed ? 1 : 0) : -1;
       extras.scaling_enforced = r.kind == RingKind::Natural && scaling.enforced;
-      add_summary_row(summary, r, extras);
+      add_summary_row(summary, r, extras, path);
     }
     add_check(checks, scaling.check);
     return {std::move(results), std::move(sizes), std::move(summary), std::move(rings), std::move(checks)};
   }
 
   BeffParams p_;
+  Config config_;  // the device options, for opening the device buffers
+  std::shared_ptr<const DeviceBuffersProvider> provider_;
   ReferencePair pair_;
 };
 
 class BeffBenchmark final : public CollectiveBenchmark {
  public:
+  explicit BeffBenchmark(std::shared_ptr<const DeviceBuffersProvider> device) : device_(std::move(device)) {}
   std::string name() const override { return "beff"; }
   std::string description() const override {
     return "b_eff ring: every rank exchanges 21 message sizes with both ring neighbours (natural and random "
@@ -208,12 +238,17 @@ class BeffBenchmark final : public CollectiveBenchmark {
   }
   void add_options(boost::program_options::options_description& desc) const override { add_beff_options(desc); }
   std::unique_ptr<PlannedCollective> plan(const Config& config, const RankLayout& layout) const override {
-    return std::make_unique<BeffPlannedCollective>(plan_beff(config, layout));
+    return std::make_unique<BeffPlannedCollective>(plan_beff(config, layout, device_.get()), config, device_);
   }
+
+ private:
+  std::shared_ptr<const DeviceBuffersProvider> device_;
 };
 
 }  // namespace
 
-std::unique_ptr<CollectiveBenchmark> make_beff_benchmark() { return std::make_unique<BeffBenchmark>(); }
+std::unique_ptr<CollectiveBenchmark> make_beff_benchmark(std::shared_ptr<const DeviceBuffersProvider> device) {
+  return std::make_unique<BeffBenchmark>(std::move(device));
+}
 
 }  // namespace bws::beff

@@ -7,11 +7,15 @@
 #include <memory>
 
 #include "core/CollectiveBenchmark.hpp"
+#include "core/DeviceBuffers.hpp"
 #include "core/Report.hpp"
 
 namespace bws::beff {
 
-std::unique_ptr<CollectiveBenchmark> make_beff_benchmark();
+// device: what opens device buffers for --beff.path device (the registry
+// passes lib/ocl's OpenCL provider when the build has OpenCL); without it
+// --beff.path device is a usage error.
+std::unique_ptr<CollectiveBenchmark> make_beff_benchmark(std::shared_ptr<const DeviceBuffersProvider> device = nullptr);
 // Reads the kept "beff/sizes" and "beff/summary" tables.
 std::unique_ptr<BenchmarkReport> make_beff_report();
 

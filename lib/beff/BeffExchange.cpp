@@ -77,10 +77,14 @@ RingBuffers::RingBuffers(std::uint64_t max_message_bytes, bool huge_pages) {
 
 void run_exchanges(ExchangeMethod method, const ExchangePeers& peers, const RingBuffers& buffers,
                    std::uint64_t message_bytes, std::uint64_t iterations, std::uint32_t& iteration,
-                   PayloadTally& tally, const ExchangeFaults& faults) {
+                   PayloadTally& tally, const ExchangeFaults& faults, DeviceBuffers* device) {
   for (std::uint64_t i = 0; i < iterations; ++i, ++iteration) {
     const IterationStamps s = stamps_for(peers, message_bytes, iteration);
     // The send buffers are free again: the last iteration's sends completed.
+    if (device) {
+      device->read(kDeviceSendRight, buffers.send_right(), message_bytes);
+      device->read(kDeviceSendLeft, buffers.send_left(), message_bytes);
+    }
     stamp_message(buffers.send_right(), message_bytes, s.to_right);
     stamp_message(buffers.send_left(), message_bytes, s.to_left);
     if (method == ExchangeMethod::Sendrecv)
@@ -88,7 +92,30 @@ void run_exchanges(ExchangeMethod method, const ExchangePeers& peers, const Ring
     else
       exchange_nonblocking(peers, buffers, message_bytes);
     check_received(buffers, message_bytes, s, tally, faults);
+    if (device) {
+      device->write(kDeviceRecvFromLeft, buffers.recv_from_left(), message_bytes);
+      device->write(kDeviceRecvFromRight, buffers.recv_from_right(), message_bytes);
+    }
   }
+}
+
+void load_device_patterns(const ExchangePeers& peers, const RingBuffers& buffers, DeviceBuffers& device) {
+  const auto self = static_cast<std::uint32_t>(peers.self);
+  const std::uint64_t bytes = buffers.capacity_bytes();
+  fill_device_pattern(buffers.send_right(), bytes, self, Direction::Rightward);
+  device.write(kDeviceSendRight, buffers.send_right(), bytes);
+  fill_device_pattern(buffers.send_left(), bytes, self, Direction::Leftward);
+  device.write(kDeviceSendLeft, buffers.send_left(), bytes);
+}
+
+void check_device_receipts(const ExchangePeers& peers, const RingBuffers& buffers, DeviceBuffers& device,
+                           std::uint64_t message_bytes, std::uint32_t iteration, PayloadTally& tally) {
+  const IterationStamps s = stamps_for(peers, message_bytes, iteration - 1);
+  // The send buffers are scratch here: every exchange reads them anew from the device.
+  device.read(kDeviceRecvFromLeft, buffers.send_right(), message_bytes);
+  tally.add(check_device_message(buffers.send_right(), message_bytes, s.from_left));
+  device.read(kDeviceRecvFromRight, buffers.send_left(), message_bytes);
+  tally.add(check_device_message(buffers.send_left(), message_bytes, s.from_right));
 }
 
 }  // namespace bws::beff

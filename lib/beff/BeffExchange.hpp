@@ -18,6 +18,7 @@
 
 #include "beff/BeffMeasurement.hpp"
 #include "beff/BeffPayload.hpp"
+#include "core/DeviceBuffers.hpp"
 
 namespace bws::beff {
 
@@ -64,12 +65,30 @@ struct ExchangeFaults {
   bool make_received_stale = false;
 };
 
+// The device buffers of the PCIe path (--beff.path device), indexed as the
+// RingBuffers' parts; the host buffers are then the staging copies.
+inline constexpr int kDeviceSendRight = 0, kDeviceSendLeft = 1, kDeviceRecvFromLeft = 2, kDeviceRecvFromRight = 3;
+inline constexpr int kDeviceBuffersPerRank = 4;
+
 // Runs `iterations` exchanges of L bytes; `iteration` is this rank's running
 // exchange counter (the same on all ranks of the ring, since they run the
 // same sequence) and is advanced. Problems found in received payloads are
-// added to `tally`.
+// added to `tally`. With `device` (the PCIe path), each iteration first
+// reads both outgoing messages from the device buffers into the host send
+// buffers, and after the exchange and the check writes both received
+// messages into the device buffers: device -> host -> MPI -> host -> device.
 void run_exchanges(ExchangeMethod method, const ExchangePeers& peers, const RingBuffers& buffers,
                    std::uint64_t message_bytes, std::uint64_t iterations, std::uint32_t& iteration,
-                   PayloadTally& tally, const ExchangeFaults& faults = {});
+                   PayloadTally& tally, const ExchangeFaults& faults = {}, DeviceBuffers* device = nullptr);
+
+// The PCIe path, before a ring: writes this rank's body pattern
+// (fill_device_pattern, sender = peers.self) into both device send buffers,
+// through the host send buffers.
+void load_device_patterns(const ExchangePeers& peers, const RingBuffers& buffers, DeviceBuffers& device);
+// The PCIe path, after a sample (untimed): reads both device receive
+// buffers back, through the host send buffers, and checks them against the
+// last exchange's stamps (iteration - 1) and the senders' patterns.
+void check_device_receipts(const ExchangePeers& peers, const RingBuffers& buffers, DeviceBuffers& device,
+                           std::uint64_t message_bytes, std::uint32_t iteration, PayloadTally& tally);
 
 }  // namespace bws::beff

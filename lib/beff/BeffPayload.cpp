@@ -131,6 +131,45 @@ PayloadProblem check_message(const std::byte* message, std::uint64_t message_byt
   return problem;
 }
 
+namespace {
+
+std::uint64_t pattern_key(std::uint32_t sender, Direction direction) {
+  return mix(mix(0x5eedb0d1ULL ^ (std::uint64_t{sender} << 8)) ^ static_cast<std::uint64_t>(direction));
+}
+
+std::byte pattern_byte(std::uint64_t key, std::uint64_t offset) {
+  const std::uint64_t word = mix(key ^ (offset / 8));
+  return static_cast<std::byte>((word >> (8 * (offset % 8))) & 0xFFu);
+}
+
+bool pattern_matches(const std::byte* message, std::uint64_t begin, std::uint64_t end, std::uint64_t key) {
+  for (std::uint64_t o = begin; o < end; ++o)
+    if (message[o] != pattern_byte(key, o)) return false;
+  return true;
+}
+
+}  // namespace
+
+void fill_device_pattern(std::byte* message, std::uint64_t bytes, std::uint32_t sender, Direction direction) {
+  const std::uint64_t key = pattern_key(sender, direction);
+  for (std::uint64_t o = 0; o < bytes; ++o) message[o] = pattern_byte(key, o);
+}
+
+PayloadProblem check_device_message(const std::byte* message, std::uint64_t message_bytes,
+                                    const PayloadStamp& expected) {
+  const PayloadProblem stamps = check_message(message, message_bytes, expected);
+  if (stamps != PayloadProblem::None || message_bytes < kShortMessageBytes) return stamps;
+  const std::uint64_t key = pattern_key(expected.sender, expected.direction);
+  std::uint64_t body_begin = 0;
+  bool body_ok = true;
+  for_each_stamp_offset(message_bytes, [&](std::uint64_t offset) {
+    body_ok = body_ok && pattern_matches(message, body_begin, offset, key);
+    body_begin = offset + kStampBytes;
+    return body_ok;
+  });
+  return body_ok ? PayloadProblem::None : PayloadProblem::Corrupted;
+}
+
 const char* payload_problem_name(PayloadProblem problem) {
   switch (problem) {
     case PayloadProblem::None:

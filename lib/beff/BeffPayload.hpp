@@ -56,6 +56,21 @@ const char* payload_problem_name(PayloadProblem problem);  // "stale (wrong iter
 // Checks an L-byte message against what it should carry.
 PayloadProblem check_message(const std::byte* message, std::uint64_t message_bytes, const PayloadStamp& expected);
 
+// The PCIe path (--beff.path device): a sender's device buffer holds a
+// body pattern of (sender, direction), the same at every iteration; each
+// iteration the message is read from the device, stamped on the host, sent,
+// checked and written to the receiver's device buffer. After a sample the
+// receiver reads its device buffer back: the stamps must be the last
+// iteration's and every byte between them the sender's pattern, which
+// shows both device copies carried the data (a short message is all
+// stamp bytes, so only its host-side round trip is shown).
+// Byte o of the pattern depends on o only, not on the message size.
+void fill_device_pattern(std::byte* message, std::uint64_t bytes, std::uint32_t sender, Direction direction);
+// check_message, then (>= 32 bytes) the bytes between the stamps against
+// the sender's pattern: Corrupted when they differ.
+PayloadProblem check_device_message(const std::byte* message, std::uint64_t message_bytes,
+                                    const PayloadStamp& expected);
+
 // Messages found wrong, by problem.
 struct PayloadTally {
   std::array<std::uint64_t, kPayloadProblemKinds> counts{};

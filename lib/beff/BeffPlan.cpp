@@ -158,12 +158,28 @@ void add_beff_options(boost::program_options::options_description& desc) {
   add_text_option(desc, kMinEfficiencyOption, kMinEfficiencyDefault,
                   "b_eff: the linear-scaling check passes when E(n) = b_eff(n) / (n x per-rank b_eff of a 2-rank "
                   "ring) is at least this; allowed > 0 and <= 1");
+  add_text_option(desc, kPathOption, kPathDefault,
+                  "b_eff: where messages live: host (host memory, as HPCC) or device (OpenCL device buffers: each "
+                  "message is read from the device, sent, received and written to the neighbour's device inside "
+                  "the timed loop, HPCC_FPGA's PCIe path; the device is chosen by --ocl.platform and --ocl.device, "
+                  "per node by local rank); allowed: host, device (device needs a build with OpenCL)");
   add_text_option(desc, kHugePagesOption, kHugePagesDefault,
                   "b_eff: request 2 MiB pages for the message buffers (on) or leave 4 KiB pages (off: what a "
                   "plain malloc gives, as hpcc and OSU use); allowed: on, off");
 }
 
-BeffParams plan_beff(const Config& config, const RankLayout& layout) {
+const char* path_name(BeffPath path) { return path == BeffPath::Host ? "host" : "device"; }
+
+DeviceBuffersRequest device_request(const BeffParams& p) {
+  DeviceBuffersRequest r;
+  r.buffers = kDeviceBuffersPerRank;
+  r.bytes_each = p.max_message_bytes();
+  r.local_rank = p.local_rank;
+  r.ranks_on_node = std::max(1, p.layout.ranks_on_node);
+  return r;
+}
+
+BeffParams plan_beff(const Config& config, const RankLayout& layout, const DeviceBuffersProvider* device) {
   BeffParams p;
   p.layout = layout;
   p.message_limit_bytes = message_limit_bytes(layout);
@@ -219,6 +235,25 @@ BeffParams plan_beff(const Config& config, const RankLayout& layout) {
   p.huge_pages =
       parse_flag_text(option_text(config, kHugePagesOption, kHugePagesDefault), kHugePagesOption, "on, off");
 
+  const std::string path = lower_text(trim_text(option_text(config, kPathOption, kPathDefault)));
+  if (path == "device") {
+    p.path = BeffPath::Device;
+  } else if (path != "host") {
+    throw UsageError(option_flag(kPathOption) + ": unknown path '" + option_text(config, kPathOption, kPathDefault) +
+                     "'; allowed: host, device");
+  }
+  const auto& nodes = layout.node_of_rank;
+  if (layout.rank >= 0 && static_cast<std::size_t>(layout.rank) < nodes.size())
+    for (std::size_t r = 0; r < static_cast<std::size_t>(layout.rank); ++r)
+      if (nodes[r] == nodes[static_cast<std::size_t>(layout.rank)]) ++p.local_rank;
+  if (p.path == BeffPath::Device) {
+    if (device == nullptr)
+      throw UsageError(option_flag(kPathOption) +
+                       ": 'device' needs OpenCL, which this build of bwsurvey left out (install "
+                       "ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd and rebuild); allowed: host");
+    p.device_name = device->check(config, device_request(p));
+  }
+
   p.corrupt_rank = corrupt_rank_from_environment(std::max(1, layout.size));
   const long processors = sysconf(_SC_NPROCESSORS_ONLN);
   p.node_processors = processors > 0 ? static_cast<int>(processors) : 0;
@@ -238,6 +273,7 @@ std::string describe_beff(const BeffParams& p) {
                      std::to_string(p.seed) + "), " + methods + ", " + std::to_string(p.reps) +
                      " repetitions of >= " + format_seconds(p.min_time_seconds) +
                      (p.huge_pages ? ", 2 MiB pages requested" : ", 4 KiB pages");
+  if (p.path == BeffPath::Device) text += "; device path through " + p.device_name;
   if (p.corrupt_rank >= 0)
     text += "; TEST HOOK " + std::string(kCorruptEnvironment) + "=" + std::to_string(p.corrupt_rank);
   return text;

@@ -24,6 +24,7 @@ inline constexpr const char* kRepsOption = "beff.reps";
 inline constexpr const char* kMethodsOption = "beff.methods";
 inline constexpr const char* kMinEfficiencyOption = "beff.min-efficiency";
 inline constexpr const char* kHugePagesOption = "beff.huge-pages";
+inline constexpr const char* kPathOption = "beff.path";
 
 inline constexpr const char* kMaxBytesDefault = "1M";  // 4 KiB * 2^8: a = 2
 inline constexpr const char* kSizesDefault = "";       // the 21 b_eff sizes
@@ -34,6 +35,7 @@ inline constexpr const char* kRepsDefault = "10";
 inline constexpr const char* kMethodsDefault = "sendrecv,nonblocking";
 inline constexpr const char* kMinEfficiencyDefault = "0.8";
 inline constexpr const char* kHugePagesDefault = "on";
+inline constexpr const char* kPathDefault = "host";
 
 inline constexpr double kQuickMinTimeSeconds = 0.001;  // --quick with the default min-time
 inline constexpr double kMaxMinTimeSeconds = 60;
@@ -49,6 +51,13 @@ inline constexpr int kBuffersPerRank = 4;
 // from its left neighbour in the natural ring as stale (ExchangeFaults), so
 // tests can see the payload check fail the run. Read only by plan_beff.
 inline constexpr const char* kCorruptEnvironment = "BWSURVEY_BEFF_CORRUPT";
+
+// Where messages start and end: in host memory (the MPI ring as HPCC runs
+// it), or in device memory, copied device -> host before the send and
+// host -> device after the receive inside the timed loop (HPCC_FPGA's PCIe
+// path).
+enum class BeffPath { Host, Device };
+const char* path_name(BeffPath path);  // "host", "device"
 
 struct BeffParams {
   std::vector<std::uint64_t> sizes_bytes;  // ascending, distinct
@@ -66,6 +75,9 @@ struct BeffParams {
   // 4 KiB pages that, not the memory, limits large messages.
   bool huge_pages = true;
   int corrupt_rank = -1;  // the test hook's rank, -1 when unset
+  BeffPath path = BeffPath::Host;
+  std::string device_name;  // the PCIe path's device on this rank (as planned)
+  int local_rank = 0;       // this rank's index on its node: picks its device
   RankLayout layout;
   // Processors (hardware threads) online on this rank's node: more ranks
   // than these time-share cores, and linear scaling is not to be expected.
@@ -76,8 +88,12 @@ struct BeffParams {
 
 void add_beff_options(boost::program_options::options_description& desc);
 
-// Parses and validates the options against this rank's layout; throws UsageError.
-BeffParams plan_beff(const Config& config, const RankLayout& layout);
+// Parses and validates the options against this rank's layout; throws
+// UsageError. `device`: what can open device buffers for --beff.path
+// device (lib/ocl's OpenCL provider), or nullptr in a build without one.
+BeffParams plan_beff(const Config& config, const RankLayout& layout, const DeviceBuffersProvider* device = nullptr);
+// The request for the PCIe path's four device buffers of the largest message.
+DeviceBuffersRequest device_request(const BeffParams& params);
 
 // "21 sizes 1 B..1 MiB, natural + 3 random rings (seed 12345), sendrecv+nonblocking, 10 repetitions of >= 10 ms"
 std::string describe_beff(const BeffParams& params);

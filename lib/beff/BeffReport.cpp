@@ -32,10 +32,13 @@ std::string micros(double seconds) {
   return std::isfinite(seconds) ? printf_line("%.2f us", seconds * 1e6) : std::string("n/a");
 }
 
-void append_seed_table(std::vector<std::string>& lines, const Table& sizes, std::int64_t ring) {
+// The path of a row: files of schema 1.0 have no path column (host only).
+std::string path_of(const Table& t, std::size_t r) { return t.has_column("path") ? t.get_string(r, "path") : "host"; }
+
+void append_seed_table(std::vector<std::string>& lines, const Table& sizes, std::int64_t ring, const std::string& path) {
   lines.emplace_back("    MSize      looplength        transfer             B/s");
   for (std::size_t r = 0; r < sizes.rows(); ++r) {
-    if (sizes.get_int(r, "ring") != ring) continue;
+    if (sizes.get_int(r, "ring") != ring || path_of(sizes, r) != path) continue;
     lines.push_back(printf_line("%9llu %15llu %15.5e %15.5e",
                                 static_cast<unsigned long long>(sizes.get_int(r, "message_bytes")),
                                 static_cast<unsigned long long>(sizes.get_int(r, "looplength")),
@@ -50,21 +53,38 @@ class BeffReport final : public BenchmarkReport {
     const Table* sizes = find_table(tables, kSizesPath);
     const Table* summary = find_table(tables, kSummaryPath);
     if (!sizes || !summary || summary->rows() == 0) return lines;
+    // One block per path (host, then the device path), in the order they ran.
+    std::vector<std::string> paths;
+    for (std::size_t r = 0; r < summary->rows(); ++r)
+      if (std::find(paths.begin(), paths.end(), path_of(*summary, r)) == paths.end()) paths.push_back(path_of(*summary, r));
+    for (const std::string& path : paths) {
+      if (!lines.empty()) lines.emplace_back();
+      append_path_block(lines, *sizes, *summary, path);
+    }
+    return lines;
+  }
 
-    std::size_t natural = summary->rows();
+ private:
+  static void append_path_block(std::vector<std::string>& lines, const Table& sizes, const Table& summary,
+                                const std::string& path) {
+    std::size_t natural = summary.rows();
     std::vector<std::size_t> random;
-    for (std::size_t r = 0; r < summary->rows(); ++r) {
-      const std::string& kind = summary->get_string(r, "ring_kind");
-      if (kind == "natural" && natural == summary->rows()) natural = r;
+    for (std::size_t r = 0; r < summary.rows(); ++r) {
+      if (path_of(summary, r) != path) continue;
+      const std::string& kind = summary.get_string(r, "ring_kind");
+      if (kind == "natural" && natural == summary.rows()) natural = r;
       if (kind == "random") random.push_back(r);
     }
-    if (natural == summary->rows()) return lines;
-    const Table& s = *summary;
+    if (natural == summary.rows()) return;
+    const Table& s = summary;
     const std::int64_t ranks = s.get_int(natural, "ranks");
 
+    if (path != "host")
+      lines.push_back("b_eff, " + path + " path (device -> host -> MPI -> host -> device inside the timed loop)" +
+                      (s.has_column("device") ? " through " + s.get_string(natural, "device") : std::string()) + ":");
     lines.push_back("b_eff, natural ring of " + std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks") +
                     " (transfer: best time of looplength exchanges in s; B/s: all ranks, 2L per rank per exchange)");
-    append_seed_table(lines, *sizes, s.get_int(natural, "ring"));
+    append_seed_table(lines, sizes, s.get_int(natural, "ring"), path);
     lines.emplace_back();
     lines.push_back(printf_line("b_eff = %.5e B/s", s.get_double(natural, "b_eff_Bps")));
     std::string hockney = "no Hockney fit (it needs 2 sizes or more, and time growing with size)";
@@ -99,12 +119,12 @@ class BeffReport final : public BenchmarkReport {
                                 passed ? "passed" : "FAILED",
                                 enforced ? "" : " (not enforced: ranks oversubscribe their node; see /checks)"));
     for (std::size_t r = 0; r < s.rows(); ++r) {
-      if (s.get_int(r, "valid") != 0) continue;
+      if (s.get_int(r, "valid") != 0 || path_of(s, r) != path) continue;
       const std::string& kind = s.get_string(r, "ring_kind");
       const std::string ring = kind == "random" ? "random ring " + std::to_string(s.get_int(r, "ring")) : kind + " ring";
-      lines.push_back("b_eff INVALID: " + ring + ": received messages did not check out (see the beff.payload checks)");
+      lines.push_back("b_eff INVALID: " + (path == "host" ? std::string() : path + " path: ") + ring +
+                      ": received messages did not check out (see the beff.payload checks)");
     }
-    return lines;
   }
 };
 

@@ -22,11 +22,13 @@ struct RankOfRing {
 
 double time_exchanges(ExchangeMethod method, const RankOfRing& me, const RingBuffers& buffers, std::uint64_t bytes,
                       std::uint64_t looplength, std::uint32_t& iteration, PayloadTally& tally,
-                      const ExchangeFaults& faults) {
+                      const ExchangeFaults& faults, DeviceBuffers* device) {
   MPI_Barrier(me.comm);
   const double start = MPI_Wtime();
-  run_exchanges(method, me.peers, buffers, bytes, looplength, iteration, tally, faults);
-  return MPI_Wtime() - start;
+  run_exchanges(method, me.peers, buffers, bytes, looplength, iteration, tally, faults, device);
+  const double seconds = MPI_Wtime() - start;
+  if (device) check_device_receipts(me.peers, buffers, *device, bytes, iteration, tally);
+  return seconds;
 }
 
 // Grows the loop until one run of it lasts >= min-time on the slowest rank,
@@ -34,10 +36,10 @@ double time_exchanges(ExchangeMethod method, const RankOfRing& me, const RingBuf
 // faster than the calibrating one must still last min-time.
 std::uint64_t calibrate(ExchangeMethod method, const RankOfRing& me, const RingBuffers& buffers, std::uint64_t bytes,
                         double min_time_seconds, std::uint32_t& iteration, PayloadTally& tally,
-                        const ExchangeFaults& faults) {
+                        const ExchangeFaults& faults, DeviceBuffers* device) {
   std::uint64_t looplength = 1;
   while (true) {
-    double seconds = time_exchanges(method, me, buffers, bytes, looplength, iteration, tally, faults);
+    double seconds = time_exchanges(method, me, buffers, bytes, looplength, iteration, tally, faults, device);
     MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, me.comm);
     if (looplength >= kMaxLooplength) return looplength;
     if (seconds >= min_time_seconds) {
@@ -98,20 +100,20 @@ SizeMeasurement measure_size(const RankOfRing& me, const RingRunSettings& s, con
   // One untimed exchange per method first: connections are set up lazily,
   // and a slow first contact must not shorten the calibrated loop.
   for (std::size_t m = 0; m < s.methods.size(); ++m)
-    run_exchanges(s.methods[m], me.peers, buffers, bytes, 1, iteration, tallies[m], s.faults);
+    run_exchanges(s.methods[m], me.peers, buffers, bytes, 1, iteration, tallies[m], s.faults, s.device);
   // Every method calibrates; the longest loop serves all, so the faster
   // method's samples also last min-time.
   size.looplength = 1;
   size.own_best_seconds = std::numeric_limits<double>::infinity();
   for (std::size_t m = 0; m < s.methods.size(); ++m)
     size.looplength = std::max(size.looplength, calibrate(s.methods[m], me, buffers, bytes, s.min_time_seconds,
-                                                          iteration, tallies[m], s.faults));
+                                                          iteration, tallies[m], s.faults, s.device));
   for (std::size_t m = 0; m < s.methods.size(); ++m) {
     const ExchangeMethod method = s.methods[m];
-    run_exchanges(method, me.peers, buffers, bytes, 1, iteration, tallies[m], s.faults);  // warm-up
+    run_exchanges(method, me.peers, buffers, bytes, 1, iteration, tallies[m], s.faults, s.device);  // warm-up
     std::vector<double> mine(static_cast<std::size_t>(s.reps));
     for (double& seconds : mine) {
-      seconds = time_exchanges(method, me, buffers, bytes, size.looplength, iteration, tallies[m], s.faults);
+      seconds = time_exchanges(method, me, buffers, bytes, size.looplength, iteration, tallies[m], s.faults, s.device);
       size.own_best_seconds = std::min(size.own_best_seconds, seconds);
     }
     MethodSamples samples;
@@ -142,6 +144,7 @@ std::vector<SizeMeasurement> measure_ring(MPI_Comm comm, const std::vector<int>&
   MPI_Comm_rank(comm, &me.rank);
   const RingPlace place = place_in_ring(order, me.rank);
   me.peers = ExchangePeers{comm, me.rank, place.left, place.right};
+  if (settings.device) load_device_patterns(me.peers, buffers, *settings.device);
   std::vector<SizeMeasurement> sizes;
   for (std::size_t i = 0; i < settings.sizes_bytes.size(); ++i) {
     sizes.push_back(measure_size(me, settings, buffers, settings.sizes_bytes[i], iteration));

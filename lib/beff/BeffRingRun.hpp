@@ -4,7 +4,9 @@
 // method so one sample lasts >= min-time on the slowest rank (MPI_Allreduce
 // MAX, so every rank runs the same loop; the longest of the methods' loops
 // is used by all), then per method one untimed warm-up exchange and `reps`
-// timed samples, each after MPI_Barrier. Times and payload findings
+// timed samples, each after MPI_Barrier. On the PCIe path the device send
+// buffers get this rank's pattern first, and every timed run is followed
+// by the (untimed) check of what reached the device. Times and payload findings
 // are reduced to the communicator's rank 0, which gets the whole
 // measurement; other ranks get the sizes and loop lengths only.
 #include <mpi.h>
@@ -29,6 +31,11 @@ struct RingRunSettings {
   double min_time_seconds = 0.01;
   int world_rank = 0;      // names this rank in payload findings
   ExchangeFaults faults;   // the test hook, for this rank and ring
+  // The PCIe path (--beff.path device): this rank's device buffers; every
+  // exchange goes device -> host -> MPI -> host -> device inside the timed
+  // loop, and each sample's last messages are read back and checked after
+  // its clock stops. nullptr: the host path.
+  DeviceBuffers* device = nullptr;
 };
 
 // The next loop length to try after `looplength` exchanges took `seconds` on

@@ -9,6 +9,8 @@ namespace {
 
 constexpr std::size_t kKindWidth = 16;
 constexpr std::size_t kReferenceWidth = 64;
+constexpr std::size_t kPathWidth = 8;
+constexpr std::size_t kDeviceWidth = 128;
 
 // rank -1: a row of the whole ring, not of one rank.
 constexpr int kAllRanks = -1;
@@ -24,6 +26,7 @@ Table make_beff_results_table() {
   columns.push_back(int_column("looplength"));          // exchanges per sample
   columns.push_back(int_column("repetition"));
   for (Column& c : closing_result_columns()) columns.push_back(std::move(c));
+  columns.push_back(text_column("path", kPathWidth));  // host or device: added in schema 1.1, at the end
   return Table(kResultsPath, std::move(columns));
 }
 
@@ -33,7 +36,7 @@ Table make_beff_sizes_table() {
                             text_column("method", kNameWidth), real_column("t_best_seconds", "s"),
                             real_column("t_exchange_seconds", "s"), real_column("b_Bps", "B/s"),
                             real_column("b_per_rank_Bps", "B/s"), real_column("model_b_Bps", "B/s"),
-                            real_column("residual"), int_column("valid")});
+                            real_column("residual"), int_column("valid"), text_column("path", kPathWidth)});
 }
 
 Table make_beff_summary_table() {
@@ -46,12 +49,12 @@ Table make_beff_summary_table() {
                 real_column("reference_per_rank_Bps", "B/s"), real_column("efficiency"),
                 real_column("min_efficiency"), int_column("scaling_passed"), int_column("scaling_enforced"),
                 int_column("seed"), int_column("huge_pages"),
-                int_column("valid")});
+                int_column("valid"), text_column("path", kPathWidth), text_column("device", kDeviceWidth)});
 }
 
 Table make_beff_rings_table() {
   return Table(kRingsPath, {int_column("ring"), text_column("ring_kind", kKindWidth), int_column("seed"),
-                            int_column("position"), int_column("rank")});
+                            int_column("position"), int_column("rank"), text_column("path", kPathWidth)});
 }
 
 Table make_beff_ranks_table() {
@@ -64,7 +67,7 @@ std::string ring_label(int ring_index, RingKind kind) {
   return std::string(ring_kind_name(kind)) + " ring";
 }
 
-void add_result_rows(Table& results, const RingMeasurement& m, const std::string& host) {
+void add_result_rows(Table& results, const RingMeasurement& m, const std::string& host, const PathLabel& path) {
   const int ranks = m.ring.ranks();
   for (const SizeMeasurement& size : m.sizes)
     for (const MethodSamples& method : size.methods)
@@ -72,7 +75,7 @@ void add_result_rows(Table& results, const RingMeasurement& m, const std::string
         const SampleTimes& t = method.reps[r];
         results.add_row({{"rank", kAllRanks},
                          {"host", host},
-                         {"backend", "mpi"},
+                         {"backend", path.backend()},
                          {"method", method_name(method.method)},
                          {"threads", 1},
                          {"ring", m.ring.index},
@@ -87,11 +90,12 @@ void add_result_rows(Table& results, const RingMeasurement& m, const std::string
                          {"t_max", t.t_max_seconds},
                          {"bandwidth", sample_bandwidth_Bps(ranks, size.message_bytes, size.looplength,
                                                             t.t_max_seconds)},
-                         {"valid", method.payload.ok()}});
+                         {"valid", method.payload.ok()},
+                         {"path", path.path}});
       }
 }
 
-void add_size_rows(Table& sizes, const RingResult& ring) {
+void add_size_rows(Table& sizes, const RingResult& ring, const PathLabel& path) {
   for (const SizeResult& s : ring.sizes)
     sizes.add_row({{"ring", ring.ring_index},
                    {"ring_kind", ring_kind_name(ring.kind)},
@@ -105,10 +109,11 @@ void add_size_rows(Table& sizes, const RingResult& ring) {
                    {"b_per_rank_Bps", s.b_per_rank_Bps},
                    {"model_b_Bps", s.model_b_Bps},
                    {"residual", s.residual},
-                   {"valid", s.valid}});
+                   {"valid", s.valid},
+                   {"path", path.path}});
 }
 
-void add_summary_row(Table& summary, const RingResult& ring, const SummaryExtras& e) {
+void add_summary_row(Table& summary, const RingResult& ring, const SummaryExtras& e, const PathLabel& path) {
   const model::HockneyFit& fit = ring.hockney;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   summary.add_row({{"ring", ring.ring_index},
@@ -130,20 +135,23 @@ void add_summary_row(Table& summary, const RingResult& ring, const SummaryExtras
                    {"scaling_enforced", e.scaling_enforced},
                    {"seed", static_cast<std::int64_t>(e.seed)},
                    {"huge_pages", e.huge_pages},
-                   {"valid", ring.valid}});
+                   {"valid", ring.valid},
+                   {"path", path.path},
+                   {"device", path.device}});
 }
 
-void add_ring_rows(Table& rings, const Ring& ring, std::uint64_t seed) {
+void add_ring_rows(Table& rings, const Ring& ring, std::uint64_t seed, const PathLabel& path) {
   for (std::size_t p = 0; p < ring.order.size(); ++p)
     rings.add_row({{"ring", ring.index},
                    {"ring_kind", ring_kind_name(ring.kind)},
                    {"seed", static_cast<std::int64_t>(seed)},
                    {"position", p},
-                   {"rank", ring.order[p]}});
+                   {"rank", ring.order[p]},
+                   {"path", path.path}});
 }
 
-void add_payload_checks(Table& checks, const RingMeasurement& m) {
-  const std::string ring = ring_label(m.ring.index, m.ring.kind);
+void add_payload_checks(Table& checks, const RingMeasurement& m, const PathLabel& path) {
+  const std::string ring = path.subject_prefix() + ring_label(m.ring.index, m.ring.kind);
   bool all_ok = true;
   for (const SizeMeasurement& size : m.sizes)
     for (const MethodSamples& method : size.methods) {

@@ -28,10 +28,23 @@ Table make_beff_ranks_table();
 // "natural ring", "random ring 2", "reference ring"
 std::string ring_label(int ring_index, RingKind kind);
 
+// Which path the messages took (the last column of every b_eff table):
+// "host", or "device" (HPCC_FPGA's PCIe path, through `device`).
+struct PathLabel {
+  std::string path = "host";
+  std::string device;  // the device of rank 0, "" on the host path
+  bool on_device() const { return path != "host"; }
+  // results' backend column: "mpi", or "mpi+ocl" through device buffers
+  std::string backend() const { return on_device() ? "mpi+ocl" : "mpi"; }
+  // check subjects: "" or "device path: "
+  std::string subject_prefix() const { return on_device() ? path + " path: " : ""; }
+};
+
 // One row per method and repetition of every size: a sample of the whole
 // ring, so rank = -1 (all ranks) and host = rank 0's host.
-void add_result_rows(Table& results, const RingMeasurement& measurement, const std::string& host);
-void add_size_rows(Table& sizes, const RingResult& ring);
+void add_result_rows(Table& results, const RingMeasurement& measurement, const std::string& host,
+                     const PathLabel& path = {});
+void add_size_rows(Table& sizes, const RingResult& ring, const PathLabel& path = {});
 
 struct SummaryExtras {
   std::uint64_t seed = 0;
@@ -43,13 +56,13 @@ struct SummaryExtras {
   bool scaling_enforced = false;
   bool huge_pages = false;  // 2 MiB pages were requested for the message buffers  // the check's failure counts (natural ring, nodes not oversubscribed)
 };
-void add_summary_row(Table& summary, const RingResult& ring, const SummaryExtras& extras);
+void add_summary_row(Table& summary, const RingResult& ring, const SummaryExtras& extras, const PathLabel& path = {});
 
-void add_ring_rows(Table& rings, const Ring& ring, std::uint64_t seed);
+void add_ring_rows(Table& rings, const Ring& ring, std::uint64_t seed, const PathLabel& path = {});
 
 // A failed "beff.payload" validation row per ring, size and method whose
 // messages did not all check out (naming ring, size, method, the first
 // failing rank and what was wrong); one passed row per ring otherwise.
-void add_payload_checks(Table& checks, const RingMeasurement& measurement);
+void add_payload_checks(Table& checks, const RingMeasurement& measurement, const PathLabel& path = {});
 
 }  // namespace bws::beff

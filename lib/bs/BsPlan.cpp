@@ -184,10 +184,24 @@ void add_bs_options(boost::program_options::options_description& desc) {
 }
 
 BsParams plan_bs(const Config& config, const NodeContext& node) {
-  BsParams p;
-  p.threads = std::max(1, node.threads);
-  p.ranks_on_node = std::max(1, node.ranks_on_node);
   const topo::TopologyInfo& info = node.topology.info();
+  BsTarget target;
+  target.llc_bytes = info.llc_bytes;
+  target.memory_bytes = info.node_memory_bytes;
+  target.threads = node.threads;
+  target.ranks_sharing = node.ranks_on_node;
+  target.quick = node.quick;
+  return plan_bs_for(config, target);
+}
+
+BsParams plan_bs_for(const Config& config, const BsTarget& target) {
+  BsParams p;
+  p.threads = std::max(1, target.threads);
+  p.ranks_on_node = std::max(1, target.ranks_sharing);
+  struct {
+    std::uint64_t llc_bytes, node_memory_bytes;
+  } const info{target.llc_bytes, target.memory_bytes};
+  const std::string where = target.memory_name;
   const std::string fit_text = trim_text(option_text(config, kFitMinBytesOption, kFitMinBytesDefault));
   p.fit_min_bytes_auto = lower_text(fit_text) == "auto";
   if (p.fit_min_bytes_auto) {
@@ -204,12 +218,12 @@ BsParams plan_bs(const Config& config, const NodeContext& node) {
   p.tests = parse_tests(option_text(config, kTestsOption, kTestsDefault));
   p.points = static_cast<int>(
       parse_whole_number(option_text(config, kPointsOption, kPointsDefault), kPointsOption, kMinPoints, kMaxPoints));
-  if (node.quick && option_defaulted(config, kPointsOption)) p.points = kQuickPoints;
+  if (target.quick && option_defaulted(config, kPointsOption)) p.points = kQuickPoints;
   p.reps = static_cast<int>(
       parse_whole_number(option_text(config, kRepsOption, kRepsDefault), kRepsOption, kMinReps, kMaxReps));
-  if (node.quick && option_defaulted(config, kRepsOption)) p.reps = kQuickReps;
+  if (target.quick && option_defaulted(config, kRepsOption)) p.reps = kQuickReps;
   p.degrees = parse_degrees(option_text(config, kDegreesOption, kDegreesDefault));
-  if (node.quick && option_defaulted(config, kDegreesOption)) p.degrees.assign(std::begin(kQuickDegrees), std::end(kQuickDegrees));
+  if (target.quick && option_defaulted(config, kDegreesOption)) p.degrees.assign(std::begin(kQuickDegrees), std::end(kQuickDegrees));
   p.mask_boundary = parse_flag_text(option_text(config, kMaskOption, kMaskDefault), kMaskOption);
 
   const std::string min_text = trim_text(option_text(config, kMinBytesOption, kMinBytesDefault));
@@ -224,7 +238,7 @@ BsParams plan_bs(const Config& config, const NodeContext& node) {
   const std::string max_text = trim_text(option_text(config, kMaxBytesOption, kMaxBytesDefault));
   p.max_bytes_auto = lower_text(max_text) == "auto";
   if (p.max_bytes_auto) {
-    p.max_bytes = node.quick ? std::max(kQuickMinMaxBytes, kQuickLlcMultiple * info.llc_bytes)
+    p.max_bytes = target.quick ? std::max(kQuickMinMaxBytes, kQuickLlcMultiple * info.llc_bytes)
                              : std::max(kAutoMinMaxBytes, kAutoLlcMultiple * info.llc_bytes);
     p.max_bytes = std::max(p.max_bytes, p.min_bytes);
   } else {
@@ -254,7 +268,7 @@ BsParams plan_bs(const Config& config, const NodeContext& node) {
                      (p.max_bytes_auto ? "auto (" + format_bytes(static_cast<double>(p.max_bytes)) + ")" : max_text) +
                      ": the sweep needs " + format_bytes(static_cast<double>(p.memory_bytes())) + " on each of " +
                      std::to_string(p.ranks_on_node) + (p.ranks_on_node == 1 ? " rank" : " ranks") +
-                     "; this node has " + format_bytes(static_cast<double>(info.node_memory_bytes)) +
+                     "; this " + where + " has " + format_bytes(static_cast<double>(info.node_memory_bytes)) +
                      " (allowed: a smaller --bs.max-bytes)");
   return p;
 }

@@ -85,8 +85,22 @@ struct BsParams {
   bool runs_mesh() const { return runs(BsTest::Gather) || runs(BsTest::Scatter); }
 };
 
+// What a sweep is planned against: the CPU backend's rank (its last-level
+// cache, its node's memory, its threads) or an OpenCL device (its global
+// memory cache and global memory). "auto" sizes scale with llc_bytes.
+struct BsTarget {
+  std::uint64_t llc_bytes = 0;
+  std::uint64_t memory_bytes = 0;  // 0 when unknown
+  int threads = 1;                 // the smallest size gives every thread a cache line
+  int ranks_sharing = 1;           // ranks that share memory_bytes
+  bool quick = false;
+  std::string memory_name = "node";  // in messages: "this node has ..."
+};
+
 void add_bs_options(boost::program_options::options_description& desc);
+// The CPU backend: plan_bs_for the rank's topology and node.
 BsParams plan_bs(const Config& config, const NodeContext& node);
+BsParams plan_bs_for(const Config& config, const BsTarget& target);
 std::string describe_bs(const BsParams& params);
 
 // Byte layout of the arrays of a BS1-BS5 test in its buffer: array k at

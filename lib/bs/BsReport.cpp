@@ -1,4 +1,4 @@
-// BS1-BS7's terminal summary from /bs/fits (all ranks' rows): one table with
+// BS1-BS7's terminal summary from /bs/fits (all ranks' rows of one backend): one table with
 // a line per node, test and degree. The ranks of a node ran every size
 // together, so the node's Wmax is the sum of its ranks'; T0 and B0.8 are the
 // largest of its ranks' (the slowest rank sets the fork/join cost), R^2 the
@@ -30,55 +30,72 @@ std::string fixed(double value, int decimals) {
   return buf;
 }
 
+}  // namespace
+
+std::vector<std::string> bs_fit_summary_lines(const std::vector<Table>& tables, const std::string& backend) {
+  const bool cpu = backend == kBackendCpu;
+  // (host, test, degree) in order of first appearance per host.
+  std::map<std::tuple<std::string, std::string, std::int64_t>, NodeFit> fits;
+  std::vector<std::string> problems;
+  for (const Table& t : tables) {
+    if (t.path() != kFitsPath) continue;
+    for (std::size_t r = 0; r < t.rows(); ++r) {
+      if (t.get_string(r, "backend") != backend) continue;
+      NodeFit& f = fits[{t.get_string(r, "host"), t.get_string(r, "test"), t.get_int(r, "degree")}];
+      const bool fitted = t.get_int(r, "fitted") != 0, valid = t.get_int(r, "valid") != 0;
+      f.ranks += 1;
+      f.threads += static_cast<int>(t.get_int(r, "threads"));
+      f.all_fitted = f.all_fitted && fitted;
+      f.all_valid = f.all_valid && valid;
+      if (fitted) {
+        f.Wmax += t.get_double(r, "Wmax_Bps");
+        f.T0 = std::max(f.T0, t.get_double(r, "T0_seconds"));
+        f.B08 = std::max(f.B08, t.get_double(r, "B08_bytes"));
+        f.r2 = std::min(f.r2, t.get_double(r, "r2"));
+      }
+      std::string what = "rank " + std::to_string(t.get_int(r, "rank")) + " (" + t.get_string(r, "host") + ") " +
+                         t.get_string(r, "test");
+      if (!cpu) what += " on " + backend;
+      if (t.get_int(r, "degree") > 0) what += " N=" + std::to_string(t.get_int(r, "degree"));
+      if (!valid) problems.push_back("BS INVALID: " + what + " did not validate (see the checks table)");
+      if (!fitted) problems.push_back("BS NO FIT: " + what + " (too few points from --bs.fit-min-bytes up, see the checks table)");
+    }
+  }
+  if (fits.empty()) return {};
+  std::vector<std::string> lines;
+  if (cpu) {
+    lines.push_back("BS1-BS7: T(B) = T0 + B/Wmax per rank: T0 measured (an empty call between the same barriers),");
+    lines.push_back("Wmax fitted with it on the sizes from --bs.fit-min-bytes (default: the LLC) up. Per node: Wmax summed");
+  } else {
+    lines.push_back("BS1-BS7 on the " + backend + " device: T(B) = T0 + B/Wmax per rank: T0 measured (an empty kernel");
+    lines.push_back("launch and wait), Wmax fitted with it from --bs.fit-min-bytes (default: the device's global memory cache)");
+    lines.push_back("up; threads = the device's compute units. Per node: Wmax summed");
+  }
+  lines.push_back("over its ranks; T0 and B0.8 = 4*T0*Wmax their largest; R^2 the smallest.");
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& [key, f] : fits) {
+    const auto& [host, test, degree] = key;
+    rows.push_back({host, std::to_string(f.ranks), std::to_string(f.threads), test,
+                    degree > 0 ? std::to_string(degree) : "-",
+                    f.all_fitted ? fixed(f.Wmax / 1e9, 2) : "-",
+                    f.all_fitted ? fixed(f.T0 * 1e6, 3) : "-",
+                    f.all_fitted ? fixed(f.B08 / 1e3, 2) : "-", f.all_fitted ? fixed(f.r2, 4) : "-",
+                    f.all_valid ? "yes" : "NO"});
+  }
+  for (std::string& l : format_text_table(
+           {"host", "ranks", "threads", "test", "N", "Wmax GB/s", "T0 us", "B0.8 KB", "R^2", "valid"}, rows))
+    lines.push_back(std::move(l));
+  if (!problems.empty()) lines.emplace_back();
+  for (std::string& p : problems) lines.push_back(std::move(p));
+  return lines;
+}
+
+namespace {
+
 class BsReport final : public BenchmarkReport {
  public:
   std::vector<std::string> summary_lines(const std::vector<Table>& tables) const override {
-    // (host, test, degree) in order of first appearance per host.
-    std::map<std::tuple<std::string, std::string, std::int64_t>, NodeFit> fits;
-    std::vector<std::string> problems;
-    for (const Table& t : tables) {
-      if (t.path() != kFitsPath) continue;
-      for (std::size_t r = 0; r < t.rows(); ++r) {
-        NodeFit& f = fits[{t.get_string(r, "host"), t.get_string(r, "test"), t.get_int(r, "degree")}];
-        const bool fitted = t.get_int(r, "fitted") != 0, valid = t.get_int(r, "valid") != 0;
-        f.ranks += 1;
-        f.threads += static_cast<int>(t.get_int(r, "threads"));
-        f.all_fitted = f.all_fitted && fitted;
-        f.all_valid = f.all_valid && valid;
-        if (fitted) {
-          f.Wmax += t.get_double(r, "Wmax_Bps");
-          f.T0 = std::max(f.T0, t.get_double(r, "T0_seconds"));
-          f.B08 = std::max(f.B08, t.get_double(r, "B08_bytes"));
-          f.r2 = std::min(f.r2, t.get_double(r, "r2"));
-        }
-        std::string what = "rank " + std::to_string(t.get_int(r, "rank")) + " (" + t.get_string(r, "host") + ") " +
-                           t.get_string(r, "test");
-        if (t.get_int(r, "degree") > 0) what += " N=" + std::to_string(t.get_int(r, "degree"));
-        if (!valid) problems.push_back("BS INVALID: " + what + " did not validate (see the checks table)");
-        if (!fitted) problems.push_back("BS NO FIT: " + what + " (too few points from --bs.fit-min-bytes up, see the checks table)");
-      }
-    }
-    if (fits.empty()) return {};
-    std::vector<std::string> lines;
-    lines.push_back("BS1-BS7: T(B) = T0 + B/Wmax per rank: T0 measured (an empty call between the same barriers),");
-    lines.push_back("Wmax fitted with it on the sizes from --bs.fit-min-bytes (default: the LLC) up. Per node: Wmax summed");
-    lines.push_back("over its ranks; T0 and B0.8 = 4*T0*Wmax their largest; R^2 the smallest.");
-    std::vector<std::vector<std::string>> rows;
-    for (const auto& [key, f] : fits) {
-      const auto& [host, test, degree] = key;
-      rows.push_back({host, std::to_string(f.ranks), std::to_string(f.threads), test,
-                      degree > 0 ? std::to_string(degree) : "-",
-                      f.all_fitted ? fixed(f.Wmax / 1e9, 2) : "-",
-                      f.all_fitted ? fixed(f.T0 * 1e6, 3) : "-",
-                      f.all_fitted ? fixed(f.B08 / 1e3, 2) : "-", f.all_fitted ? fixed(f.r2, 4) : "-",
-                      f.all_valid ? "yes" : "NO"});
-    }
-    for (std::string& l : format_text_table(
-             {"host", "ranks", "threads", "test", "N", "Wmax GB/s", "T0 us", "B0.8 KB", "R^2", "valid"}, rows))
-      lines.push_back(std::move(l));
-    if (!problems.empty()) lines.emplace_back();
-    for (std::string& p : problems) lines.push_back(std::move(p));
-    return lines;
+    return bs_fit_summary_lines(tables, kBackendCpu);
   }
 };
 

@@ -66,6 +66,7 @@ void add_bs_series(Table& results, Table& fits, Table& checks, const BsRankIdent
   const BsTestSpec& spec = bs_spec(series.test);
   const std::string name = spec.label;
   std::string subject = "rank " + std::to_string(who.rank) + " (" + who.host + ") " + name;
+  if (who.backend != kBackendCpu) subject += " on " + who.backend;
   if (series.degree > 0) subject += " N=" + std::to_string(series.degree);
 
   const BsFit fit = fit_series(series, fit_min_bytes, T0_measured_seconds);
@@ -93,7 +94,7 @@ void add_bs_series(Table& results, Table& fits, Table& checks, const BsRankIdent
                        .passed = p.validation.passed});
     results.add_row({{"rank", who.rank},
                      {"host", who.host},
-                     {"backend", kBackendCpu},
+                     {"backend", who.backend},
                      {"test", name},
                      {"threads", who.threads},
                      {"degree", series.degree},
@@ -117,7 +118,7 @@ void add_bs_series(Table& results, Table& fits, Table& checks, const BsRankIdent
   const double nan = std::numeric_limits<double>::quiet_NaN();
   fits.add_row({{"rank", who.rank},
                 {"host", who.host},
-                {"backend", kBackendCpu},
+                {"backend", who.backend},
                 {"test", name},
                 {"degree", series.degree},
                 {"threads", who.threads},

@@ -48,7 +48,8 @@ struct BsSeries {
 struct BsRankIdentity {
   int rank = 0;
   std::string host;
-  int threads = 1;
+  int threads = 1;                 // the team's threads; a device's compute units
+  std::string backend = kBackendCpu;  // "cpu", or "ocl" for the OpenCL device
 };
 
 struct BsTimeStats {

@@ -240,6 +240,51 @@ void bs_scatter_once(topo::Team& team, const BsMeshOnTeam& m) {
   });
 }
 
+BsValidation bs_check_gather_of_ones(const std::int32_t* row_starts, const double* x_G, std::uint64_t global_nodes,
+                                     const std::vector<std::uint64_t>& multiplicities) {
+  BsValidation v;
+  v.limit = 0;
+  std::vector<std::uint64_t> histogram(multiplicities.size() + 1, 0);
+  for (std::uint64_t g = 0; g < global_nodes; ++g) {
+    const double expected = row_starts[g + 1] - row_starts[g];
+    const double err = std::abs(x_G[g] - expected);
+    if (!(err == 0)) {
+      v.error = std::max(v.error, std::isfinite(err) ? err : std::numeric_limits<double>::infinity());
+      if (v.what.empty())
+        v.what = "gather of ones: x_G[" + std::to_string(g) + "] = " + fmt(x_G[g]) + " expected multiplicity " +
+                 fmt(expected);
+    } else if (static_cast<std::size_t>(expected) < histogram.size()) {
+      ++histogram[static_cast<std::size_t>(expected)];
+    }
+  }
+  histogram.resize(multiplicities.size());
+  if (v.what.empty() && histogram != multiplicities) {
+    v.error = 1;
+    v.what = "gather of ones: the histogram of x_G differs from the mesh's multiplicity histogram";
+  }
+  v.passed = v.what.empty();
+  return v;
+}
+
+BsValidation bs_check_scatter_after_gather(const std::int32_t* scatter_ids, const std::int32_t* row_starts,
+                                           const double* x_L, std::uint64_t local_nodes) {
+  BsValidation v;
+  v.limit = 0;
+  for (std::uint64_t l = 0; l < local_nodes; ++l) {
+    const std::int32_t g = scatter_ids[l];
+    const double expected = g < 0 ? -1.0 : static_cast<double>(row_starts[g + 1] - row_starts[g]);
+    const double err = std::abs(x_L[l] - expected);
+    if (!(err == 0)) {
+      v.error = std::max(v.error, std::isfinite(err) ? err : std::numeric_limits<double>::infinity());
+      if (v.what.empty())
+        v.what = "scatter after gather: x_L[" + std::to_string(l) + "] = " + fmt(x_L[l]) + " expected " +
+                 fmt(expected) + (g < 0 ? " (masked: untouched)" : " (its global node's multiplicity)");
+    }
+  }
+  v.passed = v.what.empty();
+  return v;
+}
+
 BsValidation bs_validate_gather(topo::Team& team, const BsMeshOnTeam& m) {
   team.run([&](topo::ThreadContext& thread) {
     const auto [b, e] = thread.share(m.local_nodes, kGranule);
@@ -248,28 +293,7 @@ BsValidation bs_validate_gather(topo::Team& team, const BsMeshOnTeam& m) {
     for (std::size_t g = gb; g < ge; ++g) m.x_G[g] = -1.0;
   });
   bs_gather_once(team, m);
-  BsValidation v;
-  v.limit = 0;
-  std::vector<std::uint64_t> histogram(m.multiplicities.size() + 1, 0);
-  for (std::uint64_t g = 0; g < m.global_nodes; ++g) {
-    const double expected = m.row_starts[g + 1] - m.row_starts[g];
-    const double err = std::abs(m.x_G[g] - expected);
-    if (!(err == 0)) {
-      v.error = std::max(v.error, std::isfinite(err) ? err : std::numeric_limits<double>::infinity());
-      if (v.what.empty())
-        v.what = "gather of ones: x_G[" + std::to_string(g) + "] = " + fmt(m.x_G[g]) + " expected multiplicity " +
-                 fmt(expected);
-    } else if (static_cast<std::size_t>(expected) < histogram.size()) {
-      ++histogram[static_cast<std::size_t>(expected)];
-    }
-  }
-  histogram.resize(m.multiplicities.size());
-  if (v.what.empty() && histogram != m.multiplicities) {
-    v.error = 1;
-    v.what = "gather of ones: the histogram of x_G differs from the mesh's multiplicity histogram";
-  }
-  v.passed = v.what.empty();
-  return v;
+  return bs_check_gather_of_ones(m.row_starts, m.x_G, m.global_nodes, m.multiplicities);
 }
 
 BsValidation bs_validate_scatter(topo::Team& team, const BsMeshOnTeam& m) {
@@ -283,19 +307,7 @@ BsValidation bs_validate_scatter(topo::Team& team, const BsMeshOnTeam& m) {
     for (std::size_t i = b; i < e; ++i) m.x_L[i] = -1.0;
   });
   bs_scatter_once(team, m);
-  for (std::uint64_t l = 0; l < m.local_nodes; ++l) {
-    const std::int32_t g = m.scatter_ids[l];
-    const double expected = g < 0 ? -1.0 : static_cast<double>(m.row_starts[g + 1] - m.row_starts[g]);
-    const double err = std::abs(m.x_L[l] - expected);
-    if (!(err == 0)) {
-      v.error = std::max(v.error, std::isfinite(err) ? err : std::numeric_limits<double>::infinity());
-      if (v.what.empty())
-        v.what = "scatter after gather: x_L[" + std::to_string(l) + "] = " + fmt(m.x_L[l]) + " expected " +
-                 fmt(expected) + (g < 0 ? " (masked: untouched)" : " (its global node's multiplicity)");
-    }
-  }
-  v.passed = v.what.empty();
-  return v;
+  return bs_check_scatter_after_gather(m.scatter_ids, m.row_starts, m.x_L, m.local_nodes);
 }
 
 BsPoint bs_measure_mesh_point(topo::Team& team, RunContext& context, BsTest test, const BsMeshOnTeam& m, int reps) {

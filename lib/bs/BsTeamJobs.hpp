@@ -77,6 +77,15 @@ BsMeshOnTeam bs_place_mesh(topo::Team& team, const HexMesh& mesh, const GatherCs
 // nonzero is at or past t * nonzeros / threads.
 std::vector<std::uint64_t> balance_blocks(const GatherCsr& csr, int threads);
 
+// The checks of the two validations on plain host arrays (the device
+// backend reads its results back and judges them with the same functions).
+// x_G after a gather of ones: row g's length, with the mesh's histogram.
+BsValidation bs_check_gather_of_ones(const std::int32_t* row_starts, const double* x_G, std::uint64_t global_nodes,
+                                     const std::vector<std::uint64_t>& multiplicities);
+// x_L after scatter of that x_G into x_L = -1: the multiplicity, or -1 where masked.
+BsValidation bs_check_scatter_after_gather(const std::int32_t* scatter_ids, const std::int32_t* row_starts,
+                                           const double* x_L, std::uint64_t local_nodes);
+
 void bs_gather_once(topo::Team& team, const BsMeshOnTeam& m);
 void bs_scatter_once(topo::Team& team, const BsMeshOnTeam& m);
 // Gather of ones: x_G[g] equals row g's length, and the values' histogram

@@ -64,3 +64,14 @@ void add_text_option(boost::program_options::options_description& desc, const ch
 }
 
 }  // namespace bws
+
+namespace bws {
+
+void add_flag_text_option(boost::program_options::options_description& desc, const char* name,
+                          const char* default_value, const char* help) {
+  desc.add_options()(name,
+                     boost::program_options::value<std::string>()->default_value(default_value)->implicit_value("true"),
+                     help);
+}
+
+}  // namespace bws

@@ -15,8 +15,8 @@ namespace bws::h5 {
 
 // Major.minor; readers reject an unknown major version.
 inline constexpr int kSchemaMajor = 1;
-inline constexpr int kSchemaMinor = 0;
-std::string schema_version();  // "1.0"
+inline constexpr int kSchemaMinor = 1;  // 1.1: the ocl tables, b_eff's path columns
+std::string schema_version();  // "1.1"
 
 class ResultFile {
  public:

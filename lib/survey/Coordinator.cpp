@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <ostream>
+#include <stdexcept>
 #include <thread>
 
 #include "core/Errors.hpp"
@@ -111,9 +112,10 @@ bool contains(const std::vector<std::string>& items, const std::string& item) {
 constexpr int kFirstRendezvousTag = 1000;
 
 class Survey {
-  // One selected benchmark, planned: node-local or collective.
+  // One selected benchmark (or a companion phase), planned: node-local or collective.
   struct Phase {
     const RegistryEntry* entry;
+    std::string label;  // the entry's name, or the companion's "beff (beff.path=device)"
     std::unique_ptr<NodeBenchmark> node_benchmark;
     std::unique_ptr<PlannedRun> node_run;
     std::unique_ptr<PlannedCollective> collective;
@@ -133,7 +135,7 @@ class Survey {
     if (int code = open_file(); code != kExitOk) return code;
     if (int code = start_team(); code != kExitOk) return finish(code);
     for (std::size_t i = 0; i < phases_.size(); ++i) {
-      const std::string& name = phases_[i].entry->name;
+      const std::string& name = phases_[i].label;  // the entry's name, or a companion's label
       if (contains(completed_, name)) {
         if (root()) console_.err << "bwsurvey: " << name << ": stored in the resumed file; not run again" << std::endl;
         continue;
@@ -183,18 +185,33 @@ class Survey {
                              static_cast<int>(slots_.size()), settings_.quick};
       const RankLayout ranks{rank_,           size_,          layout_.host,           node_of_rank, layout_.n_nodes,
                              topology_->info().node_memory_bytes, layout_.ranks_on_node, settings_.quick};
-      for (const RegistryEntry* entry : settings_.tests) {
-        Phase phase{entry, nullptr, nullptr, nullptr};
+      auto plan_phase = [&](const RegistryEntry* entry, const std::string& label, const Config& config) {
+        Phase phase{entry, label, nullptr, nullptr, nullptr};
         if (entry->collective()) {
-          phase.collective = entry->make_collective()->plan(cl_.config, ranks);
+          phase.collective = entry->make_collective()->plan(config, ranks);
         } else {
           phase.node_benchmark = entry->make_benchmark();
-          phase.node_run = phase.node_benchmark->plan(cl_.config, node);
+          phase.node_run = phase.node_benchmark->plan(config, node);
         }
+        phases_.push_back(std::move(phase));
+      };
+      for (const RegistryEntry* entry : settings_.tests) {
+        plan_phase(entry, entry->name, cl_.config);
         if (root() && entry->make_exporter) {
           if (auto exporter = entry->make_exporter(cl_.config)) exporters_[entry->name] = std::move(exporter);
         }
-        phases_.push_back(std::move(phase));
+        for (const CompanionPhase& companion : entry->companions) {
+          if (companion.wanted && !companion.wanted(cl_.config)) continue;
+          const RegistryEntry* other = find_benchmark(companion.name);
+          if (!other) throw std::logic_error("registry: companion '" + companion.name + "' is no benchmark");
+          Config config = cl_.config;
+          bool already = std::find(settings_.tests.begin(), settings_.tests.end(), other) != settings_.tests.end();
+          for (const auto& [key, value] : companion.settings) {
+            already = already && config.has(key) && config.get(key) == value;
+            config.set(key, value);
+          }
+          if (!already) plan_phase(other, companion.label(), config);
+        }
       }
       if (root() && !settings_.reference.empty())
         references_ = model::parse_references(read_config_file(settings_.reference, "--reference"),
@@ -335,7 +352,7 @@ class Survey {
     const bool ok = phase.entry->collective() ? run_collective(phase) : run_node_local(phase);
     if (root()) finish_exporter(phase.entry->name);
     if (ok && root()) {
-      completed_.push_back(phase.entry->name);
+      completed_.push_back(phase.label);
       file_->set_attribute("/", "completed_phases", joined(completed_));
       step_unfinished_ = false;
       file_->flush();
@@ -389,7 +406,7 @@ class Survey {
   bool run_node_local(Phase& phase) {
     const RegistryEntry& entry = *phase.entry;
     PlannedRun& planned = *phase.node_run;
-    if (root()) console_.err << "bwsurvey: " << entry.name << ": " << planned.describe() << std::endl;
+    if (root()) console_.err << "bwsurvey: " << phase.label << ": " << planned.describe() << std::endl;
 
     std::optional<std::string> error;
     try {
@@ -442,7 +459,7 @@ class Survey {
   // All ranks run it together; rank 0 gets every table.
   bool run_collective(Phase& phase) {
     const RegistryEntry& entry = *phase.entry;
-    if (root()) console_.err << "bwsurvey: " << entry.name << ": " << phase.collective->describe() << std::endl;
+    if (root()) console_.err << "bwsurvey: " << phase.label << ": " << phase.collective->describe() << std::endl;
     ConsoleProgress console_progress(console_.err, entry.name);
     NullProgress silent;
     std::vector<Table> tables;
@@ -574,7 +591,10 @@ class Survey {
     std::ostream& out = console_.out;
     out << "\nbwsurvey " << BWS_VERSION << ": " << layout_.n_nodes << (layout_.n_nodes == 1 ? " node, " : " nodes, ")
         << size_ << (size_ == 1 ? " rank" : " ranks") << "\n";
-    for (const RegistryEntry* entry : settings_.tests) {
+    std::vector<const RegistryEntry*> reported;  // every entry that ran (companions too), once, in order
+    for (const Phase& phase : phases_)
+      if (std::find(reported.begin(), reported.end(), phase.entry) == reported.end()) reported.push_back(phase.entry);
+    for (const RegistryEntry* entry : reported) {
       const auto it = report_tables_.find(entry->name);
       if (it == report_tables_.end()) continue;
       std::vector<Table> tables;

@@ -116,8 +116,12 @@ std::vector<std::string> summarize_file(const std::string& path) {
     for (const std::string& table : entry.report_tables)
       if (file.exists("/" + table)) tables.push_back(file.read_table(table));
     if (tables.empty()) continue;
+    // A shared table (bs/fits holds the cpu and the ocl rows) may hold
+    // nothing for this report: no blank line for it then.
+    std::vector<std::string> report = entry.make_report()->summary_lines(tables);
+    if (report.empty()) continue;
     lines.emplace_back();
-    for (std::string& line : entry.make_report()->summary_lines(tables)) lines.push_back(std::move(line));
+    for (std::string& line : report) lines.push_back(std::move(line));
   }
   if (file.exists("/flags")) {
     lines.emplace_back();

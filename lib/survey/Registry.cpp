@@ -5,25 +5,31 @@
 #include "pmbw/PmbwBenchmark.hpp"
 #include "roofline/RooflineBenchmark.hpp"
 #include "stream/StreamBabelStream.hpp"
+#include "ocl/OclBenchmark.hpp"
 #include "stream/StreamBenchmark.hpp"
 
 namespace bws::survey {
 
 const std::vector<RegistryEntry>& benchmark_registry() {
+  // b_eff's PCIe path opens device buffers through lib/ocl (nullptr in a
+  // build without OpenCL): lib/beff itself never depends on OpenCL.
+  const auto make_beff = [] { return beff::make_beff_benchmark(ocl::device_buffers_provider()); };
   static const std::vector<RegistryEntry> entries = {
       {"stream", true, stream::make_stream_benchmark, nullptr, stream::make_stream_report, {"stream/nodes"}, nullptr,
        {{"stream.triad", "stream/nodes", "bandwidth", "B/s", {{"kernel", "Triad"}}, {"type"}}},
        {{"stream/babelstream", {"stream/results"}, stream::babelstream_table}}},
-      {"beff", true, nullptr, beff::make_beff_benchmark, beff::make_beff_report, {"beff/sizes", "beff/summary"}, nullptr,
+      {"beff", true, nullptr, make_beff, beff::make_beff_report, {"beff/sizes", "beff/summary"}, nullptr,
        {{"beff.per_rank", "beff/ranks", "b_eff_Bps", "B/s", {}, {}, model::HostAggregate::Mean}}},
       {"bs", false /*not in the default set: it is long*/, bs::make_bs_benchmark, nullptr, bs::make_bs_report, {"bs/fits"}, nullptr,
-       {{"bs.wmax", "bs/fits", "Wmax_Bps", "B/s", {{"fitted", "1"}}, {"test", "degree"}}}},
+       {{"bs.wmax", "bs/fits", "Wmax_Bps", "B/s", {{"fitted", "1"}, {"backend", "cpu"}}, {"test", "degree"}}}},
       {"pmbw", false /*not in the default set: hours at the default sizes*/, pmbw::make_pmbw_benchmark, nullptr,
        pmbw::make_pmbw_report, {"pmbw/nodes"}, pmbw::make_pmbw_exporter,
        {{"pmbw.scan_ram", "pmbw/nodes", "scan_ram_Bps", "B/s"},
         {"pmbw.perm_ram_latency", "pmbw/nodes", "perm_ram_access_seconds", "s", {}, {}, model::HostAggregate::Mean, false}}},
       {"roofline", false /*not in the default set*/, roofline::make_roofline_benchmark, nullptr,
        roofline::make_roofline_report, {"roofline/nodes"}, nullptr},
+      {"ocl", false /*needs an OpenCL device*/, ocl::make_ocl_benchmark, nullptr, ocl::make_ocl_report,
+       {"ocl/stream/nodes", "bs/fits"}, nullptr, {}, {}, {{"beff", {{"beff.path", "device"}}, ocl::wants_device_beff}}},
   };
   return entries;
 }
@@ -32,6 +38,12 @@ std::vector<model::NodeMetric> all_node_metrics() {
   std::vector<model::NodeMetric> metrics;
   for (const auto& e : benchmark_registry()) metrics.insert(metrics.end(), e.node_metrics.begin(), e.node_metrics.end());
   return metrics;
+}
+
+std::string CompanionPhase::label() const {
+  std::string text;
+  for (const auto& [key, value] : settings) text += (text.empty() ? "" : ", ") + key + "=" + value;
+  return name + " (" + text + ")";
 }
 
 std::string RegistryEntry::description() const {
@@ -60,7 +72,7 @@ std::optional<std::string> requested_listing(const Config& config) {
 }
 
 const std::vector<std::string>& planned_benchmarks() {
-  static const std::vector<std::string> names = {"ocl"};
+  static const std::vector<std::string> names = {};
   return names;
 }
 

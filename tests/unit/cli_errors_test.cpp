@@ -140,3 +140,28 @@ TEST_F(CliErrors, PmbwRoutineListing) {
 #endif
   EXPECT_FALSE(fs::exists(dir_ / "survey.h5"));
 }
+
+// The OpenCL backend (issue 7): every device option in --help; without
+// OpenCL --tests ocl and --beff.path device are one clear usage error; with
+// it, a bad device or a length off the blocks is refused before anything
+// is created.
+TEST_F(CliErrors, OpenClOptionsAndTheirErrors) {
+  const RunResult help = run("--help");
+  for (const char* option : {"--ocl.platform", "--ocl.device", "--ocl.list", "--ocl.buffer-size", "--ocl.vector-count",
+                             "--ocl.unroll", "--ocl.replications", "--ocl.single-kernel", "--beff.path"})
+    EXPECT_NE(help.out.find(option), std::string::npos) << option;
+  expect_usage_error("--beff.path pcie", "--beff.path: unknown path 'pcie'; allowed: host, device");
+#if BWS_HAVE_OPENCL
+  expect_usage_error("--tests ocl --ocl.device 99", "--ocl.device: 99 is out of range");
+  expect_usage_error("--tests ocl --ocl.elements 100000", "nearest valid lengths: 98304 and 102400");
+  expect_usage_error("--tests beff --beff.path device --ocl.platform nosuchplatform",
+                     "--ocl.platform: no platform matches 'nosuchplatform'");
+  const RunResult list = run("--ocl.list");
+  EXPECT_EQ(list.exit_code, 0) << list.err;
+  EXPECT_NE(list.out.find("platform 0: "), std::string::npos) << list.out;
+#else
+  expect_usage_error("--tests ocl", "--tests ocl: this build of bwsurvey has no OpenCL");
+  expect_usage_error("--tests beff --beff.path device", "--beff.path: 'device' needs OpenCL");
+  expect_usage_error("--ocl.list", "--ocl.list: this build of bwsurvey has no OpenCL");
+#endif
+}

@@ -113,12 +113,12 @@ int run_shell(const std::string& command) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-TEST_F(H5Test, SchemaVersionIsMajorDotMinor) { EXPECT_EQ(bws::h5::schema_version(), "1.0"); }
+TEST_F(H5Test, SchemaVersionIsMajorDotMinor) { EXPECT_EQ(bws::h5::schema_version(), "1.1"); }
 
 TEST_F(H5Test, CreateSetsSchemaVersionAndRunningStatus) {
   ResultFile::create(file("a.h5"), false).close();
   const ResultReader reader = ResultReader::open(file("a.h5"));
-  EXPECT_EQ(reader.attribute_text("/", "schema_version"), "1.0");
+  EXPECT_EQ(reader.attribute_text("/", "schema_version"), "1.1");
   EXPECT_EQ(reader.attribute_text("/", "status"), "running");
 }
 
@@ -535,7 +535,7 @@ TEST_F(H5Test, H5pyReadsTablesAsStructuredArraysAndH5dumpParsesTheFile) {
   const std::string script = file("check.py");
   std::ofstream(script) << R"(import sys, math, h5py, numpy as np
 f = h5py.File(sys.argv[1], "r")
-assert f.attrs["schema_version"] == "1.0", f.attrs["schema_version"]
+assert f.attrs["schema_version"] == "1.1", f.attrs["schema_version"]
 assert f.attrs["status"] == "running"
 r = f["stream/results"][...]
 assert r.dtype.names == ("rank", "host", "kernel", "bytes", "bandwidth"), r.dtype.names

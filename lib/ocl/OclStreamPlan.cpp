@@ -1,0 +1,142 @@
+#include "ocl/OclStreamPlan.hpp"
+
+#include <algorithm>
+
+#include "core/Errors.hpp"
+#include "core/OptionText.hpp"
+#include "core/Sizes.hpp"
+#include "ocl/OclOptions.hpp"
+
+namespace bws::ocl {
+namespace {
+
+stream::StreamType parse_type(const std::string& text, const OclDeviceInfo& device) {
+  const std::string t = lower_text(trim_text(text));
+  if (t == "float") return stream::StreamType::Float;
+  if (t != "double")
+    throw UsageError(option_flag(kTypeOption) + ": unknown type '" + text + "'; allowed: double, float");
+  if (!device.fp64)
+    throw UsageError(option_flag(kTypeOption) + ": double needs cl_khr_fp64, which " + device.label() +
+                     " lacks; allowed: float");
+  return stream::StreamType::Double;
+}
+
+int parse_vector_count(const std::string& text) {
+  const std::string t = trim_text(text);
+  for (int v : {1, 2, 4, 8, 16})
+    if (t == std::to_string(v)) return v;
+  throw UsageError(option_flag(kVectorCountOption) + ": '" + text + "' is not an OpenCL vector width; allowed: 1, 2, "
+                   "4, 8, 16");
+}
+
+std::string shape_text(const OclStreamParams& p) {
+  return "replications x vector-count x buffer-size = " + std::to_string(p.replications) + " x " +
+         std::to_string(p.vector_count) + " x " + std::to_string(p.buffer_size) + " = " +
+         std::to_string(p.length_unit());
+}
+
+// The most elements per array the device holds for the ranks sharing it
+// (fraction of its memory) with each replication's buffer within the
+// largest allocation; 0 when unknown.
+std::uint64_t memory_cap(const OclStreamParams& p, const OclDeviceInfo& d, double fraction) {
+  const double bytes = static_cast<double>(p.element_bytes());
+  std::uint64_t cap = UINT64_MAX;
+  if (d.global_memory_bytes > 0)
+    cap = static_cast<std::uint64_t>(fraction * static_cast<double>(d.global_memory_bytes) /
+                                     (3.0 * bytes * std::max(1, p.ranks_on_device)));
+  if (d.max_allocation_bytes > 0)
+    cap = std::min(cap, static_cast<std::uint64_t>(p.replications) *
+                            (d.max_allocation_bytes / static_cast<std::uint64_t>(p.element_bytes())));
+  return cap;
+}
+
+}  // namespace
+
+void check_stream_length(std::uint64_t n, const OclStreamParams& p) {
+  const std::uint64_t unit = p.length_unit();
+  if (n > 0 && n % unit == 0) return;
+  const std::uint64_t below = n / unit * unit, above = below + unit;
+  std::string nearest = below > 0 ? std::to_string(below) + " and " + std::to_string(above) : std::to_string(above);
+  throw UsageError(option_flag(kElementsOption) + " " + std::to_string(n) + ": not a multiple of " + shape_text(p) +
+                   " (the kernels have no bounds check); nearest valid lengths: " + nearest);
+}
+
+OclStreamParams plan_ocl_stream(const Config& config, const OclDeviceInfo& device, int ranks_on_device, bool quick) {
+  OclStreamParams p;
+  p.ranks_on_device = std::max(1, ranks_on_device);
+  p.type = parse_type(option_text(config, kTypeOption, kTypeDefault), device);
+  const bool is_float = p.type == stream::StreamType::Float;
+  p.ntimes = static_cast<int>(parse_whole_number(option_text(config, kNtimesOption, kNtimesDefault), kNtimesOption,
+                                                 kMinNtimes, is_float ? kMaxNtimesFloat : kMaxNtimesDouble));
+  if (quick && option_defaulted(config, kNtimesOption)) p.ntimes = kQuickNtimes;
+  p.replications = static_cast<int>(parse_whole_number(
+      option_text(config, kReplicationsOption, kReplicationsDefault), kReplicationsOption, 1, kMaxReplications));
+  p.vector_count = parse_vector_count(option_text(config, kVectorCountOption, kVectorCountDefault));
+  p.unroll = static_cast<int>(
+      parse_whole_number(option_text(config, kUnrollOption, kUnrollDefault), kUnrollOption, 1, kMaxUnroll));
+  p.single_kernel = parse_flag_text(option_text(config, kSingleKernelOption, kSingleKernelDefault), kSingleKernelOption);
+
+  std::uint64_t max_buffer = kMaxBufferSize;
+  const std::uint64_t vector_bytes = static_cast<std::uint64_t>(p.vector_count) * p.element_bytes();
+  if (p.single_kernel && device.local_memory_bytes > 0)
+    max_buffer = std::min(max_buffer, device.local_memory_bytes / vector_bytes);
+  const std::string buffer_text = option_text(config, kBufferSizeOption, kBufferSizeDefault);
+  if (max_buffer < 1)
+    throw UsageError(option_flag(kVectorCountOption) + " " + std::to_string(p.vector_count) + ": one vector of " +
+                     std::to_string(vector_bytes) + " B exceeds the local memory of " + device.label());
+  try {
+    p.buffer_size = parse_whole_number(buffer_text, kBufferSizeOption, 1, max_buffer);
+  } catch (const UsageError& e) {
+    if (max_buffer < kMaxBufferSize)
+      throw UsageError(std::string(e.what()) + " (the local buffer of " + std::to_string(vector_bytes) +
+                       " B vectors must fit the device's " +
+                       format_bytes(static_cast<double>(device.local_memory_bytes)) + " of local memory)");
+    throw;
+  }
+
+  const std::string elements_text = trim_text(option_text(config, kElementsOption, kElementsDefault));
+  p.elements_auto = lower_text(elements_text) == "auto";
+  const std::uint64_t unit = p.length_unit();
+  const std::uint64_t auto_cap = memory_cap(p, device, kAutoMemoryFraction);
+  if (p.elements_auto) {
+    std::uint64_t n = std::max(kAutoMinElements, kAutoCacheMultiple * device.global_cache_bytes / p.element_bytes());
+    n = std::min(n, auto_cap) / unit * unit;
+    if (n == 0)
+      throw UsageError(option_flag(kElementsOption) + " auto: 40% of " + device.label() + "'s " +
+                       format_bytes(static_cast<double>(device.global_memory_bytes)) + " holds less than one " +
+                       shape_text(p) + " elements per array for " + std::to_string(p.ranks_on_device) +
+                       " ranks; allowed: a smaller --ocl.buffer-size or --ocl.replications");
+    p.elements = n;
+    return p;
+  }
+  std::uint64_t n = 0;
+  const std::uint64_t full_cap = memory_cap(p, device, 1.0);
+  const std::string allowed = "; allowed: auto or a multiple of " + std::to_string(unit) + " up to " +
+                              std::to_string(full_cap / unit * unit);
+  try {
+    n = parse_size(elements_text, option_flag(kElementsOption));
+  } catch (const UsageError& e) {
+    throw UsageError(std::string(e.what()) + allowed);
+  }
+  check_stream_length(n, p);
+  if (n > full_cap)
+    throw UsageError(option_flag(kElementsOption) + " " + elements_text + ": 3 arrays of " +
+                     format_bytes(static_cast<double>(n * p.element_bytes())) + " for " +
+                     std::to_string(p.ranks_on_device) + (p.ranks_on_device == 1 ? " rank" : " ranks") + " exceed " +
+                     device.label() + " (" + format_bytes(static_cast<double>(device.global_memory_bytes)) +
+                     ", largest buffer " + format_bytes(static_cast<double>(device.max_allocation_bytes)) + ")" +
+                     allowed);
+  p.elements = n;
+  return p;
+}
+
+std::string describe_ocl_stream(const OclStreamParams& p) {
+  return std::string(stream::type_name(p.type)) + ", " + std::to_string(p.elements) + " elements/array" +
+         (p.elements_auto ? " (auto)" : "") + ", " + std::to_string(p.replications) + " replication" +
+         (p.replications == 1 ? "" : "s") + " x vector " + std::to_string(p.vector_count) + " x buffer " +
+         std::to_string(p.buffer_size) + ", unroll " + std::to_string(p.unroll) + ", " +
+         (p.single_kernel ? "combined kernel" : "separate kernels") + ", " + std::to_string(p.ntimes) +
+         " repetitions";
+}
+
+}  // namespace bws::ocl

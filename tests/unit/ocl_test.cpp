@@ -1,0 +1,370 @@
+// The OpenCL backend's plain-C++ parts (lib/ocl), no device needed: the
+// length rule and the other planning errors, device choice by index, name
+// and local rank, the rate ceiling, the byte multipliers and validity of
+// the STREAM rows, the generated kernel sources, OpenCL error names; and
+// b_eff's device-path payload check (lib/beff).
+#include <gtest/gtest.h>
+
+#include "TestSupport.hpp"
+
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "beff/BeffPayload.hpp"
+#include "core/Config.hpp"
+#include "core/ResultColumns.hpp"
+#include "ocl/OclBsKernels.hpp"
+#include "ocl/OclOptions.hpp"
+#include "ocl/OclPlan.hpp"
+#include "ocl/OclRateCeiling.hpp"
+#include "ocl/OclRuntime.hpp"
+#include "ocl/OclSelection.hpp"
+#include "ocl/OclStreamKernels.hpp"
+#include "ocl/OclStreamPlan.hpp"
+#include "ocl/OclStreamResults.hpp"
+
+namespace bws::ocl {
+namespace {
+
+using test::usage_error_of;
+
+Config config_with(std::map<std::string, std::string> values) {
+  Config config;
+  for (auto& [k, v] : values) config.set(k, v);
+  return config;
+}
+
+// A GPU-like device: 8 GiB, 2 GiB largest buffer, 4 MiB cache, 64 KiB local memory.
+OclDeviceInfo gpu(int platform = 0, int index = 0, std::string name = "Test GPU") {
+  OclDeviceInfo d;
+  d.platform_index = platform;
+  d.device_index = index;
+  d.platform_name = "Test Platform";
+  d.name = std::move(name);
+  d.type = "GPU";
+  d.compute_units = 10;
+  d.max_clock_mhz = 1000;
+  d.global_memory_bytes = 8ull << 30;
+  d.max_allocation_bytes = 2ull << 30;
+  d.global_cache_bytes = 4ull << 20;
+  d.cache_line_bytes = 128;
+  d.local_memory_bytes = 64ull << 10;
+  d.max_work_group_size = 1024;
+  d.fp64 = true;
+  return d;
+}
+
+std::vector<OclPlatformInfo> two_platforms() {
+  OclPlatformInfo a{0, "Portable Computing Language", "The pocl project", "OpenCL 3.0", {}};
+  a.devices.push_back(gpu(0, 0, "pthread-cpu"));
+  a.devices.back().platform_name = a.name;
+  OclPlatformInfo b{1, "NVIDIA CUDA", "NVIDIA Corporation", "OpenCL 3.0 CUDA", {}};
+  for (int i = 0; i < 4; ++i) {
+    b.devices.push_back(gpu(1, i, i < 2 ? "NVIDIA H100" : "NVIDIA A100"));
+    b.devices.back().platform_name = b.name;
+  }
+  return {a, b};
+}
+
+// ---- the length rule ----
+
+TEST(OclStreamLength, AMultipleOfReplicationsVectorAndBufferPasses) {
+  OclStreamParams p;
+  p.replications = 2;
+  p.vector_count = 4;
+  p.buffer_size = 1024;
+  EXPECT_EQ(p.length_unit(), 8192u);
+  EXPECT_NO_THROW(check_stream_length(8192 * 3, p));
+}
+
+TEST(OclStreamLength, AnyOtherLengthNamesTheNearestValidOnes) {
+  OclStreamParams p;
+  p.replications = 2;
+  p.vector_count = 4;
+  p.buffer_size = 1024;
+  const std::string e = usage_error_of([&] { check_stream_length(20000, p); });
+  EXPECT_NE(e.find("--ocl.elements 20000: not a multiple of replications x vector-count x buffer-size = 2 x 4 x 1024 "
+                   "= 8192"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("nearest valid lengths: 16384 and 24576"), std::string::npos) << e;
+  const std::string small = usage_error_of([&] { check_stream_length(100, p); });
+  EXPECT_NE(small.find("nearest valid lengths: 8192"), std::string::npos) << small;
+}
+
+TEST(OclStreamPlan, ExplicitLengthsFollowTheRule) {
+  const std::string e = usage_error_of([] {
+    plan_ocl_stream(config_with({{kElementsOption, "1000000"}, {kBufferSizeOption, "4096"}}), gpu(), 1, false);
+  });
+  EXPECT_NE(e.find("--ocl.elements 1000000: not a multiple of"), std::string::npos) << e;
+  EXPECT_NE(e.find("nearest valid lengths: 999424 and 1003520"), std::string::npos) << e;
+  const OclStreamParams p =
+      plan_ocl_stream(config_with({{kElementsOption, "1M"}, {kReplicationsOption, "4"}}), gpu(), 1, false);
+  EXPECT_EQ(p.elements, 1u << 20);
+  EXPECT_EQ(p.elements_per_replication(), 1u << 18);
+  EXPECT_EQ(p.blocks_per_replication(), (1u << 18) / 4096);
+}
+
+TEST(OclStreamPlan, AutoIsAMultipleAboveTheCacheWithinMemory) {
+  const OclStreamParams p = plan_ocl_stream(config_with({{kReplicationsOption, "3"}}), gpu(), 1, false);
+  EXPECT_TRUE(p.elements_auto);
+  EXPECT_EQ(p.elements % p.length_unit(), 0u);
+  EXPECT_GE(p.elements + p.length_unit(), kAutoMinElements);  // 10^7 rounded down to whole blocks
+  EXPECT_LE(p.elements, kAutoMinElements);
+  EXPECT_EQ(p.ntimes, 10);
+  const OclStreamParams quick = plan_ocl_stream(Config{}, gpu(), 1, true);
+  EXPECT_EQ(quick.ntimes, kQuickNtimes);
+  // A small device: 40% of 256 MiB for 2 ranks, 3 doubles per element.
+  OclDeviceInfo small = gpu();
+  small.global_memory_bytes = 256ull << 20;
+  const OclStreamParams s = plan_ocl_stream(Config{}, small, 2, false);
+  EXPECT_LE(3 * s.elements * 8 * 2, (256ull << 20) * 4 / 10);
+  EXPECT_EQ(s.elements % s.length_unit(), 0u);
+}
+
+TEST(OclStreamPlan, BadValuesNameTheOption) {
+  EXPECT_NE(usage_error_of([] { plan_ocl_stream(config_with({{kVectorCountOption, "3"}}), gpu(), 1, false); })
+                .find("--ocl.vector-count: '3' is not an OpenCL vector width; allowed: 1, 2, 4, 8, 16"),
+            std::string::npos);
+  // 8192 doubles of 8 lanes: 512 KiB of local memory; the device has 64 KiB.
+  const std::string local = usage_error_of([] {
+    plan_ocl_stream(config_with({{kVectorCountOption, "8"}, {kBufferSizeOption, "8192"}}), gpu(), 1, false);
+  });
+  EXPECT_NE(local.find("--ocl.buffer-size: '8192' is out of range; allowed: 1..1024"), std::string::npos) << local;
+  EXPECT_NE(local.find("local memory"), std::string::npos) << local;
+  // The separate kernels use no local buffer.
+  EXPECT_NO_THROW(plan_ocl_stream(
+      config_with({{kVectorCountOption, "8"}, {kBufferSizeOption, "8192"}, {kSingleKernelOption, "false"}}), gpu(), 1,
+      false));
+  OclDeviceInfo no_fp64 = gpu();
+  no_fp64.fp64 = false;
+  EXPECT_NE(usage_error_of([&] { plan_ocl_stream(Config{}, no_fp64, 1, false); })
+                .find("--ocl.type: double needs cl_khr_fp64, which Test GPU (Test Platform) lacks; allowed: float"),
+            std::string::npos);
+  EXPECT_EQ(plan_ocl_stream(config_with({{kTypeOption, "float"}}), no_fp64, 1, false).type, stream::StreamType::Float);
+  EXPECT_NE(usage_error_of([] { plan_ocl_stream(config_with({{kNtimesOption, "31"}, {kTypeOption, "float"}}), gpu(), 1,
+                                                false); })
+                .find("--ocl.ntimes: '31' is out of range; allowed: 1..30"),
+            std::string::npos);
+  EXPECT_NE(usage_error_of([] { plan_ocl_stream(config_with({{kElementsOption, "64G"}}), gpu(), 1, false); })
+                .find("--ocl.elements 64G: 3 arrays of"),
+            std::string::npos);
+  EXPECT_NE(usage_error_of([] { parse_parts("stream,roofline"); }).find("--ocl.tests: unknown part 'roofline'"),
+            std::string::npos);
+}
+
+TEST(OclBsPlan, TheSweepScalesWithTheDevicesCache) {
+  const bs::BsParams p = plan_bs_on_device(Config{}, gpu(), 1, true);
+  EXPECT_EQ(p.fit_min_bytes, 4u << 20);          // auto: the device's global memory cache
+  EXPECT_EQ(p.max_bytes, 32u << 20);             // --quick: max(8 x 4 MiB, 16 MiB)
+  EXPECT_EQ(p.points, bs::kQuickPoints);
+  OclDeviceInfo tiny = gpu();
+  tiny.max_allocation_bytes = 1 << 20;
+  const std::string e = usage_error_of([&] { plan_bs_on_device(Config{}, tiny, 1, true); });
+  EXPECT_NE(e.find("--bs.max-bytes"), std::string::npos) << e;
+  EXPECT_NE(e.find("exceeds the largest buffer of Test GPU"), std::string::npos) << e;
+  tiny.fp64 = false;
+  EXPECT_NE(usage_error_of([&] { plan_bs_on_device(Config{}, tiny, 1, true); }).find("--ocl.tests: bs needs double"),
+            std::string::npos);
+}
+
+// ---- device choice ----
+
+TEST(OclSelection, ByIndexByNameAndByLocalRank) {
+  const auto platforms = two_platforms();
+  EXPECT_EQ(choose_device(platforms, "auto", "auto", 0, 1).device.name, "pthread-cpu");
+  const OclChoice by_name = choose_device(platforms, "nvidia", "a100", 1, 4);
+  EXPECT_EQ(by_name.device.device_index, 3);  // the A100s are devices 2 and 3; local rank 1 takes the second
+  EXPECT_EQ(by_name.candidates, 2);
+  EXPECT_EQ(by_name.ranks_on_device, 2);      // local ranks 1 and 3
+  EXPECT_EQ(choose_device(platforms, "1", "2", 5, 8).device.device_index, 2);
+  // Four devices, six ranks: ranks 0 and 4 share device 0, ranks 3 alone on device 3.
+  EXPECT_EQ(choose_device(platforms, "1", "auto", 4, 6).device.device_index, 0);
+  EXPECT_EQ(choose_device(platforms, "1", "auto", 4, 6).ranks_on_device, 2);
+  EXPECT_EQ(choose_device(platforms, "1", "auto", 3, 6).ranks_on_device, 1);
+}
+
+TEST(OclSelection, WhatDoesNotExistIsAUsageErrorListingWhatDoes) {
+  const auto platforms = two_platforms();
+  const std::string p = usage_error_of([&] { choose_device(platforms, "2", "auto", 0, 1); });
+  EXPECT_NE(p.find("--ocl.platform: 2 is out of range; allowed: auto, an index or a name substring of 0 'Portable "
+                   "Computing Language', 1 'NVIDIA CUDA'"),
+            std::string::npos)
+      << p;
+  const std::string d = usage_error_of([&] { choose_device(platforms, "nvidia", "v100", 0, 1); });
+  EXPECT_NE(d.find("--ocl.device: no device matches 'v100'"), std::string::npos) << d;
+  EXPECT_NE(d.find("2 'NVIDIA A100'"), std::string::npos) << d;
+  EXPECT_NE(usage_error_of([&] { choose_device(platforms, "o", "auto", 0, 1); }).find("matches 2 platforms"),
+            std::string::npos);
+  EXPECT_NE(usage_error_of([&] { choose_device({}, "auto", "auto", 0, 1); }).find("--ocl.platform: no OpenCL platform"),
+            std::string::npos);
+}
+
+TEST(OclSelection, TheListingShowsEveryDevice) {
+  const std::string text = device_listing(two_platforms());
+  EXPECT_NE(text.find("platform 1: NVIDIA CUDA"), std::string::npos) << text;
+  EXPECT_NE(text.find("  device 3: NVIDIA A100 [GPU]"), std::string::npos) << text;
+  EXPECT_NE(text.find("10 compute units, 1000 MHz, global memory 8.00 GiB"), std::string::npos) << text;
+}
+
+// ---- the rate ceiling ----
+
+TEST(OclRateCeiling, ComputeUnitsTimesClockTimesLines) {
+  OclDeviceInfo d = gpu();
+  EXPECT_DOUBLE_EQ(device_rate_ceiling_Bps(d), 10 * 1e9 * 128 * kLinesPerCycle);
+  d.compute_units = 100000;
+  EXPECT_DOUBLE_EQ(device_rate_ceiling_Bps(d), kAbsurdBps);
+  d.max_clock_mhz = 0;
+  EXPECT_DOUBLE_EQ(device_rate_ceiling_Bps(d), kAbsurdBps);
+}
+
+// ---- rows ----
+
+OclStreamMeasurement measurement(double seconds, bool valid) {
+  OclStreamMeasurement m;
+  for (auto& s : m.seconds) s = {2 * seconds, seconds, 3 * seconds};
+  for (std::size_t i = 0; i < 3; ++i) {
+    m.validation.arrays[i].array = static_cast<stream::StreamArray>(i);
+    m.validation.arrays[i].limit = ocl_stream_epsilon<double>();
+    m.validation.arrays[i].passed = valid || i != 1;
+    m.validation.arrays[i].avg_rel_error = valid ? 0 : (i == 1 ? 1e-3 : 0);
+  }
+  return m;
+}
+
+TEST(OclStreamRows, SeedByteMultipliersAndRatesFromTheMinimum) {
+  OclStreamParams p;
+  p.elements = 1 << 20;
+  Table results = make_ocl_stream_results_table(), checks = make_checks_table();
+  add_ocl_stream_results(results, checks, {3, "node7", 10, "Test GPU (Test Platform)"}, p, measurement(1e-3, true), 1e15);
+  ASSERT_EQ(results.rows(), 6u);
+  const std::vector<std::string> labels = {"PCI_write", "Copy", "Scale", "Add", "Triad", "PCI_read"};
+  const std::vector<int> multipliers = {3, 2, 2, 3, 3, 3};
+  for (std::size_t r = 0; r < 6; ++r) {
+    EXPECT_EQ(results.get_string(r, "kernel"), labels[r]);
+    EXPECT_EQ(results.get_string(r, "backend"), "ocl");
+    EXPECT_EQ(results.get_int(r, "bytes"), multipliers[r] * (1 << 20) * 8);
+    EXPECT_DOUBLE_EQ(results.get_double(r, "t_min"), 1e-3);  // every repetition counts
+    EXPECT_DOUBLE_EQ(results.get_double(r, "t_avg"), 2e-3);
+    EXPECT_DOUBLE_EQ(results.get_double(r, "bandwidth"), multipliers[r] * (1 << 20) * 8 / 1e-3);
+    EXPECT_EQ(results.get_int(r, "valid"), 1);
+    EXPECT_EQ(results.samples(r).size(), 3u);
+  }
+  EXPECT_EQ(checks.rows(), 3u + 6u);  // a validation per array, a ceiling per row
+}
+
+TEST(OclStreamRows, AnImpossibleRateOrABadArrayIsAnErrorNotAResult) {
+  OclStreamParams p;
+  p.elements = 1 << 20;
+  Table results = make_ocl_stream_results_table(), checks = make_checks_table();
+  // 24 MiB in 1 ns: far above a 1 TB/s ceiling.
+  add_ocl_stream_results(results, checks, {0, "n", 1, "d"}, p, measurement(1e-9, true), 1e12);
+  for (std::size_t r = 0; r < results.rows(); ++r) EXPECT_EQ(results.get_int(r, "valid"), 0);
+  int failed_ceilings = 0;
+  for (std::size_t r = 0; r < checks.rows(); ++r)
+    if (checks.get_string(r, "check") == "ocl.rate_ceiling" && checks.get_int(r, "passed") == 0) ++failed_ceilings;
+  EXPECT_EQ(failed_ceilings, 6);
+
+  Table bad = make_ocl_stream_results_table(), bad_checks = make_checks_table();
+  add_ocl_stream_results(bad, bad_checks, {0, "n", 1, "d"}, p, measurement(1e-3, false), 1e15);
+  for (std::size_t r = 0; r < bad.rows(); ++r) EXPECT_EQ(bad.get_int(r, "valid"), 0);
+  EXPECT_DOUBLE_EQ(bad.get_double(2, "avg_rel_error"), 1e-3);  // Scale writes B
+  bool named = false;
+  for (std::size_t r = 0; r < bad_checks.rows(); ++r)
+    if (bad_checks.get_int(r, "passed") == 0 && bad_checks.get_string(r, "subject").find("array B") != std::string::npos)
+      named = bad_checks.get_string(r, "subject").find("machine epsilon") != std::string::npos;
+  EXPECT_TRUE(named);
+}
+
+TEST(OclStreamRows, TheNodeTimeOfARepetitionIsItsSlowestRank) {
+  OclStreamParams p;
+  p.elements = 1000;
+  Table a = make_ocl_stream_results_table(), b = make_ocl_stream_results_table(), checks = make_checks_table();
+  OclStreamMeasurement fast = measurement(1e-3, true), slow = measurement(1e-3, true);
+  for (auto& s : slow.seconds) s = {1e-3, 4e-3, 2e-3};  // best at another repetition than the fast rank
+  add_ocl_stream_results(a, checks, {0, "n", 1, "d"}, p, fast, 1e15);
+  add_ocl_stream_results(b, checks, {1, "n", 1, "d"}, p, slow, 1e15);
+  const std::vector<Table> nodes = summarize_ocl_stream_node({a, b});
+  ASSERT_EQ(nodes.size(), 1u);
+  ASSERT_EQ(nodes[0].rows(), 6u);
+  // per repetition max: {2e-3, 4e-3, 3e-3}: the best is 2e-3, not 1e-3
+  EXPECT_DOUBLE_EQ(nodes[0].get_double(0, "t_min"), 2e-3);
+  EXPECT_EQ(nodes[0].get_int(0, "ranks"), 2);
+  EXPECT_EQ(nodes[0].get_int(0, "bytes"), 2 * 3 * 1000 * 8);
+}
+
+// ---- kernel sources ----
+
+TEST(OclKernelSources, TheSeedsParametersReachTheSource) {
+  OclStreamParams p;
+  p.vector_count = 4;
+  p.buffer_size = 512;
+  p.unroll = 8;
+  const std::string combined = stream_kernel_source(p);
+  EXPECT_NE(combined.find("typedef double4 VT;"), std::string::npos);
+  EXPECT_NE(combined.find("#define BUFFER_SIZE 512u"), std::string::npos);
+  EXPECT_NE(combined.find("#pragma unroll 8"), std::string::npos);
+  EXPECT_NE(combined.find("__local VT buf[BUFFER_SIZE];"), std::string::npos);
+  EXPECT_NE(combined.find("cl_khr_fp64"), std::string::npos);
+  EXPECT_EQ(combined.find("stream_triad"), std::string::npos);
+  p.single_kernel = false;
+  p.type = stream::StreamType::Float;
+  const std::string separate = stream_kernel_source(p);
+  EXPECT_NE(separate.find("__kernel void stream_triad"), std::string::npos);
+  EXPECT_EQ(separate.find("__local"), std::string::npos);
+  EXPECT_EQ(separate.find("cl_khr_fp64"), std::string::npos);
+  EXPECT_NE(separate.find("typedef float4 VT;"), std::string::npos);
+  EXPECT_EQ(stream_work_group_size(p, 256), 256u);
+  EXPECT_EQ(stream_work_group_size(p, 0), 512u);
+
+  EXPECT_EQ(bs_block_size(1024), 256u);
+  EXPECT_EQ(bs_block_size(200), 128u);
+  const std::string bs = bs_kernel_source(128, 512);
+  for (const char* k : {kBsCopyKernel, kBsAxpyKernel, kBsNormKernel, kBsDotKernel, kBsCgKernel, kBsFinishKernel,
+                        kBsGatherKernel, kBsScatterKernel, kBsEmptyKernel})
+    EXPECT_NE(bs.find(std::string("__kernel void ") + k + "("), std::string::npos) << k;
+  EXPECT_NE(bs.find("#define BLOCK 128"), std::string::npos);
+}
+
+TEST(OclErrors, CodesHaveTheirNames) {
+  EXPECT_STREQ(cl_error_name(-5), "CL_OUT_OF_RESOURCES");
+  EXPECT_STREQ(cl_error_name(-11), "CL_BUILD_PROGRAM_FAILURE");
+  EXPECT_STREQ(cl_error_name(-61), "CL_INVALID_BUFFER_SIZE");
+  EXPECT_STREQ(cl_error_name(12345), "CL_UNKNOWN_ERROR");
+}
+
+// ---- b_eff's device path payload ----
+
+TEST(BeffDevicePayload, TheDeviceBodyAndTheStampsAreBothChecked) {
+  for (std::uint64_t bytes : {8ull, 64ull, 5000ull, 70000ull}) {
+    std::vector<std::byte> message(bytes);
+    const beff::PayloadStamp stamp{3, 41, bytes, beff::Direction::Leftward};
+    beff::fill_device_pattern(message.data(), bytes, 3, beff::Direction::Leftward);
+    beff::stamp_message(message.data(), bytes, stamp);
+    EXPECT_EQ(beff::check_device_message(message.data(), bytes, stamp), beff::PayloadProblem::None) << bytes;
+    beff::PayloadStamp next = stamp;
+    ++next.iteration;
+    EXPECT_EQ(beff::check_device_message(message.data(), bytes, next), beff::PayloadProblem::Stale) << bytes;
+    if (bytes < beff::kShortMessageBytes) continue;
+    // A body byte the device copy lost (here: zero) is caught though the stamps are right.
+    message[bytes / 2 + 3] = std::byte{0};
+    message[bytes / 2 + 4] = std::byte{0};
+    EXPECT_EQ(beff::check_device_message(message.data(), bytes, stamp), beff::PayloadProblem::Corrupted) << bytes;
+    // Another sender's pattern under the right stamps: also caught.
+    beff::fill_device_pattern(message.data(), bytes, 4, beff::Direction::Leftward);
+    beff::stamp_message(message.data(), bytes, stamp);
+    EXPECT_EQ(beff::check_device_message(message.data(), bytes, stamp), beff::PayloadProblem::Corrupted) << bytes;
+  }
+}
+
+TEST(OclBuild, WithoutOpenClEveryDeviceUseIsAUsageError) {
+  if (ocl_compiled_in()) GTEST_SKIP() << "this build has OpenCL";
+  EXPECT_NE(usage_error_of([] { ocl_platforms("--tests ocl"); }).find("--tests ocl: this build of bwsurvey has no OpenCL"),
+            std::string::npos);
+  EXPECT_EQ(ocl_device_buffers_provider(), nullptr);
+}
+
+}  // namespace
+}  // namespace bws::ocl

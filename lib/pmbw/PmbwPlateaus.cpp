@@ -5,6 +5,7 @@
 #include <limits>
 #include <vector>
 
+#include "model/RobustStats.hpp"
 #include "pmbw/PmbwRoutines.hpp"
 
 namespace bws::pmbw {
@@ -12,12 +13,7 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-double median(std::vector<double> v) {
-  if (v.empty()) return kNaN;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+double median(const std::vector<double>& v) { return model::median_of(v); }  // NaN for none
 
 bool has_rows(const Table& t, int rank, const std::string& routine) {
   for (std::size_t r = 0; r < t.rows(); ++r)

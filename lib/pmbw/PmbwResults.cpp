@@ -1,8 +1,10 @@
 #include "pmbw/PmbwResults.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 #include "core/ResultColumns.hpp"
+#include "model/RobustStats.hpp"
 
 namespace bws::pmbw {
 
@@ -40,15 +42,11 @@ Table make_pmbw_nodes_table() {
 }
 
 void add_pmbw_point(Table& results, const PmbwRankIdentity& who, const PmbwPoint& p) {
-  const std::vector<double>& s = p.seconds;
-  std::vector<double> sorted = s;
-  std::sort(sorted.begin(), sorted.end());
-  const std::size_t n = sorted.size();
-  const double t_min = n ? sorted.front() : 0, t_max = n ? sorted.back() : 0;
-  const double t_median = n == 0 ? 0 : n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
-  double sum = 0;
-  for (double x : sorted) sum += x;
-  const double t_avg = n ? sum / static_cast<double>(n) : 0;
+  const std::vector<double>& s = p.seconds;  // at least one sample
+  const double t_min = *std::min_element(s.begin(), s.end()), t_max = *std::max_element(s.begin(), s.end());
+  const double t_median = model::median_of(s);
+  const double t_avg = std::accumulate(s.begin(), s.end(), 0.0) / static_cast<double>(s.size());
+  const std::size_t n = s.size();
   const auto accesses = static_cast<double>(p.accesses());
   const double thread_accesses = accesses / p.threads;
   results.add_row({{"rank", who.rank},

@@ -51,14 +51,8 @@ std::vector<int> parse_degrees(const std::string& text) {
   };
   for (const std::string& item : split_comma_list(text)) {
     const std::string t = trim_text(item);
-    std::size_t sep = t.find("..");
-    std::size_t sep_len = 2;
-    if (sep == std::string::npos) {
-      sep = t.find('-');
-      sep_len = 1;
-    }
-    if (sep != std::string::npos && sep > 0) {
-      const int lo = number(t.substr(0, sep)), hi = number(t.substr(sep + sep_len));
+    if (const auto range = split_range_item(t)) {
+      const int lo = number(range->first), hi = number(range->second);
       if (lo > hi) throw UsageError(option_flag(kDegreesOption) + ": range '" + t + "' is empty" + allowed);
       for (int d = lo; d <= hi; ++d) degrees.push_back(d);
     } else {

@@ -41,6 +41,17 @@ std::vector<std::string> split_comma_list(const std::string& text) {
   return items;
 }
 
+std::optional<std::pair<std::string, std::string>> split_range_item(const std::string& item) {
+  std::size_t sep = item.find("..");
+  std::size_t sep_len = 2;
+  if (sep == std::string::npos) {
+    sep = item.find('-');
+    sep_len = 1;
+  }
+  if (sep == std::string::npos || sep == 0) return std::nullopt;
+  return std::make_pair(item.substr(0, sep), item.substr(sep + sep_len));
+}
+
 std::uint64_t parse_whole_number(const std::string& text, const char* key, std::uint64_t lo, std::uint64_t hi) {
   const std::string t = trim_text(text);
   const std::string allowed = "; allowed: " + std::to_string(lo) + ".." + std::to_string(hi);

@@ -3,7 +3,9 @@
 // shared helpers of every plan() — trimming, lists, whole and real numbers
 // with a UsageError that names the option and the allowed range.
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -23,6 +25,9 @@ std::string trim_text(std::string_view text);
 std::string lower_text(std::string text);
 // "a, b,c" -> {"a", "b", "c"}; empty entries stay (callers reject them).
 std::vector<std::string> split_comma_list(const std::string& text);
+// An item of a range list: "lo..hi" or "lo-hi" gives {lo, hi} (untrimmed);
+// anything else (a single value, or "-3") gives nullopt.
+std::optional<std::pair<std::string, std::string>> split_range_item(const std::string& item);
 
 // A whole number in [lo, hi]; UsageError "--key: 'x' is not a whole number;
 // allowed: lo..hi" or "... is out of range; allowed: lo..hi" otherwise.

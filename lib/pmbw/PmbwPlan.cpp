@@ -101,10 +101,8 @@ std::vector<int> parse_thread_counts(const std::string& text_in, int max_threads
   } else {
     for (const std::string& item : split_comma_list(text)) {
       const std::string t = trim_text(item);
-      std::size_t sep = t.find(".."), sep_len = 2;
-      if (sep == std::string::npos) sep = t.find('-'), sep_len = 1;
-      if (sep != std::string::npos && sep > 0) {
-        const int lo = number(t.substr(0, sep)), hi = number(t.substr(sep + sep_len));
+      if (const auto range = split_range_item(t)) {
+        const int lo = number(range->first), hi = number(range->second);
         if (lo > hi) throw UsageError(option_flag(kThreadsOption) + ": range '" + t + "' is empty" + allowed);
         add_range(lo, hi);
       } else {

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "core/Errors.hpp"
+#include "core/OptionText.hpp"
 #include "survey/CommandLine.hpp"
 #include "survey/IniFile.hpp"
 #include "survey/Registry.hpp"
@@ -98,4 +99,12 @@ TEST(IniFile, SectionsPrefixKeys) {
   EXPECT_EQ(entries[1].value, "two words");
   EXPECT_EQ(entries[2].key, "pmbw.c");
   EXPECT_EQ(entries[2].line, 5);
+}
+
+TEST(OptionText, RangeItems) {
+  using bws::split_range_item;
+  EXPECT_EQ(split_range_item("1..7"), std::make_optional(std::make_pair(std::string("1"), std::string("7"))));
+  EXPECT_EQ(split_range_item("2-4"), std::make_optional(std::make_pair(std::string("2"), std::string("4"))));
+  EXPECT_FALSE(split_range_item("5").has_value());
+  EXPECT_FALSE(split_range_item("-3").has_value());  // a negative number, for the caller to reject
 }

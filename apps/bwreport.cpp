@@ -28,6 +28,7 @@ const std::vector<bws::report::ReportCommand>& commands() {
       bws::report::scaling_command(),
       bws::report::flags_command(),
       bws::report::retest_command(),
+      bws::report::drain_command(),
       {"roofline", "roofline ...   a kernel's attainable FLOP/s against given and measured ceilings", roofline},
       {"plot", "plot FILE... -o DIR   PNGs and index.html of the survey", plot},
   };

@@ -46,6 +46,10 @@ struct TopologyInfo {
   std::uint64_t l1_bytes = 0;         // one L1d instance (0 if unknown)
   std::uint64_t node_memory_bytes = 0;   // the whole machine's memory
   std::uint64_t local_memory_bytes = 0;  // memory of the NUMA nodes in numa_list
+  std::string cpu_model;                 // the first package's CPUModel ("" when hwloc does not say)
+  // Sum over the machine's NUMA nodes of hwloc's bandwidth attribute (ACPI
+  // HMAT, from each node's local CPUs); 0 where the firmware gives none.
+  double memory_bandwidth_Bps = 0;
 };
 
 class Topology {

@@ -138,6 +138,31 @@ std::uint64_t last_level_cache_bytes(hwloc_topology_t topology, hwloc_const_cpus
   return bytes;
 }
 
+std::string cpu_model_of(hwloc_topology_t topology) {
+  for (hwloc_obj_t o = hwloc_get_next_obj_by_type(topology, HWLOC_OBJ_PACKAGE, nullptr); o != nullptr;
+       o = hwloc_get_next_obj_by_type(topology, HWLOC_OBJ_PACKAGE, o))
+    if (const char* model = hwloc_obj_get_info_by_name(o, "CPUModel"); model && *model) return model;
+  if (const char* model = hwloc_obj_get_info_by_name(hwloc_get_root_obj(topology), "CPUModel"); model && *model)
+    return model;
+  return {};
+}
+
+// hwloc reports bandwidth attributes in MiB/s.
+double hmat_bandwidth_Bps(hwloc_topology_t topology) {
+  double total = 0;
+  for (hwloc_obj_t node = hwloc_get_next_obj_by_type(topology, HWLOC_OBJ_NUMANODE, nullptr); node != nullptr;
+       node = hwloc_get_next_obj_by_type(topology, HWLOC_OBJ_NUMANODE, node)) {
+    if (node->cpuset == nullptr || hwloc_bitmap_iszero(node->cpuset)) continue;
+    hwloc_location initiator{};
+    initiator.type = HWLOC_LOCATION_TYPE_CPUSET;
+    initiator.location.cpuset = node->cpuset;
+    hwloc_uint64_t mib_per_s = 0;
+    if (hwloc_memattr_get_value(topology, HWLOC_MEMATTR_ID_BANDWIDTH, node, &initiator, 0, &mib_per_s) != 0) return 0;
+    total += static_cast<double>(mib_per_s) * 1024.0 * 1024.0;
+  }
+  return total;
+}
+
 }  // namespace
 
 hwloc_obj_type_t core_type(hwloc_topology_t topology) {
@@ -163,6 +188,8 @@ TopologyInfo scan_topology(hwloc_topology_t topology, hwloc_const_cpuset_t rank_
   }
 
   info.node_memory_bytes = hwloc_get_root_obj(topology)->total_memory;
+  info.cpu_model = cpu_model_of(topology);
+  info.memory_bandwidth_Bps = hmat_bandwidth_Bps(topology);
   for (const NumaNode& node : info.numa_list) info.local_memory_bytes += node.memory_bytes;
   return info;
 }

@@ -78,6 +78,11 @@ const std::string& Table::get_string(std::size_t r, std::string_view column) con
   return at(r, column).as_string();
 }
 
+void Table::set(std::size_t r, std::string_view column, Value value) {
+  const std::size_t c = column_index(column);
+  rows_.at(r)[c] = conform(columns_[c], std::move(value), path_);
+}
+
 bool Table::same_schema(const Table& other) const {
   return path_ == other.path_ && columns_ == other.columns_ && samples_path_ == other.samples_path_;
 }

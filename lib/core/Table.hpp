@@ -63,6 +63,8 @@ class Table {
   std::int64_t get_int(std::size_t r, std::string_view column) const;
   double get_double(std::size_t r, std::string_view column) const;  // Int64 or Float64
   const std::string& get_string(std::size_t r, std::string_view column) const;
+  // Replaces one cell (the column's type, or an integer for a real column).
+  void set(std::size_t r, std::string_view column, Value value);
 
   bool same_schema(const Table& other) const;
   // Appends the rows of a table with the same schema (throws otherwise).

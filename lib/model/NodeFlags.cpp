@@ -32,14 +32,29 @@ const double* floor_for(const FlagSettings& s, const NodeMetricValue& v) {
   return nullptr;
 }
 
+bool beyond(double value, double threshold, bool higher_is_better) {
+  return higher_is_better ? value < threshold : value > threshold;
+}
+
+std::string relative_reason(const CohortVerdict& v, double percent, const FlagSettings& s, std::size_t n,
+                            bool higher_is_better) {
+  if (v.hit == FlagRuleHit::Deficit)
+    return number(percent) + " % of the median of its " + std::to_string(n - 1) + " cohort peers (" +
+           (higher_is_better ? "< " : "> ") + number(higher_is_better ? 100 * s.fraction : 100 / s.fraction) + " %)";
+  return "robust z " + number(v.robust_z) + " < -" + number(v.k_used) + " (k for " + std::to_string(n) +
+         " nodes) and " + number(percent) + " % of the median of its " + std::to_string(n - 1) + " cohort peers";
+}
+
 }  // namespace
 
 void add_flag_options(boost::program_options::options_description& desc, const std::vector<NodeMetric>& metrics) {
-  add_text_option(desc, "flags.k", "4",
-                  "flag a node whose metric is more than k robust standard deviations (1.4826 x MAD) below the "
-                  "median of the nodes (and below --flags.fraction of it): a number > 0");
-  add_text_option(desc, "flags.fraction", "0.9",
-                  "... and below this fraction of the median: a number in (0, 1]");
+  add_text_option(desc, "flags.k", "3.5",
+                  "in a cohort of 8 nodes or more, flag a node more than k robust standard deviations (1.4826 x "
+                  "MAD) below the median of its cohort peers (and below 95 % of it); k is used as given at 10,000 "
+                  "nodes and lowered by 2.83/sqrt(n) in smaller cohorts (the retest confirms): a number > 0");
+  add_text_option(desc, "flags.fraction", "0.75",
+                  "in a cohort of 3 nodes or more, flag a node below this fraction of the median of its cohort "
+                  "peers, however noisy they are: a number in (0, 1]");
   const std::string floor_help =
       "absolute limits, METRIC=VALUE[,METRIC=VALUE...] in the metric's unit (B/s; s for times, then a ceiling): a "
       "node below it is flagged whatever the others measured; default: none; metrics: " +
@@ -49,9 +64,11 @@ void add_flag_options(boost::program_options::options_description& desc, const s
 
 FlagSettings parse_flag_settings(const Config& config, const std::vector<NodeMetric>& metrics) {
   FlagSettings s;
-  s.k = parse_real_number(option_text(config, "flags.k", "4"), "flags.k", "a number > 0");
-  if (!(s.k > 0)) throw UsageError("--flags.k: " + config.get("flags.k") + " is out of range; allowed: a number > 0");
-  s.fraction = parse_real_number(option_text(config, "flags.fraction", "0.9"), "flags.fraction", "a number in (0, 1]");
+  const std::string k_default = number(FlagRule{}.k), f_default = number(FlagRule{}.fraction);
+  s.k = parse_real_number(option_text(config, "flags.k", k_default.c_str()), "flags.k", "a number > 0");
+  if (!(s.k > 0 && std::isfinite(s.k)))
+    throw UsageError("--flags.k: " + config.get("flags.k") + " is out of range; allowed: a number > 0");
+  s.fraction = parse_real_number(option_text(config, "flags.fraction", f_default.c_str()), "flags.fraction", "a number in (0, 1]");
   if (!(s.fraction > 0 && s.fraction <= 1))
     throw UsageError("--flags.fraction: " + config.get("flags.fraction") + " is out of range; allowed: (0, 1]");
   const std::string floors = trim_text(option_text(config, "flags.floor", ""));
@@ -71,75 +88,112 @@ FlagSettings parse_flag_settings(const Config& config, const std::vector<NodeMet
 }
 
 Table make_flags_table() {
-  return Table(kFlagsPath, {text_column("host", kHostWidth), text_column("metric", 64), real_column("value"),
-                            real_column("median"), real_column("mad"), real_column("robust_z"),
-                            real_column("percent_of_median"), real_column("threshold"), text_column("unit", 16),
-                            text_column("reason", 200)});
+  return Table(kFlagsPath, {text_column("host", kHostWidth), text_column("cohort", 160), int_column("cohort_nodes"),
+                            text_column("metric", 64), real_column("value"), real_column("median"),
+                            real_column("mad"), real_column("robust_z"), real_column("percent_of_median"),
+                            real_column("threshold"), text_column("unit", 16), text_column("rule", 16),
+                            text_column("reason", 200), text_column("retest_values", 200),
+                            real_column("retest_median"), text_column("status", 32)});
+}
+
+std::string cohort_of(const NodeCohorts& cohorts, const NodeMetricValue& value) {
+  const auto it = cohorts.find(value.host);
+  std::string label = it == cohorts.end() ? std::string("unknown hardware") : it->second;
+  if (!value.cohort_detail.empty()) label += " / " + value.cohort_detail;
+  return label;
 }
 
 Table node_flags(const std::vector<NodeMetric>& metrics, const std::vector<Table>& tables,
-                 const FlagSettings& settings) {
+                 const FlagSettings& settings, const NodeCohorts& cohorts) {
   Table flags = make_flags_table();
   const std::vector<NodeMetricValue> values = node_metric_values(metrics, tables);
-  // Groups in order of first appearance.
-  std::vector<std::string> groups;
-  for (const NodeMetricValue& v : values)
-    if (std::find(groups.begin(), groups.end(), v.metric) == groups.end()) groups.push_back(v.metric);
+  // (metric group, cohort) in order of first appearance.
+  std::vector<std::pair<std::string, std::string>> groups;
+  std::vector<std::string> value_cohort;
+  for (const NodeMetricValue& v : values) {
+    value_cohort.push_back(cohort_of(cohorts, v));
+    std::pair<std::string, std::string> key{v.metric, value_cohort.back()};
+    if (std::find(groups.begin(), groups.end(), key) == groups.end()) groups.push_back(key);
+  }
 
-  for (const std::string& group : groups) {
+  for (const auto& [group, cohort] : groups) {
     std::vector<const NodeMetricValue*> members;
     std::vector<double> numbers;
-    for (const NodeMetricValue& v : values)
-      if (v.metric == group) {
-        members.push_back(&v);
-        numbers.push_back(v.value);
+    for (std::size_t i = 0; i < values.size(); ++i)
+      if (values[i].metric == group && value_cohort[i] == cohort && values[i].value > 0) {
+        members.push_back(&values[i]);
+        numbers.push_back(values[i].value);
       }
-    const bool statistics = static_cast<int>(members.size()) >= kMinNodesForStatistics;
-    const double median = median_of(numbers);
+    if (members.empty()) continue;
+    const bool higher = members.front()->higher_is_better;
+    const std::vector<CohortVerdict> verdicts = judge_cohort(numbers, higher, settings.rule());
     const double mad = median_absolute_deviation(numbers);
-    for (const NodeMetricValue* v : members) {
-      const double sign = v->higher_is_better ? 1.0 : -1.0;  // mirror times
-      const double z = robust_z(v->value, median, mad);
-      // The robust rule's limit: below both median - k*s and f*median
-      // (mirrored: above both median + k*s and median/f).
-      const double spread_limit = median - sign * settings.k * kMadToSigma * mad;
-      const double fraction_limit = v->higher_is_better ? settings.fraction * median : median / settings.fraction;
-      const double robust_limit = v->higher_is_better ? std::min(spread_limit, fraction_limit)
-                                                      : std::max(spread_limit, fraction_limit);
-      const bool robust_flag = statistics && sign * z < -settings.k &&
-                               (v->higher_is_better ? v->value < fraction_limit : v->value > fraction_limit);
-      const double* floor = floor_for(settings, *v);
-      const bool floor_flag = floor && (v->higher_is_better ? v->value < *floor : v->value > *floor);
-      if (!robust_flag && !floor_flag) continue;
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      const NodeMetricValue& v = *members[i];
+      const CohortVerdict& verdict = verdicts[i];
+      const double* floor = floor_for(settings, v);
+      const bool floor_flag = floor && beyond(v.value, *floor, higher);
+      if (!verdict.flagged() && !floor_flag) continue;
 
-      const double percent = median != 0 ? 100.0 * v->value / median : std::nan("");
+      const bool statistics = members.size() >= static_cast<std::size_t>(kMinNodesForStatistics);
+      const double median = statistics ? verdict.peer_median : std::nan("");
+      const double percent = statistics && median != 0 ? 100.0 * v.value / median : std::nan("");
       std::string reason;
-      if (robust_flag)
-        reason = "robust z " + number(z) + (v->higher_is_better ? " < -" : " > ") + number(settings.k) + " and " +
-                 number(percent) + " % of the median (" + (v->higher_is_better ? "< " : "> ") +
-                 number(v->higher_is_better ? 100 * settings.fraction : 100 / settings.fraction) + " %) of " +
-                 std::to_string(members.size()) + " nodes";
+      if (verdict.flagged()) reason = relative_reason(verdict, percent, settings, members.size(), higher);
       if (floor_flag)
-        reason += std::string(reason.empty() ? "" : "; ") + (v->higher_is_better ? "below the floor " : "above the limit ") +
-                  number(*floor) + " " + v->unit;
-      flags.add_row({{"host", v->host},
-                     {"metric", v->metric},
-                     {"value", v->value},
+        reason += std::string(reason.empty() ? "" : "; ") + (higher ? "below the floor " : "above the limit ") +
+                  number(*floor) + " " + v.unit;
+      flags.add_row({{"host", v.host},
+                     {"cohort", cohort},
+                     {"cohort_nodes", static_cast<std::int64_t>(members.size())},
+                     {"metric", v.metric},
+                     {"value", v.value},
                      {"median", median},
-                     {"mad", mad},
-                     {"robust_z", z},
+                     {"mad", statistics ? mad : std::nan("")},
+                     {"robust_z", statistics ? verdict.robust_z : std::nan("")},
                      {"percent_of_median", percent},
-                     {"threshold", robust_flag ? robust_limit : *floor},
-                     {"unit", v->unit},
-                     {"reason", reason}});
+                     {"threshold", verdict.flagged() ? verdict.limit : *floor},
+                     {"unit", v.unit},
+                     {"rule", verdict.flagged() ? std::string(to_string(verdict.hit)) : std::string("floor")},
+                     {"reason", reason},
+                     {"retest_values", std::string()},
+                     {"retest_median", std::nan("")},
+                     {"status", std::string(kFlagNotRetested)}});
     }
   }
   return flags;
 }
 
-std::vector<std::string> flagged_hosts(const Table& flags) {
+void apply_retests(Table& flags, const std::vector<NodeMetricValue>& retests) {
+  for (std::size_t r = 0; r < flags.rows(); ++r) {
+    const std::string& host = flags.get_string(r, "host");
+    const std::string& metric = flags.get_string(r, "metric");
+    std::vector<double> found;
+    bool higher = true;
+    for (const NodeMetricValue& v : retests)
+      if (v.host == host && v.metric == metric) {
+        found.push_back(v.value);
+        higher = v.higher_is_better;
+      }
+    if (found.empty()) continue;
+    std::string list;
+    for (double x : found) list += (list.empty() ? "" : ",") + number(x);
+    const double median = median_of(found);
+    const bool confirmed = beyond(median, flags.get_double(r, "threshold"), higher);
+    flags.set(r, "retest_values", list);
+    flags.set(r, "retest_median", median);
+    flags.set(r, "status", std::string(confirmed ? kFlagConfirmed : kFlagTransient));
+  }
+}
+
+bool flag_stands(const Table& flags, std::size_t r) {
+  return !flags.has_column("status") || flags.get_string(r, "status") != kFlagTransient;
+}
+
+std::vector<std::string> flagged_hosts(const Table& flags, bool only_standing) {
   std::vector<std::string> hosts;
   for (std::size_t r = 0; r < flags.rows(); ++r) {
+    if (only_standing && !flag_stands(flags, r)) continue;
     const std::string& h = flags.get_string(r, "host");
     if (std::find(hosts.begin(), hosts.end(), h) == hosts.end()) hosts.push_back(h);
   }

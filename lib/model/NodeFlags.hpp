@@ -1,14 +1,12 @@
 #pragma once
-// Slow-node flags (issue 6): a node is flagged for a metric when its value
-// is below median - k * 1.4826 * MAD (a robust z below -k) AND below
-// f * median, the median and MAD taken over the nodes of the same metric
-// and group; or when it is below an absolute floor the user gives. Both
-// conditions of the robust rule must hold: the z alone flags noise when the
-// nodes agree to 0.1 %, the fraction alone ignores how noisy the metric is.
-// With fewer than kMinNodesForStatistics nodes only floors apply. For a
-// metric where lower is better (a time) every comparison is mirrored:
-// above median + k*1.4826*MAD and above median / f, or above the "floor"
-// (then a ceiling). Pure functions over Tables: bwsurvey and bwreport share them.
+// Slow-node flags: every node metric (one value per node) is judged within
+// the node's hardware cohort (model/Cohorts.hpp) by the rule of
+// model/FlagRule.hpp (--flags.k, --flags.fraction), and against absolute
+// floors the user gives (--flags.floor), which apply at any cohort size. A
+// cohort of 1 or 2 nodes gets only the absolute rules. For a metric where
+// lower is better (a time) every comparison is mirrored. A flag can then be
+// retested (apply_retests): it stands only when the retest confirms it.
+// Pure functions over Tables: bwsurvey and bwreport share them.
 #include <map>
 #include <string>
 #include <vector>
@@ -17,18 +15,27 @@
 
 #include "core/Config.hpp"
 #include "core/Table.hpp"
+#include "model/Cohorts.hpp"
+#include "model/FlagRule.hpp"
 #include "model/NodeMetrics.hpp"
 
 namespace bws::model {
 
 inline constexpr const char* kFlagsPath = "flags";
-inline constexpr int kMinNodesForStatistics = 3;
+// The smallest cohort the relative rules judge.
+inline constexpr int kMinNodesForStatistics = kMinCohortForDeficitRule;
+
+// /flags status values.
+inline constexpr const char* kFlagConfirmed = "confirmed";
+inline constexpr const char* kFlagTransient = "not confirmed (transient)";
+inline constexpr const char* kFlagNotRetested = "not retested";
 
 struct FlagSettings {
-  double k = 4.0;         // --flags.k
-  double fraction = 0.9;  // --flags.fraction
+  double k = FlagRule{}.k;                // --flags.k
+  double fraction = FlagRule{}.fraction;  // --flags.fraction
   // --flags.floor: metric (a name, or a name with its group) -> limit in the metric's unit.
   std::map<std::string, double> floors;
+  FlagRule rule() const { return {k, fraction}; }
 };
 
 // --flags.k, --flags.fraction, --flags.floor with their defaults; the
@@ -38,16 +45,33 @@ void add_flag_options(boost::program_options::options_description& desc, const s
 // and the allowed range, or an unknown metric in --flags.floor.
 FlagSettings parse_flag_settings(const Config& config, const std::vector<NodeMetric>& metrics);
 
-// /flags: host, metric, value, median, mad, robust_z, percent_of_median,
-// threshold, unit, reason. One row per flagged node and metric.
+// /flags: host, cohort, cohort_nodes, metric, value (the first
+// measurement), median (of the node's cohort peers), mad (of the cohort),
+// robust_z, percent_of_median, threshold (the value at which the node is
+// flagged), unit, rule ("fraction", "spread", "floor", "memory"), reason,
+// retest_values, retest_median, status. One row per flagged node and metric.
 Table make_flags_table();
 
 // The flags of every node for every metric, from the tables that hold the
-// metrics (others are ignored).
+// metrics (others are ignored). Hosts missing from `cohorts` form one
+// cohort, "unknown hardware".
 Table node_flags(const std::vector<NodeMetric>& metrics, const std::vector<Table>& tables,
-                 const FlagSettings& settings);
+                 const FlagSettings& settings, const NodeCohorts& cohorts = {});
 
-// The flagged hosts of a /flags table, in order of first appearance.
-std::vector<std::string> flagged_hosts(const Table& flags);
+// The cohort label of a host for a metric value (its class, plus the
+// metric's cohort column, e.g. the device).
+std::string cohort_of(const NodeCohorts& cohorts, const NodeMetricValue& value);
+
+// Sets retest_values, retest_median and status of every flag row whose
+// (host, metric) has values in `retests` (one per retest round): confirmed
+// when the retests' median is still beyond the row's threshold, "not
+// confirmed (transient)" otherwise. Rows without retests keep their status.
+void apply_retests(Table& flags, const std::vector<NodeMetricValue>& retests);
+
+// The flagged hosts of a /flags table, in order of first appearance;
+// `only_standing`: leave out flags a retest did not confirm.
+std::vector<std::string> flagged_hosts(const Table& flags, bool only_standing = false);
+// Whether row r still stands (confirmed, or not retested).
+bool flag_stands(const Table& flags, std::size_t r);
 
 }  // namespace bws::model

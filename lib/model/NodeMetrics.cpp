@@ -18,7 +18,7 @@ std::string cell_text(const Table& t, std::size_t r, const std::string& column) 
 }
 
 struct Accumulated {
-  std::string metric, host;
+  std::string metric, host, cohort_detail;
   double sum = 0;
   int rows = 0;
 };
@@ -46,7 +46,11 @@ std::vector<NodeMetricValue> node_metric_values(const NodeMetric& metric, const 
       }
       const std::string& host = t.get_string(r, "host");
       auto [it, fresh] = index.try_emplace({label, host}, order.size());
-      if (fresh) order.push_back({label, host});
+      if (fresh)
+        order.push_back({label, host,
+                         metric.cohort_column.empty() || !t.has_column(metric.cohort_column)
+                             ? std::string()
+                             : cell_text(t, r, metric.cohort_column)});
       Accumulated& a = order[it->second];
       a.sum += value;
       a.rows += 1;
@@ -56,7 +60,7 @@ std::vector<NodeMetricValue> node_metric_values(const NodeMetric& metric, const 
   values.reserve(order.size());
   for (const Accumulated& a : order) {
     const double value = metric.per_host == HostAggregate::Mean ? a.sum / a.rows : a.sum;
-    values.push_back({a.metric, metric.name, a.host, value, metric.unit, metric.higher_is_better});
+    values.push_back({a.metric, metric.name, a.host, value, metric.unit, metric.higher_is_better, a.cohort_detail});
   }
   return values;
 }

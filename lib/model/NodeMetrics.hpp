@@ -30,6 +30,9 @@ struct NodeMetric {
   std::vector<std::string> group_by = {};
   HostAggregate per_host = HostAggregate::Sum;
   bool higher_is_better = true;  // false for times: a slow node has a larger value
+  // A column whose text joins the node's hardware class in the cohort
+  // ("device" for a device metric: GPUs of two models are two cohorts).
+  std::string cohort_column = {};
 };
 
 struct NodeMetricValue {
@@ -39,6 +42,7 @@ struct NodeMetricValue {
   double value = 0;
   std::string unit;
   bool higher_is_better = true;
+  std::string cohort_detail;  // the cohort_column's text, "" without one
 };
 
 // One value per host and group, from every table in `tables` whose path is

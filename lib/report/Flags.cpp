@@ -28,12 +28,23 @@ int run_flags(const CommandArgs& args, std::ostream& out) {
   const auto file = h5::ResultReader::open(path);
   require_survey_file(file, path, "flags");
   const model::FlagSettings settings = flag_settings_for(file, parsed.options);
-  const Table flags = model::node_flags(survey::all_node_metrics(), read_metric_tables(file), settings);
-  char rule[160];
-  std::snprintf(rule, sizeof rule, "rule: below median - %g x 1.4826 x MAD and below %g x median (%d nodes or more)",
-                settings.k, settings.fraction, model::kMinNodesForStatistics);
-  out << path << ": " << rule << (settings.floors.empty() ? "" : ", or below a --flags.floor") << "\n";
-  for (const std::string& line : survey::flag_summary_lines(flags, file.attribute_int("/", "n_nodes")))
+  const model::NodeCohorts cohorts = read_node_cohorts(file);
+  // The survey's own /flags carry what its retest said; other settings
+  // mean computing them again (without retests).
+  const bool overridden = parsed.options.count("flags.k") || parsed.options.count("flags.fraction") ||
+                          parsed.options.count("flags.floor");
+  const bool stored = !overridden && file.exists("/flags");
+  const Table flags = stored ? file.read_table("flags")
+                             : model::node_flags(survey::all_node_metrics(), read_metric_tables(file), settings, cohorts);
+  char rule[200];
+  std::snprintf(rule, sizeof rule,
+                "rule within each hardware cohort: below %g x the peers' median (3 nodes or more), or below the "
+                "median - k_n x 1.4826 x MAD and 95 %% of it (8 nodes or more; k_n = %g at 10,000 nodes)",
+                settings.fraction, settings.k);
+  out << path << ": " << rule << (settings.floors.empty() ? "" : "; or beyond a --flags.floor")
+      << (stored ? "; as stored by the survey" : "; computed again, without retests") << "\n";
+  for (const std::string& line :
+       survey::flag_summary_lines(flags, file.attribute_int("/", "n_nodes"), cohorts, path))
     out << line << "\n";
   return 0;
 }

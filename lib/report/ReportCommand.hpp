@@ -27,6 +27,7 @@ ReportCommand merge_command();
 ReportCommand scaling_command();
 ReportCommand flags_command();
 ReportCommand retest_command();
+ReportCommand drain_command();  // report/Drain.cpp
 
 // Parses a command's arguments: options declared in `desc`, and at least
 // `min_positional` (at most `max_positional`, -1: any) positional arguments.

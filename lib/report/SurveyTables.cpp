@@ -29,12 +29,16 @@ std::vector<Table> read_metric_tables(const h5::ResultReader& file) {
   return tables;
 }
 
+model::NodeCohorts read_node_cohorts(const h5::ResultReader& file) {
+  return file.exists("/nodes/table") ? model::node_cohorts(file.read_table("nodes/table")) : model::NodeCohorts{};
+}
+
 void add_flag_override_options(po::options_description& desc) {
   desc.add_options()("flags.k", po::value<std::string>(),
-                     "robust standard deviations below the median that flag a node (default: the survey's "
-                     "--flags.k, 4 when it has none)")(
+                     "robust standard deviations below the cohort median that flag a node (default: the survey's "
+                     "--flags.k, 3.5 when it has none)")(
       "flags.fraction", po::value<std::string>(),
-      "... and below this fraction of the median: (0, 1] (default: the survey's, 0.9)")(
+      "a node below this fraction of its cohort median is flagged: (0, 1] (default: the survey's, 0.75)")(
       "flags.floor", po::value<std::string>(),
       "absolute limits METRIC=VALUE[,...] in the metric's unit (default: the survey's, none)");
 }

@@ -24,6 +24,9 @@ void require_survey_file(const h5::ResultReader& file, const std::string& path, 
 // Every table a registered node metric reads, that the file has.
 std::vector<Table> read_metric_tables(const h5::ResultReader& file);
 
+// The hardware cohorts of the file's nodes (/nodes/table); none without it.
+model::NodeCohorts read_node_cohorts(const h5::ResultReader& file);
+
 // --flags.k, --flags.fraction, --flags.floor for a bwreport command, with
 // no defaults of their own: the survey's values (its /config) apply unless given.
 void add_flag_override_options(boost::program_options::options_description& desc);

@@ -59,6 +59,10 @@ po::options_description survey_options() {
   add_text_option(general, "reference", "",
                   "INI file of reference values checked per node (metric = target, lower, upper, unit under "
                   "[host pattern]; see README); verdicts in /checks; default: none");
+  add_text_option(general, "retest", "0",
+                  "rounds of retest at the end of the survey: the flagged nodes run the flagged tests again this "
+                  "many times while the others wait (b_eff, being collective, runs on every rank); a flag stands only "
+                  "when the retests' median confirms it: 0..10 (the Slurm template uses 1)");
   add_text_option(general, "bind", "compact",
                   "thread placement over the rank's cores: compact (fill cores in order), spread (even over "
                   "packages and NUMA nodes), none (unbound)");

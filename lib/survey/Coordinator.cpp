@@ -20,15 +20,20 @@
 #include "core/OptionText.hpp"
 #include "core/ResultColumns.hpp"
 #include "h5/ResultFile.hpp"
+#include "model/Cohorts.hpp"
+#include "model/MemoryFlags.hpp"
+#include "model/NodeCeiling.hpp"
 #include "model/NodeFlags.hpp"
 #include "model/References.hpp"
 #include "survey/ConsoleProgress.hpp"
 #include "survey/FlagReport.hpp"
 #include "survey/IniFile.hpp"
 #include "survey/GatherToRoot.hpp"
+#include "survey/MemoryDiscovery.hpp"
 #include "survey/MpiWorld.hpp"
 #include "survey/Outcome.hpp"
 #include "survey/PhaseRendezvous.hpp"
+#include "survey/RankTurns.hpp"
 #include "survey/ResumeState.hpp"
 #include "survey/RunMetadata.hpp"
 #include "survey/SurveySettings.hpp"
@@ -130,24 +135,88 @@ class Survey {
   int run() {
     layout_ = discover_node_layout(MPI_COMM_WORLD);
     hooks_ = read_test_hooks();
+    announce_test_hooks();
     rank_hosts_ = gather_hosts(MPI_COMM_WORLD, layout_.host);
     if (int code = plan(); code != kExitOk) return code;
+    plan_turns();
     if (int code = open_file(); code != kExitOk) return code;
     if (int code = start_team(); code != kExitOk) return finish(code);
+    bool all_ran = true;
     for (std::size_t i = 0; i < phases_.size(); ++i) {
       const std::string& name = phases_[i].label;  // the entry's name, or a companion's label
       if (contains(completed_, name)) {
         if (root()) console_.err << "bwsurvey: " << name << ": stored in the resumed file; not run again" << std::endl;
         continue;
       }
-      if (!run_phase(i)) break;
+      if (!run_phase(i)) {
+        all_ran = false;
+        break;
+      }
       if (hooks_.kill_after_phase == name) kill_everywhere();
     }
+    if (all_ran) retest_flagged();
     return finish(kExitOk);
   }
 
  private:
   bool root() const { return rank_ == 0; }
+
+  // A test hook in effect is said on the console (and stored in the file's
+  // root attributes); a hook variable in a build without hooks is ignored,
+  // and that is said too.
+  void announce_test_hooks() {
+    if (!root()) return;
+    const std::vector<std::string> set = hook_variables_set();
+    if (set.empty()) return;
+    if (test_hooks_compiled())
+      console_.err << "bwsurvey: TEST HOOK ACTIVE (results are altered on purpose): " << joined(set) << std::endl;
+    else
+      console_.err << "bwsurvey: ignored (this build has no test hooks): " << joined(set) << std::endl;
+  }
+
+  // Ranks of this node whose CPUs overlap take turns in node-local phases
+  // (RankTurns.hpp); every rank learns its turn and the node's ceiling.
+  void plan_turns() {
+    std::vector<int> mine;
+    for (const topo::ThreadSlot& slot : slots_)
+      if (slot.pu_os_index >= 0) mine.push_back(slot.pu_os_index);
+    if (mine.size() != slots_.size() || mine.empty()) {  // unbound threads may run on any allowed PU
+      mine.clear();
+      for (const topo::Core& core : topology_->info().core_list)
+        mine.insert(mine.end(), core.pu_os_indices.begin(), core.pu_os_indices.end());
+    }
+    int count = static_cast<int>(mine.size());
+    std::vector<int> counts(static_cast<std::size_t>(layout_.ranks_on_node));
+    MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, layout_.node_comm);
+    std::vector<int> offsets(counts.size(), 0);
+    for (std::size_t i = 1; i < counts.size(); ++i) offsets[i] = offsets[i - 1] + counts[i - 1];
+    std::vector<int> all(static_cast<std::size_t>(offsets.back() + counts.back()));
+    MPI_Allgatherv(mine.data(), count, MPI_INT, all.data(), counts.data(), offsets.data(), MPI_INT, layout_.node_comm);
+    std::vector<std::vector<int>> cpus(counts.size());
+    for (std::size_t r = 0; r < counts.size(); ++r)
+      cpus[r].assign(all.begin() + offsets[r], all.begin() + offsets[r] + counts[r]);
+    std::vector<int> world(counts.size());
+    MPI_Allgather(&rank_, 1, MPI_INT, world.data(), 1, MPI_INT, layout_.node_comm);
+    turn_of_local_ = assign_turns(cpus);
+    turn_ = turn_of_local_[static_cast<std::size_t>(layout_.local_rank)];
+    n_turns_ = *std::max_element(turn_of_local_.begin(), turn_of_local_.end()) + 1;
+    widest_turn_ = widest_turn(cpus, turn_of_local_);
+    MPI_Comm_split(layout_.node_comm, turn_, layout_.local_rank, &turn_comm_);
+    std::vector<int> used;
+    for (const auto& c : cpus) used.insert(used.end(), c.begin(), c.end());
+    std::sort(used.begin(), used.end());
+    ceiling_.cores = static_cast<int>(std::unique(used.begin(), used.end()) - used.begin());
+    ceiling_.dram_Bps = topology_->info().memory_bandwidth_Bps;
+    ceiling_.llc_bytes = topology_->info().llc_bytes;
+    if (layout_.leader() && n_turns_ > 1) {
+      std::string text = "bwsurvey: " + layout_.host + ": ";
+      for (const std::string& line : describe_overlaps(cpus, world)) text += line + "; ";
+      text += "their node-local tests run one after another in " + std::to_string(n_turns_) +
+              " turns, never at the same time; node figures come from one turn, never a sum over turns "
+              "(bind ranks to disjoint cores, e.g. mpirun --bind-to core, to measure them together)";
+      console_.err << text << std::endl;
+    }
+  }
 
   // Test hook (kill-after): the whole job dies as if cancelled, right after
   // a phase was stored and flushed.
@@ -289,6 +358,8 @@ class Survey {
       }
     }
     if (file_->exists("/checks")) outcome_.account(file_->read_table(kChecksPath));
+    for (const std::string& path : kept_node_paths())
+      if (file_->exists("/" + path)) keep_node_table(file_->read_table(path));
   }
 
   void write_run_attributes() {
@@ -308,6 +379,7 @@ class Survey {
     for (const auto* t : settings_.tests) tests += (tests.empty() ? "" : ",") + t->name;
     f.set_attribute("/", "tests", tests);
     f.set_attribute("/", "completed_phases", std::string());
+    f.set_attribute("/", "test_hooks", test_hooks_compiled() ? joined(hook_variables_set()) : std::string());
     f.write_text("/config", cl_.config.to_ini(invocation_only_keys()));
     f.set_attribute("/provenance", "host", layout_.host);
     f.set_attribute("/provenance", "mpi_library", mpi_library_version());
@@ -329,11 +401,18 @@ class Survey {
     }
     if (hooks_.slow_factor > 1 && hooks_.slow_host == layout_.host) team_->set_slowdown(hooks_.slow_factor);
     if (metadata_stored_) return kExitOk;  // a resume on the ranks the file describes
+    node_descriptions_.clear();           // measured again below
     if (root()) start_step("setup");
     const RankPlace place{rank_, layout_.host, layout_.node_index, layout_.local_rank, layout_.ranks_on_node,
                           topo::to_string(settings_.bind)};
     std::vector<Table> node_tables;
-    if (layout_.leader()) node_tables = make_node_tables(place, *topology_);
+    if (layout_.leader()) {
+      NodeDeclaration declared;
+      declared.memory = read_memory_population();
+      if (const auto it = hooks_.fake_memory_bytes.find(layout_.host); it != hooks_.fake_memory_bytes.end())
+        declared.memory_bytes_override = it->second;
+      node_tables = make_node_tables(place, *topology_, declared);
+    }
     collect(make_rank_tables(place, *topology_, *team_), node_tables, nullptr);
     if (root()) {
       file_->set_attribute("/", "setup_complete", std::int64_t{1});
@@ -424,36 +503,56 @@ class Survey {
 
     ConsoleProgress console_progress(console_.err, entry.name);
     NullProgress silent;
-    MpiNodeSync node_sync(layout_.node_comm);
+    MpiNodeSync node_sync(turn_comm_);  // the ranks measured together: this rank's turn
     RunContext context{root() ? static_cast<Progress&>(console_progress) : silent, node_sync};
     std::vector<Table> tables;
     std::optional<std::string> run_error;
-    try {
-      tables = planned.run(*team_, context);
-    } catch (const std::exception& e) {
-      run_error = entry.name + ": rank " + std::to_string(rank_) + " (" + layout_.host + "): " + e.what();
-    }
+    run_in_turns([&] {
+      try {
+        tables = planned.run(*team_, context);
+      } catch (const std::exception& e) {
+        run_error = entry.name + ": rank " + std::to_string(rank_) + " (" + layout_.host + "): " + e.what();
+      }
+    });
     planned.release();
     if (root()) console_progress.done();
     // Before any collective: a rank that never returns is named, not waited for.
     run_error = meet(entry, run_error, "measuring");
 
-    // The node's leader combines its ranks' records into node-level ones.
-    std::vector<Table> node_tables;
-    std::vector<Table> node_rank_tables;
-    gather_to_root(layout_.node_comm, pack_tables(tables), kGatherBytesInFlight,
-                   [&](int, std::vector<std::byte>& bytes) {
-                     for (Table& t : unpack_tables(bytes.data(), bytes.size())) node_rank_tables.push_back(std::move(t));
-                   });
-    if (layout_.leader()) node_tables = phase.node_benchmark->summarize_node(node_rank_tables);
-    node_rank_tables.clear();
-
+    const std::vector<Table> node_tables = summarize_node(*phase.node_benchmark, tables);
     collect(tables, node_tables, entry);
     if (run_error) {
       if (root()) outcome_.runtime_failure(*run_error);
       return false;
     }
     return true;
+  }
+
+  // Calls `measure` on this rank in its turn; the node's other turns wait.
+  template <class Measure>
+  void run_in_turns(Measure&& measure) {
+    for (int t = 0; t < n_turns_; ++t) {
+      if (t == turn_) measure();
+      if (n_turns_ > 1) MPI_Barrier(layout_.node_comm);
+    }
+  }
+
+  // Collective on the node: its leader combines the records of the ranks that
+  // ran together (the widest turn) into node-level tables, and marks any
+  // figure above the node's physical ceiling invalid.
+  std::vector<Table> summarize_node(const NodeBenchmark& benchmark, const std::vector<Table>& tables) {
+    std::vector<Table> node_tables;
+    std::vector<Table> node_rank_tables;
+    gather_to_root(layout_.node_comm, pack_tables(tables), kGatherBytesInFlight,
+                   [&](int local, std::vector<std::byte>& bytes) {
+                     if (turn_of_local_[static_cast<std::size_t>(local)] != widest_turn_) return;
+                     for (Table& t : unpack_tables(bytes.data(), bytes.size())) node_rank_tables.push_back(std::move(t));
+                   });
+    if (!layout_.leader()) return node_tables;
+    node_tables = benchmark.summarize_node(node_rank_tables);
+    Table ceiling_checks = model::enforce_node_ceiling(node_tables, layout_.host, ceiling_);
+    if (ceiling_checks.rows() > 0) node_tables.push_back(std::move(ceiling_checks));
+    return node_tables;
   }
 
   // All ranks run it together; rank 0 gets every table.
@@ -500,7 +599,10 @@ class Survey {
   // (small: per node or per run, never per sample).
   void keep_and_store(const Table& t, const RegistryEntry* entry) {
     store(t);
-    if (!entry) return;
+    if (!entry) {
+      if (contains(kept_node_paths(), t.path())) keep_node_table(t);
+      return;
+    }
     if (const auto ex = exporters_.find(entry->name); ex != exporters_.end()) ex->second->consume(t);
     if (!contains(kept_paths(*entry), t.path())) return;
     auto& kept = report_tables_[entry->name];
@@ -508,6 +610,16 @@ class Survey {
     if (!fresh) it->second.append(t);
   }
   void keep_and_store(const Table& t, const RegistryEntry& entry) { keep_and_store(t, &entry); }
+
+  // What rank 0 keeps of the node descriptions: cohorts and memory flags need them.
+  static const std::vector<std::string>& kept_node_paths() {
+    static const std::vector<std::string> paths = {"nodes/table", "nodes/memory_findings"};
+    return paths;
+  }
+  void keep_node_table(const Table& t) {
+    auto [it, fresh] = node_descriptions_.try_emplace(t.path(), t);
+    if (!fresh) it->second.append(t);
+  }
 
   // The tables rank 0 keeps of a benchmark: its report's and its metrics'.
   static std::vector<std::string> kept_paths(const RegistryEntry& entry) {
@@ -540,13 +652,141 @@ class Survey {
     exporters_.erase(ex);
   }
 
+  // Rank 0: the flags of every kept table, within hardware cohorts, before
+  // any retest; plus the memory-configuration flags.
+  Table compute_flags() {
+    std::vector<Table> tables;
+    for (const auto& [name, kept] : report_tables_)
+      for (const auto& [path, table] : kept) tables.push_back(table);
+    const auto nodes = node_descriptions_.find("nodes/table");
+    const model::NodeCohorts cohorts =
+        nodes == node_descriptions_.end() ? model::NodeCohorts{} : model::node_cohorts(nodes->second);
+    Table flags = model::node_flags(all_node_metrics(), tables, settings_.flags, cohorts);
+    if (nodes != node_descriptions_.end()) {
+      const auto findings = node_descriptions_.find("nodes/memory_findings");
+      flags.append(model::memory_flags(nodes->second,
+                                       findings == node_descriptions_.end() ? Table() : findings->second, cohorts));
+    }
+    return flags;
+  }
+
+  // The registry entry whose node metric a flag row names ("stream.triad[double]" -> stream).
+  static const RegistryEntry* entry_of_metric(const std::string& metric) {
+    const std::string name = metric.substr(0, metric.find('['));
+    for (const RegistryEntry& e : benchmark_registry())
+      for (const model::NodeMetric& m : e.node_metrics)
+        if (m.name == name) return &e;
+    return nullptr;
+  }
+
+  // --retest N: the flagged nodes run the flagged tests again N times while
+  // the other nodes wait (a collective test runs on every rank); rank 0
+  // keeps the metric values of every round for apply_retests.
+  void retest_flagged() {
+    if (settings_.retest_rounds <= 0) return;
+    std::string plan;  // "host,host|phase,phase"
+    if (root()) {
+      try {
+        const Table flags = compute_flags();
+        std::vector<std::string> hosts, labels;
+        for (std::size_t r = 0; r < flags.rows(); ++r) {
+          const RegistryEntry* entry = entry_of_metric(flags.get_string(r, "metric"));
+          if (!entry) continue;  // memory configuration: nothing to measure again
+          if (!contains(hosts, flags.get_string(r, "host"))) hosts.push_back(flags.get_string(r, "host"));
+          if (!contains(labels, entry->name)) labels.push_back(entry->name);
+        }
+        if (!hosts.empty()) plan = joined(hosts) + "|" + joined(labels);
+      } catch (const std::exception& e) {
+        console_.err << "bwsurvey: retest: cannot judge the nodes: " << e.what() << std::endl;
+      }
+    }
+    plan = broadcast_text(MPI_COMM_WORLD, plan);
+    if (plan.empty()) return;
+    const auto bar = plan.find('|');
+    const std::vector<std::string> hosts = split_comma_list(plan.substr(0, bar));
+    const std::vector<std::string> labels = split_comma_list(plan.substr(bar + 1));
+    const bool mine = contains(hosts, layout_.host);
+    for (int round = 1; round <= settings_.retest_rounds; ++round) {
+      for (Phase& phase : phases_) {
+        if (!contains(labels, phase.label)) continue;
+        if (root())
+          console_.err << "bwsurvey: retest " << round << " of " << settings_.retest_rounds << ": " << phase.label
+                       << (phase.entry->collective() ? " on every rank" : " on " + joined(hosts) + " (the other nodes wait)")
+                       << std::endl;
+        const std::vector<Table> tables = phase.entry->collective() ? retest_collective(phase) : retest_node_local(phase, mine);
+        if (root()) {
+          std::vector<model::NodeMetricValue> values = model::node_metric_values(phase.entry->node_metrics, tables);
+          for (model::NodeMetricValue& v : values)
+            if (contains(hosts, v.host)) retest_values_.push_back(std::move(v));
+        }
+      }
+    }
+  }
+
+  // One node-local retest round on the flagged nodes; rank 0 gets their records.
+  std::vector<Table> retest_node_local(Phase& phase, bool mine) {
+    std::optional<std::string> error;
+    std::vector<Table> tables;
+    if (mine) {
+      NullProgress silent;
+      MpiNodeSync node_sync(turn_comm_);
+      RunContext context{silent, node_sync};
+      try {
+        phase.node_run->prepare(*team_);
+      } catch (const std::exception& e) {
+        error = e.what();
+      }
+      // Every rank of a node is on the same host: all of them take part, or none.
+      run_in_turns([&] {
+        if (error) return;
+        try {
+          tables = phase.node_run->run(*team_, context);
+        } catch (const std::exception& e) {
+          error = e.what();
+        }
+      });
+      phase.node_run->release();
+    }
+    const std::vector<Table> node_tables = summarize_node(*phase.node_benchmark, tables);
+    std::vector<Table> received;
+    gather_to_root(MPI_COMM_WORLD, pack_bundle(tables, node_tables), kGatherBytesInFlight,
+                   [&](int, std::vector<std::byte>& bytes) {
+                     auto [ranks, nodes] = unpack_bundle(bytes);
+                     for (Table& t : ranks) received.push_back(std::move(t));
+                     for (Table& t : nodes) received.push_back(std::move(t));
+                   });
+    if (auto agreed = agree_on_error(MPI_COMM_WORLD, error ? std::optional<std::string>("rank " + std::to_string(rank_) +
+                                                                                       " (" + layout_.host + "): " + *error)
+                                                           : std::nullopt))
+      if (root()) console_.err << "bwsurvey: retest of " << phase.label << " failed: " << *agreed << std::endl;
+    return received;
+  }
+
+  // One collective retest round (every rank takes part); rank 0 gets the tables.
+  std::vector<Table> retest_collective(Phase& phase) {
+    NullProgress silent;
+    std::vector<Table> tables;
+    std::optional<std::string> error;
+    try {
+      tables = phase.collective->run(MPI_COMM_WORLD, silent);
+    } catch (const std::exception& e) {
+      error = "rank " + std::to_string(rank_) + " (" + layout_.host + "): " + e.what();
+    }
+    if (auto agreed = agree_on_error(MPI_COMM_WORLD, error)) {
+      if (root()) console_.err << "bwsurvey: retest of " << phase.label << " failed: " << *agreed << std::endl;
+      return {};
+    }
+    return tables;
+  }
+
   int finish(int code) {
     team_.reset();
     int exit_code = code;
     if (root()) {
       check_nodes();
       exit_code = code != kExitOk ? code : outcome_.exit_code();
-      if (exit_code == kExitOk && settings_.fail_on_flags && flags_.rows() > 0) exit_code = kExitCheckFailed;
+      if (exit_code == kExitOk && settings_.fail_on_flags && !model::flagged_hosts(flags_, true).empty())
+        exit_code = kExitCheckFailed;
       print_summary();
       if (file_) {
         const bool aborted = !outcome_.runtime_errors().empty();
@@ -560,8 +800,9 @@ class Survey {
     return exit_code;
   }
 
-  // Rank 0: the node flags and the reference checks over every kept table
-  // (stored as their own step, so a resume can redo them).
+  // Rank 0: the node flags (within cohorts, with the retests' verdicts) and
+  // the reference checks over every kept table (stored as their own step, so
+  // a resume can redo them).
   void check_nodes() {
     flags_ = model::make_flags_table();
     if (!file_) return;
@@ -571,12 +812,15 @@ class Survey {
     const std::vector<model::NodeMetric> metrics = all_node_metrics();
     try {
       if (!step_unfinished_) start_step("checks");
-      flags_ = model::node_flags(metrics, tables, settings_.flags);
+      flags_ = compute_flags();
+      model::apply_retests(flags_, retest_values_);
       file_->remove("/flags");
       file_->append(flags_);
       file_->set_attribute("/flags", "k", settings_.flags.k);
       file_->set_attribute("/flags", "fraction", settings_.flags.fraction);
       file_->set_attribute("/flags", "min_nodes", static_cast<std::int64_t>(model::kMinNodesForStatistics));
+      file_->set_attribute("/flags", "min_nodes_spread_rule", static_cast<std::int64_t>(model::kMinCohortForSpreadRule));
+      file_->set_attribute("/flags", "retest_rounds", static_cast<std::int64_t>(settings_.retest_rounds));
       Table checks = make_checks_table();
       for (const CheckRow& row : model::check_references(references_, metrics, tables)) add_check(checks, row);
       if (checks.rows() > 0) store(checks);
@@ -604,7 +848,18 @@ class Survey {
     }
     if (nodes_checked_) {
       out << "\n";
-      for (const std::string& line : flag_summary_lines(flags_, layout_.n_nodes)) out << line << "\n";
+      const auto nodes = node_descriptions_.find("nodes/table");
+      const model::NodeCohorts cohorts =
+          nodes == node_descriptions_.end() ? model::NodeCohorts{} : model::node_cohorts(nodes->second);
+      if (nodes != node_descriptions_.end()) {
+        std::vector<Table> tables;
+        for (const auto& [name, kept] : report_tables_)
+          for (const auto& [path, table] : kept) tables.push_back(table);
+        for (const std::string& line : peak_fraction_lines(nodes->second, tables)) out << line << "\n";
+      }
+      for (const std::string& line :
+           flag_summary_lines(flags_, layout_.n_nodes, cohorts, std::filesystem::absolute(settings_.out).string()))
+        out << line << "\n";
     }
     out << "\nChecks: " << outcome_.checks_passed() << " passed, " << outcome_.checks_failed() << " failed, "
         << outcome_.warnings() << " warnings";
@@ -630,6 +885,12 @@ class Survey {
   std::map<std::string, std::unique_ptr<TableExporter>> exporters_;    // per benchmark, rank 0
   std::vector<std::string> completed_;  // phases stored whole (all ranks: skipped on a resume)
   TestHooks hooks_;
+  std::map<std::string, Table> node_descriptions_;       // rank 0: nodes/table, nodes/memory_findings
+  std::vector<model::NodeMetricValue> retest_values_;    // rank 0: every retest round's values
+  MPI_Comm turn_comm_ = MPI_COMM_NULL;  // this node's ranks of this rank's turn
+  std::vector<int> turn_of_local_ = {0};
+  int turn_ = 0, n_turns_ = 1, widest_turn_ = 0;
+  model::NodeCeiling ceiling_;
   std::vector<std::string> rank_hosts_;  // by rank, on rank 0
   std::vector<model::Reference> references_;  // rank 0
   Table flags_ = model::make_flags_table();

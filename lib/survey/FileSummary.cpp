@@ -104,6 +104,8 @@ std::vector<std::string> summarize_file(const std::string& path) {
                   file.attribute_text("/", "status") + ", " + count(file.attribute_int("/", "n_nodes"), "node") + ", " +
                   count(file.attribute_int("/", "n_ranks"), "rank") + ", created " +
                   file.attribute_text("/", "created_utc"));
+  if (const std::string hooks = text_attribute(file, "/", "test_hooks"); !hooks.empty())
+    lines.push_back("TEST HOOK ACTIVE: " + hooks + " (results were altered on purpose by a test build)");
   if (file.attribute_text("/", "status") != "complete") {
     lines.push_back("completed phases: " + text_attribute(file, "/", "completed_phases") + " (of " +
                     text_attribute(file, "/", "tests") + "); finish it with bwsurvey --resume " + path);
@@ -125,7 +127,10 @@ std::vector<std::string> summarize_file(const std::string& path) {
   }
   if (file.exists("/flags")) {
     lines.emplace_back();
-    for (std::string& line : flag_summary_lines(file.read_table("flags"), file.attribute_int("/", "n_nodes")))
+    const model::NodeCohorts cohorts =
+        file.exists("/nodes/table") ? model::node_cohorts(file.read_table("nodes/table")) : model::NodeCohorts{};
+    for (std::string& line :
+         flag_summary_lines(file.read_table("flags"), file.attribute_int("/", "n_nodes"), cohorts, path))
       lines.push_back(std::move(line));
   }
   add_checks(file, kChecksPath, lines);

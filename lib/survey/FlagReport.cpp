@@ -1,9 +1,13 @@
 #include "survey/FlagReport.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 
 #include "model/NodeFlags.hpp"
+#include "survey/Hostlist.hpp"
+#include "survey/Registry.hpp"
 
 namespace bws::survey {
 namespace {
@@ -20,32 +24,126 @@ std::string with_unit(double value, const std::string& unit) {
   return buf;
 }
 
+std::string retest_text(const Table& flags, std::size_t r) {
+  if (!flags.has_column("status")) return {};
+  const std::string& status = flags.get_string(r, "status");
+  const std::string unit = flags.get_string(r, "unit");
+  const double retest = flags.get_double(r, "retest_median");
+  if (status == model::kFlagNotRetested) return "; not retested";
+  return "; " + status + (std::isfinite(retest) ? " by the retest (" + with_unit(retest, unit) + ")" : "");
+}
+
 }  // namespace
 
-std::vector<std::string> flag_summary_lines(const Table& flags, long long n_nodes) {
-  const std::vector<std::string> hosts = model::flagged_hosts(flags);
+std::vector<std::string> cohort_summary_lines(const model::NodeCohorts& cohorts) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> groups;  // label -> hosts, first appearance
+  for (const auto& [host, label] : cohorts) {
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == label; });
+    if (it == groups.end()) {
+      groups.push_back({label, {}});
+      it = groups.end() - 1;
+    }
+    it->second.push_back(host);
+  }
   std::vector<std::string> lines;
-  if (hosts.empty()) {
-    lines.push_back("Flagged nodes: none of " + std::to_string(n_nodes) +
-                    (n_nodes < model::kMinNodesForStatistics
-                         ? " (the median rule needs " + std::to_string(model::kMinNodesForStatistics) +
-                               " nodes; only --flags.floor applies)"
-                         : ""));
+  auto size_note = [](std::size_t n) {
+    return n < static_cast<std::size_t>(model::kMinNodesForStatistics)
+               ? std::string(" (too few to compare: only absolute rules apply)")
+               : std::string();
+  };
+  if (groups.size() == 1) {
+    const std::size_t n = groups[0].second.size();
+    lines.push_back("Cohort: " + groups[0].first + " (" + std::to_string(n) + (n == 1 ? " node)" : " nodes)") +
+                    size_note(n));
     return lines;
   }
-  std::string list;
-  for (const std::string& h : hosts) list += (list.empty() ? "" : " ") + h;
-  lines.push_back("Flagged nodes (" + std::to_string(hosts.size()) + " of " + std::to_string(n_nodes) + "): " + list);
+  lines.push_back("Cohorts: " + std::to_string(groups.size()) + " hardware classes, each node compared only within its own");
+  constexpr std::size_t kMaxCohortLines = 20;
+  for (std::size_t g = 0; g < groups.size() && g < kMaxCohortLines; ++g) {
+    const std::size_t n = groups[g].second.size();
+    lines.push_back("  " + groups[g].first + ": " + std::to_string(n) + (n == 1 ? " node " : " nodes ") +
+                    compress_hostlist(groups[g].second) + size_note(n));
+  }
+  if (groups.size() > kMaxCohortLines)
+    lines.push_back("  ... " + std::to_string(groups.size() - kMaxCohortLines) + " more cohorts (bwreport flags)");
+  return lines;
+}
+
+std::vector<std::string> flag_summary_lines(const Table& flags, long long n_nodes, const model::NodeCohorts& cohorts,
+                                            const std::string& file) {
+  std::vector<std::string> lines = cohorts.empty() ? std::vector<std::string>{} : cohort_summary_lines(cohorts);
+  const std::vector<std::string> standing = model::flagged_hosts(flags, true);
+  const std::vector<std::string> all = model::flagged_hosts(flags, false);
+  if (standing.empty()) {
+    lines.push_back("Flagged nodes: none of " + std::to_string(n_nodes) +
+                    (all.empty() ? std::string()
+                                 : " (" + std::to_string(all.size()) + " flagged at first, not confirmed by the retest)"));
+  } else {
+    std::string list;
+    constexpr std::size_t kMaxHostsInLine = 50;
+    for (std::size_t i = 0; i < standing.size() && i < kMaxHostsInLine; ++i) list += (list.empty() ? "" : " ") + standing[i];
+    if (standing.size() > kMaxHostsInLine) list += " ...";
+    lines.push_back("Flagged nodes (" + std::to_string(standing.size()) + " of " + std::to_string(n_nodes) +
+                    "): " + list);
+  }
   constexpr std::size_t kMaxLines = 40;  // a 10,000-node survey must not flood the terminal
   for (std::size_t r = 0; r < flags.rows() && r < kMaxLines; ++r) {
     const std::string unit = flags.get_string(r, "unit");
-    char pct[32];
-    std::snprintf(pct, sizeof pct, "%.0f %%", flags.get_double(r, "percent_of_median"));
+    const double percent = flags.get_double(r, "percent_of_median");
+    std::string against;
+    if (std::isfinite(percent)) {
+      char pct[32];
+      std::snprintf(pct, sizeof pct, "%.0f %%", percent);
+      against = std::string(" = ") + pct + " of the cohort median " + with_unit(flags.get_double(r, "median"), unit);
+    }
     lines.push_back("  " + flags.get_string(r, "host") + "  " + flags.get_string(r, "metric") + ": " +
-                    with_unit(flags.get_double(r, "value"), unit) + " = " + pct + " of the median " +
-                    with_unit(flags.get_double(r, "median"), unit) + " (" + flags.get_string(r, "reason") + ")");
+                    with_unit(flags.get_double(r, "value"), unit) + against + " (" + flags.get_string(r, "reason") +
+                    retest_text(flags, r) + ")");
   }
   if (flags.rows() > kMaxLines) lines.push_back("  ... " + std::to_string(flags.rows() - kMaxLines) + " more in /flags");
+  if (!standing.empty())
+    lines.push_back("Drain commands for the confirmed flags (printed, never run): bwreport drain " +
+                    (file.empty() ? std::string("FILE") : file));
+  return lines;
+}
+
+std::vector<std::string> peak_fraction_lines(const Table& nodes, const std::vector<Table>& tables) {
+  std::vector<std::string> lines;
+  if (!nodes.has_column("memory_theoretical_Bps")) return lines;
+  std::map<std::string, double> peak;
+  std::string unknown;
+  for (std::size_t r = 0; r < nodes.rows(); ++r) {
+    const double Bps = nodes.get_double(r, "memory_theoretical_Bps");
+    if (std::isfinite(Bps) && Bps > 0)
+      peak[nodes.get_string(r, "host")] = Bps;
+    else if (unknown.empty())
+      unknown = nodes.get_string(r, "memory_source");
+  }
+  if (peak.empty()) {
+    lines.push_back("Theoretical memory bandwidth: " + (unknown.empty() ? std::string("unknown") : unknown));
+    return lines;
+  }
+  std::vector<model::NodeMetric> triad;
+  for (const model::NodeMetric& m : all_node_metrics())
+    if (m.name == "stream.triad") triad.push_back(m);
+  constexpr std::size_t kMaxLines = 20;
+  std::size_t shown = 0, more = 0;
+  for (const model::NodeMetricValue& v : model::node_metric_values(triad, tables)) {
+    const auto it = peak.find(v.host);
+    if (it == peak.end()) continue;
+    if (shown == kMaxLines) {
+      ++more;
+      continue;
+    }
+    char text[200];
+    std::snprintf(text, sizeof text, "  %s  %s: %.3g GB/s = %.0f %% of the DIMMs' %.4g GB/s", v.host.c_str(),
+                  v.metric.c_str(), v.value / 1e9, 100 * v.value / it->second, it->second / 1e9);
+    if (shown == 0) lines.push_back("STREAM Triad against the theoretical memory bandwidth (channels x MT/s x width):");
+    lines.push_back(text);
+    ++shown;
+  }
+  if (more > 0) lines.push_back("  ... " + std::to_string(more) + " more");
+  if (!unknown.empty()) lines.push_back("  other nodes: theoretical memory bandwidth " + unknown);
   return lines;
 }
 

@@ -2,6 +2,8 @@
 
 #include <hwloc.h>
 
+#include <algorithm>
+#include <cmath>
 #include <ctime>
 
 #include <stdexcept>
@@ -13,7 +15,8 @@ extern char** environ;
 
 namespace bws::survey {
 
-std::vector<Table> make_node_tables(const RankPlace& place, const topo::Topology& topology) {
+std::vector<Table> make_node_tables(const RankPlace& place, const topo::Topology& topology,
+                                    const NodeDeclaration& declared) {
   // The rank's own view is restricted to its cpuset; the node row describes
   // the whole machine, read back from the unrestricted export.
   const std::string xml = topology.export_xml();
@@ -24,10 +27,16 @@ std::vector<Table> make_node_tables(const RankPlace& place, const topo::Topology
       if (c.level == level) return static_cast<std::int64_t>(c.size_bytes);
     return 0;
   };
+  const model::TheoreticalBandwidth peak = model::theoretical_bandwidth(declared.memory);
+  const std::uint64_t memory_bytes =
+      declared.memory_bytes_override ? declared.memory_bytes_override : topology.info().node_memory_bytes;
   Table nodes("nodes/table",
               {text_column("host", kHostWidth), int_column("node_index"), int_column("n_ranks"), int_column("packages"),
                int_column("numa_nodes"), int_column("cores"), int_column("pus"), int_column("memory_bytes", "B"),
-               int_column("l1_bytes", "B"), int_column("l2_bytes", "B"), int_column("llc_bytes", "B")});
+               int_column("l1_bytes", "B"), int_column("l2_bytes", "B"), int_column("llc_bytes", "B"),
+               text_column("cpu_model", 96), real_column("memory_theoretical_Bps", "B/s"),
+               int_column("memory_channels_populated"), int_column("memory_channels_total"),
+               int_column("memory_mts_min"), text_column("memory_source", 160)});
   nodes.add_row({{"host", place.host},
                  {"node_index", place.node_index},
                  {"n_ranks", place.ranks_on_node},
@@ -35,13 +44,38 @@ std::vector<Table> make_node_tables(const RankPlace& place, const topo::Topology
                  {"numa_nodes", info.numa_nodes},
                  {"cores", info.cores},
                  {"pus", info.pus},
-                 {"memory_bytes", static_cast<std::int64_t>(topology.info().node_memory_bytes)},
+                 {"memory_bytes", static_cast<std::int64_t>(memory_bytes)},
                  {"l1_bytes", cache_bytes(1)},
                  {"l2_bytes", cache_bytes(2)},
-                 {"llc_bytes", static_cast<std::int64_t>(info.llc_bytes)}});
+                 {"llc_bytes", static_cast<std::int64_t>(info.llc_bytes)},
+                 {"cpu_model", info.cpu_model},
+                 {"memory_theoretical_Bps", peak.known ? peak.node_Bps : std::nan("")},
+                 {"memory_channels_populated", peak.known ? peak.populated_channels : 0},
+                 {"memory_channels_total", peak.known ? peak.total_channels : 0},
+                 {"memory_mts_min", peak.known ? peak.configured_mts_min : 0},
+                 {"memory_source", peak.known ? declared.memory.source
+                                              : "unknown: " + (declared.memory.readable ? peak.unknown_reason
+                                                                                        : declared.memory.unknown_reason)}});
+  // Per NUMA node: each socket's channels split over its NUMA nodes.
+  Table numa("nodes/memory", {text_column("host", kHostWidth), int_column("numa"), real_column("theoretical_Bps", "B/s")});
+  if (peak.known) {
+    std::vector<int> per_socket(peak.sockets.size(),
+                                std::max(1, info.numa_nodes / std::max<int>(1, static_cast<int>(peak.sockets.size()))));
+    const std::vector<double> per_numa = model::numa_theoretical_Bps(peak, per_socket);
+    for (std::size_t i = 0; i < per_numa.size(); ++i)
+      numa.add_row({{"host", place.host}, {"numa", static_cast<std::int64_t>(i)}, {"theoretical_Bps", per_numa[i]}});
+  }
+  Table findings("nodes/memory_findings", {text_column("host", kHostWidth), text_column("kind", 32),
+                                           text_column("subject", 64), text_column("text", 200)});
+  for (const model::PopulationFinding& f : model::population_findings(declared.memory))
+    findings.add_row({{"host", place.host}, {"kind", f.kind}, {"subject", f.subject}, {"text", f.text}});
   Table xml_table(kTopologyXmlTable, {text_column("host", kHostWidth), text_column("xml", 0)});
   xml_table.add_row({{"host", place.host}, {"xml", xml}});
-  return {nodes, xml_table};
+  std::vector<Table> tables = {nodes};
+  if (numa.rows() > 0) tables.push_back(numa);
+  if (findings.rows() > 0) tables.push_back(findings);
+  tables.push_back(xml_table);
+  return tables;
 }
 
 std::vector<Table> make_rank_tables(const RankPlace& place, const topo::Topology& topology, const topo::Team& team) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/Table.hpp"
+#include "model/MemoryPopulation.hpp"
 #include "topology/Team.hpp"
 #include "topology/Topology.hpp"
 
@@ -25,8 +26,17 @@ struct RankPlace {
   std::string bind;  // the policy's name
 };
 
-// The leader of each node adds the node row and its topology XML.
-std::vector<Table> make_node_tables(const RankPlace& place, const topo::Topology& topology);
+// What a node declares about itself beyond its topology.
+struct NodeDeclaration {
+  model::MemoryPopulation memory;      // SMBIOS type 17 (survey/MemoryDiscovery), maybe unreadable
+  std::uint64_t memory_bytes_override = 0;  // test hook BWSURVEY_FAKE_MEMORY (0: none)
+};
+
+// The leader of each node adds the node row (/nodes/table, with the CPU
+// model and the theoretical memory bandwidth of its DIMMs where readable),
+// /nodes/memory (per NUMA node), /nodes/memory_findings and its topology XML.
+std::vector<Table> make_node_tables(const RankPlace& place, const topo::Topology& topology,
+                                    const NodeDeclaration& declared = {});
 // Every rank: its /ranks/table row, /ranks/threads rows and a pinning
 // warning check when a thread does not run where it was planned.
 std::vector<Table> make_rank_tables(const RankPlace& place, const topo::Topology& topology, const topo::Team& team);

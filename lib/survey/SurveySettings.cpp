@@ -73,6 +73,13 @@ SurveySettings parse_survey_settings(const Config& config) {
   s.reference = config.has("reference") ? config.get("reference") : std::string();
   s.fail_on_flags = config.has("fail-on-flags") && config.flag("fail-on-flags");
   s.flags = model::parse_flag_settings(config, all_node_metrics());
+  if (config.has("retest")) {
+    const std::string t = config.get("retest");
+    const double rounds = parse_real_number(t, "retest", "a whole number 0..10");
+    if (!(rounds >= 0 && rounds <= 10 && rounds == static_cast<int>(rounds)))
+      throw UsageError("--retest: " + t + " is out of range; allowed: a whole number 0..10");
+    s.retest_rounds = static_cast<int>(rounds);
+  }
   return s;
 }
 

@@ -4,6 +4,10 @@
 
 #include "core/OptionText.hpp"
 
+#ifndef BWS_TEST_HOOKS
+#define BWS_TEST_HOOKS 0
+#endif
+
 namespace bws::survey {
 namespace {
 
@@ -17,7 +21,15 @@ bool parse_int(const std::string& text, int& out) {
 
 }  // namespace
 
-TestHooks parse_test_hooks(const char* inject_fault, const char* slow_host) {
+const std::vector<std::string>& test_hook_variables() {
+  static const std::vector<std::string> names = {"BWSURVEY_INJECT_FAULT", "BWSURVEY_SLOW_HOST", "BWSURVEY_FAKE_MEMORY",
+                                                 "BWSURVEY_BEFF_CORRUPT"};
+  return names;
+}
+
+bool test_hooks_compiled() { return BWS_TEST_HOOKS != 0; }
+
+TestHooks parse_test_hooks(const char* inject_fault, const char* slow_host, const char* fake_memory) {
   TestHooks hooks;
   if (inject_fault) {
     for (const std::string& item : split_comma_list(inject_fault)) {
@@ -41,11 +53,30 @@ TestHooks parse_test_hooks(const char* inject_fault, const char* slow_host) {
       }
     }
   }
+  if (fake_memory) {
+    for (const std::string& item : split_comma_list(fake_memory)) {
+      const auto colon = item.rfind(':');
+      if (colon == std::string::npos || colon == 0) continue;
+      char* end = nullptr;
+      const std::string number = item.substr(colon + 1);
+      const double bytes = std::strtod(number.c_str(), &end);
+      if (end && *end == '\0' && bytes > 0) hooks.fake_memory_bytes[item.substr(0, colon)] = static_cast<std::uint64_t>(bytes);
+    }
+  }
   return hooks;
 }
 
 TestHooks read_test_hooks() {
-  return parse_test_hooks(std::getenv("BWSURVEY_INJECT_FAULT"), std::getenv("BWSURVEY_SLOW_HOST"));
+  if (!test_hooks_compiled()) return {};
+  return parse_test_hooks(std::getenv("BWSURVEY_INJECT_FAULT"), std::getenv("BWSURVEY_SLOW_HOST"),
+                          std::getenv("BWSURVEY_FAKE_MEMORY"));
+}
+
+std::vector<std::string> hook_variables_set() {
+  std::vector<std::string> set;
+  for (const std::string& name : test_hook_variables())
+    if (const char* v = std::getenv(name.c_str()); v && *v) set.push_back(name + "=" + v);
+  return set;
 }
 
 }  // namespace bws::survey

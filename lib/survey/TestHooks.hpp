@@ -1,13 +1,24 @@
 #pragma once
 // Hooks the test suite sets through the environment to provoke what it must
-// check (recorded in /provenance with every other BWSURVEY_* variable):
+// check. They exist only in a test build (cmake -DBWS_TEST_HOOKS=ON, which
+// scripts/test-all.sh and the debug preset turn on): in any other build the
+// variables are ignored, and bwsurvey says so. In a test build an active
+// hook is printed at start, stored in the root attribute `test_hooks`, and
+// `bwreport summary` opens with "TEST HOOK ACTIVE". A user's environment
+// never changes a result silently.
 //   BWSURVEY_INJECT_FAULT=ITEM[,ITEM...] with ITEM one of
 //     prepare:<rank>     that rank fails cleanly while preparing a phase
 //     hang:<rank>        that rank stops in a node-local phase and never comes back
 //     kill-after:<test>  every rank is killed (SIGKILL) once that phase is stored
 //   BWSURVEY_SLOW_HOST=<host>:<factor>  the Teams on that host run every
 //     kernel <factor> times as long (Team::set_slowdown): a slow node.
+//   BWSURVEY_FAKE_MEMORY=<host>:<bytes>[,...]  that host's /nodes row
+//     declares this memory size (pretend nodes of another hardware class).
+//   BWSURVEY_BEFF_CORRUPT=<rank>  (read by lib/beff) corrupts b_eff payloads.
+#include <cstdint>
+#include <map>
 #include <string>
+#include <vector>
 
 namespace bws::survey {
 
@@ -17,12 +28,20 @@ struct TestHooks {
   std::string kill_after_phase;
   std::string slow_host;
   double slow_factor = 1.0;
+  std::map<std::string, std::uint64_t> fake_memory_bytes;  // host -> bytes
 };
 
-// Pure: parses the two variables' values (nullptr: not set). Unknown or
+// The environment variables that are test hooks.
+const std::vector<std::string>& test_hook_variables();
+// Whether this build reads them.
+bool test_hooks_compiled();
+
+// Pure: parses the variables' values (nullptr: not set). Unknown or
 // malformed items are ignored (a test hook never stops a real run).
-TestHooks parse_test_hooks(const char* inject_fault, const char* slow_host);
-// From the environment.
+TestHooks parse_test_hooks(const char* inject_fault, const char* slow_host, const char* fake_memory = nullptr);
+// From the environment; all empty in a build without test hooks.
 TestHooks read_test_hooks();
+// "NAME=value" of every hook variable set in the environment.
+std::vector<std::string> hook_variables_set();
 
 }  // namespace bws::survey

@@ -15,6 +15,6 @@ if [ $# -gt 0 ] && [[ "$1" != -* ]]; then sim=$1; shift; fi   # the program, or 
 [ -d "$sim" ] && sim="$sim/bench/flag_rule_sim"
 [ -x "$sim" ] || { echo "$sim not found: build it first (cmake --build build --target flag_rule_sim)"; exit 2; }
 
-echo "command: $sim $*"
+echo "command: $sim${*:+ $*}"
 echo "date: $(date -u +%FT%TZ), host: $(hostname), $(nproc) cores"
 exec "$sim" "$@"

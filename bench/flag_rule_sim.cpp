@@ -280,9 +280,9 @@ int main(int argc, char** argv) {
     by_case[tasks[t].size_index][tasks[t].noise_index][tasks[t].fraction_index] += results[t];
 
   std::printf("flag_rule_sim: the slow-node rule of lib/model/FlagRule (judge_cohort), measured by simulation\n");
-  std::printf("rule: k = %g, fraction = %g; spread rule from n >= %d with k_n = max(k - 2*sqrt(2)/sqrt(n), k/2), "
+  std::printf("rule: k = %g, fraction = %g; spread rule from n >= %d with k_n = max(k - %g/sqrt(n), k/2), "
               "min deficit %g %%, sigma floor %g %% of the median\n",
-              opt.rule.k, opt.rule.fraction, bws::model::kMinCohortForSpreadRule,
+              opt.rule.k, opt.rule.fraction, bws::model::kMinCohortForSpreadRule, bws::model::kSmallCohortK,
               100 * bws::model::kSpreadRuleMinDeficit, 100 * bws::model::kNoiseFloorFraction);
   std::printf("seed: %llu (std::mt19937_64 + std::normal_distribution, one stream per case and chunk of trials)%s\n",
               static_cast<unsigned long long>(opt.seed), opt.quick ? "; --quick: 1/20 of the trials" : "");

@@ -32,7 +32,7 @@ const char* to_string(FlagRuleHit hit) {
 
 double spread_rule_k(double k, std::size_t n) {
   if (n == 0) return k;
-  return std::max(k - 2 * std::sqrt(2.0) / std::sqrt(static_cast<double>(n)), k / 2);
+  return std::max(k - kSmallCohortK / std::sqrt(static_cast<double>(n)), k / 2);
 }
 
 std::vector<CohortVerdict> judge_cohort(std::span<const double> values, bool higher_is_better, const FlagRule& rule) {

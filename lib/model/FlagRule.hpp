@@ -9,7 +9,7 @@
 //   s      = max(1.4826 * MAD of the cohort, 1 % of m)   (robust sigma)
 //   flagged when value < fraction * m                     (deficit rule, n >= 3)
 //         or (n >= 8 and value < m - k_n * s and value < 0.95 * m)  (spread rule)
-//   with k_n = max(k - 2*sqrt(2)/sqrt(n), k/2): k at large n, k - 1 at 8.
+//   with k_n = max(k - 3.2/sqrt(n), k/2): close to k at large n, k - 1.13 at 8.
 // The deficit rule holds at every size and any noise: a node at half of its
 // peers is flagged even when 4 noisy nodes make the MAD useless. The spread
 // rule finds smaller deficits where the cohort is large enough to know its
@@ -31,6 +31,9 @@ inline constexpr double kSpreadRuleMinDeficit = 0.05;
 // Sigma is never taken below this fraction of the median: repeated runs of
 // a memory benchmark on one node differ by about that much.
 inline constexpr double kNoiseFloorFraction = 0.01;
+// k_n = max(k - kSmallCohortK / sqrt(n), k / 2): 3.5 - 1.13 = 2.37 at 8
+// nodes, 2.93 at 32, 3.40 at 1,000 (bench/flag-rule.sh measured the choice).
+inline constexpr double kSmallCohortK = 3.2;
 
 struct FlagRule {
   double k = 3.5;          // --flags.k: robust sigmas below the peers' median (large cohorts)

@@ -51,7 +51,7 @@ void add_flag_options(boost::program_options::options_description& desc, const s
   add_text_option(desc, "flags.k", "3.5",
                   "in a cohort of 8 nodes or more, flag a node more than k robust standard deviations (1.4826 x "
                   "MAD) below the median of its cohort peers (and below 95 % of it); k is used as given at 10,000 "
-                  "nodes and lowered by 2.83/sqrt(n) in smaller cohorts (the retest confirms): a number > 0");
+                  "nodes and lowered by 3.2/sqrt(n) in smaller cohorts (the retest confirms): a number > 0");
   add_text_option(desc, "flags.fraction", "0.75",
                   "in a cohort of 3 nodes or more, flag a node below this fraction of the median of its cohort "
                   "peers, however noisy they are: a number in (0, 1]");

@@ -52,8 +52,19 @@ Table make_ocl_stream_results_table() {
   return Table(kStreamResultsPath, std::move(columns), kStreamTimesPath);
 }
 
+namespace {
+// "A+B" of a node's device names (one name when all its ranks use one model).
+template <class Names>
+std::string joined_names(const Names& names) {
+  std::string text;
+  for (const std::string& n : names) text += (text.empty() ? "" : "+") + n;
+  return text.substr(0, kDeviceWidth - 1);
+}
+}  // namespace
+
 Table make_ocl_stream_nodes_table() {
   return Table(kStreamNodesPath, {text_column("host", kHostWidth), int_column("ranks"), int_column("devices"),
+                                  text_column("device", kDeviceWidth),  // the devices' names, '+'-joined
                                   text_column("kernel", kNameWidth), text_column("type", 8),
                                   int_column("elements"),  // per array, summed over the node's ranks
                                   int_column("bytes", "B"), real_column("t_min", "s"), real_column("t_avg", "s"),
@@ -170,6 +181,7 @@ std::vector<Table> summarize_ocl_stream_node(const std::vector<Table>& rank_tabl
     nodes.add_row({{"host", n.host},
                    {"ranks", n.ranks.size()},
                    {"devices", n.devices.size()},
+                   {"device", joined_names(n.devices)},
                    {"kernel", n.kernel},
                    {"type", n.type},
                    {"elements", n.elements},

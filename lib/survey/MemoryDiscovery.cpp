@@ -14,6 +14,9 @@ namespace bws::survey {
 namespace {
 
 constexpr const char* kDmiTablePath = "/sys/firmware/dmi/tables/DMI";
+
+// Root or not, in words for the reasons.
+const char* privilege_hint() { return ::geteuid() == 0 ? "" : " (not root?)"; }
 // A type 17 listing is a few kB per slot; more than this is not dmidecode.
 constexpr std::size_t kMaxDmidecodeOutputBytes = 4u << 20;
 
@@ -39,7 +42,7 @@ std::string run_dmidecode(const std::string& path, std::string& why) {
     text.append(buffer, got);
   const int status = ::pclose(pipe);
   if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    why = "dmidecode failed (not root?)";
+    why = std::string("dmidecode failed") + privilege_hint();
     return "";
   }
   return text;
@@ -48,7 +51,7 @@ std::string run_dmidecode(const std::string& path, std::string& why) {
 std::vector<std::uint8_t> read_dmi_table(std::string& why) {
   std::ifstream in(kDmiTablePath, std::ios::binary);
   if (!in) {
-    why = "DMI table not readable: not root?";
+    why = std::string(kDmiTablePath) + " not readable" + privilege_hint();
     return {};
   }
   std::vector<std::uint8_t> raw{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -56,9 +59,17 @@ std::vector<std::uint8_t> read_dmi_table(std::string& why) {
   return raw;
 }
 
+// The kernel's copy of the table first: a plain file read, no child process
+// in an MPI job (dmidecode reads that very file on current kernels); then
+// dmidecode, which also finds the table on kernels without it.
 model::MemoryPopulation discover() {
   std::string dmidecode_why, table_why;
-
+  const std::vector<std::uint8_t> raw = read_dmi_table(table_why);
+  if (table_why.empty()) {
+    model::MemoryPopulation population = model::parse_smbios_table(raw);
+    if (!population.slots.empty()) return population;
+    table_why = "DMI table has no type 17 structures";
+  }
   const std::string dmidecode = dmidecode_path();
   if (dmidecode.empty()) {
     dmidecode_why = "dmidecode absent";
@@ -70,16 +81,8 @@ model::MemoryPopulation discover() {
       dmidecode_why = "dmidecode found no type 17 records";
     }
   }
-
-  const std::vector<std::uint8_t> raw = read_dmi_table(table_why);
-  if (table_why.empty()) {
-    model::MemoryPopulation population = model::parse_smbios_table(raw);
-    if (!population.slots.empty()) return population;
-    table_why = "DMI table has no type 17 structures";
-  }
-
   model::MemoryPopulation none;
-  none.unknown_reason = "no SMBIOS memory records (" + dmidecode_why + ", " + table_why + ")";
+  none.unknown_reason = "no SMBIOS memory records (" + table_why + ", " + dmidecode_why + ")";
   return none;
 }
 

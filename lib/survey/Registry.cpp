@@ -29,7 +29,11 @@ const std::vector<RegistryEntry>& benchmark_registry() {
       {"roofline", false /*not in the default set*/, roofline::make_roofline_benchmark, nullptr,
        roofline::make_roofline_report, {"roofline/nodes"}, nullptr},
       {"ocl", false /*needs an OpenCL device*/, ocl::make_ocl_benchmark, nullptr, ocl::make_ocl_report,
-       {"ocl/stream/nodes", "bs/fits"}, nullptr, {}, {}, {{"beff", {{"beff.path", "device"}}, ocl::wants_device_beff}}},
+       {"ocl/stream/nodes", "bs/fits"}, nullptr,
+       // Device metrics: cohorts add the device's name (two GPU models are two cohorts).
+       {{"ocl.triad", "ocl/stream/nodes", "bandwidth", "B/s", {{"kernel", "Triad"}}, {"type"}, model::HostAggregate::Sum,
+         true, "device"}},
+       {}, {{"beff", {{"beff.path", "device"}}, ocl::wants_device_beff}}},
   };
   return entries;
 }

@@ -34,16 +34,16 @@ TEST(FlagRule, DefaultsAreTheDocumentedOnes) {
 }
 
 TEST(FlagRule, SpreadRuleKByHand) {
-  // k_n = max(k - 2*sqrt(2)/sqrt(n), k/2), k = 3.5:
-  //   n = 8:    2*sqrt(2)/sqrt(8)  = 2*sqrt(2)/(2*sqrt(2)) = 1    -> 2.5
-  //   n = 32:   2*sqrt(2)/sqrt(32) = 2*sqrt(2)/(4*sqrt(2)) = 0.5  -> 3.0
-  //   n = 1000: 2*sqrt(2)/sqrt(1000) = sqrt(8/1000) = sqrt(0.008) = 0.0894427191 -> 3.4105572809
-  //   n = 2:    2*sqrt(2)/sqrt(2) = 2 -> 1.5, below k/2 = 1.75     -> 1.75
-  EXPECT_NEAR(spread_rule_k(3.5, 8), 2.5, 1e-12);
-  EXPECT_NEAR(spread_rule_k(3.5, 32), 3.0, 1e-12);
-  EXPECT_NEAR(spread_rule_k(3.5, 1000), 3.4105572809, 1e-9);
+  // k_n = max(k - 3.2/sqrt(n), k/2), k = 3.5:
+  //   n = 8:    3.2/2.8284271247 = 1.1313708499 -> 2.3686291501
+  //   n = 32:   3.2/5.6568542495 = 0.5656854249 -> 2.9343145751
+  //   n = 1000: 3.2/31.6227766017 = 0.1011928851 -> 3.3988071149
+  //   n = 2:    3.2/1.4142135624 = 2.2627 -> 1.237, below k/2 = 1.75 -> 1.75
+  EXPECT_NEAR(spread_rule_k(3.5, 8), 2.3686291501, 1e-9);
+  EXPECT_NEAR(spread_rule_k(3.5, 32), 2.9343145751, 1e-9);
+  EXPECT_NEAR(spread_rule_k(3.5, 1000), 3.3988071149, 1e-9);
   EXPECT_NEAR(spread_rule_k(3.5, 2), 1.75, 1e-12);
-  EXPECT_NEAR(spread_rule_k(5.0, 8), 4.0, 1e-12);  // another k: 5 - 1
+  EXPECT_NEAR(spread_rule_k(5.0, 8), 3.8686291501, 1e-9);  // another k: 5 - 1.1314
 }
 
 TEST(FlagRule, NoisyCohortOfFourFlagsTheNodeAtAFifth) {
@@ -100,8 +100,8 @@ TEST(FlagRule, CohortOfTwoOrFewerFlagsNothing) {
 
 TEST(FlagRule, EightNodesFlagANodeAtEightyPercentBySpread) {
   // Seven nodes at 10.0, one at 8.0. MAD: |v - 10| = {0 x7, 2}, median 0:
-  // sigma = the floor, 1 % of the peers' median 10 = 0.1. k_8 = 3.5 - 1 =
-  // 2.5. Limit = min(10 - 2.5 * 0.1, 0.95 * 10) = min(9.75, 9.5) = 9.5.
+  // sigma = the floor, 1 % of the peers' median 10 = 0.1. k_8 = 3.5 -
+  // 3.2/sqrt(8) = 2.36863. Limit = min(10 - 0.236863, 0.95 * 10) = 9.5.
   // 8.0 is not below 0.75 * 10 = 7.5 (no "fraction"), but below 9.5:
   // "spread". The others' peers are {10 x6, 8}, median 10: not flagged.
   std::vector<double> gbs(7, 10.0);
@@ -111,7 +111,7 @@ TEST(FlagRule, EightNodesFlagANodeAtEightyPercentBySpread) {
   EXPECT_EQ(v[7].hit, FlagRuleHit::Spread);
   EXPECT_DOUBLE_EQ(v[7].peer_median, 10);
   EXPECT_NEAR(v[7].sigma, 0.1, 1e-12);
-  EXPECT_NEAR(v[7].k_used, 2.5, 1e-12);
+  EXPECT_NEAR(v[7].k_used, 2.3686291501, 1e-9);
   EXPECT_NEAR(v[7].limit, 9.5, 1e-12);
   EXPECT_NEAR(v[7].robust_z, -20, 1e-9);  // (8 - 10) / 0.1
   EXPECT_DOUBLE_EQ(v[0].peer_median, 10);
@@ -119,8 +119,8 @@ TEST(FlagRule, EightNodesFlagANodeAtEightyPercentBySpread) {
 
 TEST(FlagRule, SpreadRuleNeverFlagsWithinFivePercent) {
   // Nine nodes at 10.0 and one at 9.6 (96 %). sigma = floor 0.1, k_10 =
-  // 3.5 - 2*sqrt(2)/sqrt(10) = 3.5 - 0.894427 = 2.605573, so m - k*sigma =
-  // 9.739443: 9.6 is 4 sigma down. But the limit is min(9.739443, 9.5) =
+  // 3.5 - 3.2/sqrt(10) = 3.5 - 1.011929 = 2.488071, so m - k*sigma =
+  // 9.751193: 9.6 is 4 sigma down. But the limit is min(9.751193, 9.5) =
   // 9.5, and 9.6 > 9.5: not flagged. At 9.4 (94 %) it is.
   std::vector<double> gbs(9, 10.0);
   gbs.push_back(9.6);

@@ -113,7 +113,7 @@ TEST(NodeFlags, TheSpreadRuleNeedsEightNodesAndFivePercent) {
   const Table tight = stream_nodes({{"a", 10.0}, {"b", 10.01}, {"c", 9.99}, {"d", 10.0}, {"e", 10.0}, {"f", 10.01},
                                     {"g", 9.99}, {"h", 10.0}, {"i", 10.0}, {"j", 9.7}});
   EXPECT_EQ(node_flags({kTriad}, {tight}, FlagSettings{}).rows(), 0u);
-  // 9.0 (90 %): sigma floor 0.1; k_10 = 3.5 - 2.828/3.162 = 2.606; limit min(10 - 0.26, 9.5) = 9.5.
+  // 9.0 (90 %): sigma floor 0.1; k_10 = 3.5 - 3.2/3.162 = 2.488; limit min(10 - 0.249, 9.5) = 9.5.
   const Table ninety = stream_nodes({{"a", 10.0}, {"b", 10.01}, {"c", 9.99}, {"d", 10.0}, {"e", 10.0}, {"f", 10.01},
                                      {"g", 9.99}, {"h", 10.0}, {"i", 10.0}, {"j", 9.0}});
   const Table flags = node_flags({kTriad}, {ninety}, FlagSettings{});

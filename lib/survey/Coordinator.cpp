@@ -706,6 +706,7 @@ class Survey {
     const std::vector<std::string> hosts = split_comma_list(plan.substr(0, bar));
     const std::vector<std::string> labels = split_comma_list(plan.substr(bar + 1));
     const bool mine = contains(hosts, layout_.host);
+    if (hooks_.slow_first_pass_only && team_) team_->set_slowdown(1.0);  // test hook: a transient slowdown
     for (int round = 1; round <= settings_.retest_rounds; ++round) {
       for (Phase& phase : phases_) {
         if (!contains(labels, phase.label)) continue;
@@ -867,6 +868,9 @@ class Survey {
     out << "\n";
     for (const std::string& line : outcome_.problem_lines()) out << "  " << line << "\n";
     for (const std::string& line : outcome_.runtime_errors()) out << "  ERROR: " << line << "\n";
+    if (nodes_checked_)
+      for (const std::string& line : drain_hint_lines(flags_, std::filesystem::absolute(settings_.out).string()))
+        out << line << "\n";
     out.flush();
   }
 

@@ -134,6 +134,8 @@ std::vector<std::string> summarize_file(const std::string& path) {
       lines.push_back(std::move(line));
   }
   add_checks(file, kChecksPath, lines);
+  if (file.exists("/flags"))
+    for (std::string& line : drain_hint_lines(file.read_table("flags"), path)) lines.push_back(std::move(line));
   return lines;
 }
 

@@ -101,10 +101,14 @@ std::vector<std::string> flag_summary_lines(const Table& flags, long long n_node
                     retest_text(flags, r) + ")");
   }
   if (flags.rows() > kMaxLines) lines.push_back("  ... " + std::to_string(flags.rows() - kMaxLines) + " more in /flags");
-  if (!standing.empty())
-    lines.push_back("Drain commands for the confirmed flags (printed, never run): bwreport drain " +
-                    (file.empty() ? std::string("FILE") : file));
+  (void)file;
   return lines;
+}
+
+std::vector<std::string> drain_hint_lines(const Table& flags, const std::string& file) {
+  if (model::flagged_hosts(flags, true).empty()) return {};
+  return {"Drain commands for the flagged nodes (printed, never run): bwreport drain " +
+          (file.empty() ? std::string("FILE") : file) + "   (--unconfirmed adds flags that were not retested)"};
 }
 
 std::vector<std::string> peak_fraction_lines(const Table& nodes, const std::vector<Table>& tables) {

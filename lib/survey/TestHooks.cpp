@@ -42,7 +42,11 @@ TestHooks parse_test_hooks(const char* inject_fault, const char* slow_host, cons
     }
   }
   if (slow_host) {
-    const std::string text = slow_host;
+    std::string text = slow_host;
+    constexpr const char* kFirstPass = ":first-pass";
+    const std::size_t suffix = std::char_traits<char>::length(kFirstPass);
+    const bool first_pass = text.size() > suffix && text.compare(text.size() - suffix, suffix, kFirstPass) == 0;
+    if (first_pass) text.resize(text.size() - suffix);
     const auto colon = text.rfind(':');
     if (colon != std::string::npos && colon > 0) {
       char* end = nullptr;
@@ -50,6 +54,7 @@ TestHooks parse_test_hooks(const char* inject_fault, const char* slow_host, cons
       if (end && *end == '\0' && factor > 1) {
         hooks.slow_host = text.substr(0, colon);
         hooks.slow_factor = factor;
+        hooks.slow_first_pass_only = first_pass;
       }
     }
   }

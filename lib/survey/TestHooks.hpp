@@ -11,7 +11,8 @@
 //     hang:<rank>        that rank stops in a node-local phase and never comes back
 //     kill-after:<test>  every rank is killed (SIGKILL) once that phase is stored
 //   BWSURVEY_SLOW_HOST=<host>:<factor>  the Teams on that host run every
-//     kernel <factor> times as long (Team::set_slowdown): a slow node.
+//     kernel <factor> times as long (Team::set_slowdown): a slow node;
+//     <host>:<factor>:first-pass slows it only until the retest (a transient).
 //   BWSURVEY_FAKE_MEMORY=<host>:<bytes>[,...]  that host's /nodes row
 //     declares this memory size (pretend nodes of another hardware class).
 //   BWSURVEY_BEFF_CORRUPT=<rank>  (read by lib/beff) corrupts b_eff payloads.
@@ -28,6 +29,7 @@ struct TestHooks {
   std::string kill_after_phase;
   std::string slow_host;
   double slow_factor = 1.0;
+  bool slow_first_pass_only = false;  // the slowdown ends before the retest
   std::map<std::string, std::uint64_t> fake_memory_bytes;  // host -> bytes
 };
 

@@ -3,6 +3,8 @@
 // per rank, latency, best of methods, Hockney, scaling), the calibration
 // step, the tables and seed 002's printed table.
 #include <gtest/gtest.h>
+
+#include "survey/TestHooks.hpp"
 #include <stdlib.h>
 
 #include "TestSupport.hpp"
@@ -284,6 +286,12 @@ TEST(BeffPlan, EveryBadInputIsOneLineNamingTheOptionAndTheRange) {
 }
 
 TEST(BeffPlan, TheCorruptionHookIsReadFromTheEnvironment) {
+  if (!bws::survey::test_hooks_compiled()) {
+    setenv(kCorruptEnvironment, "2", 1);  // a build for users ignores it
+    EXPECT_EQ(plan_with({}).corrupt_rank, -1);
+    unsetenv(kCorruptEnvironment);
+    GTEST_SKIP() << "a build without test hooks (-DBWS_TEST_HOOKS=OFF) ignores " << kCorruptEnvironment;
+  }
   setenv(kCorruptEnvironment, "2", 1);
   EXPECT_EQ(plan_with({}).corrupt_rank, 2);
   EXPECT_NE(describe_beff(plan_with({})).find("TEST HOOK"), std::string::npos);

@@ -10,6 +10,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "h5/ResultFile.hpp"
+#include "survey/TestHooks.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -36,9 +39,11 @@ class CliErrors : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  RunResult run(const std::string& args) {
+  // environment: "NAME=value ..." put before the binary, or "".
+  RunResult run(const std::string& args, const std::string& environment = "") {
     std::ostringstream cmd;  // (a stream: gcc 12 warns falsely on chained string +)
-    cmd << "cd '" << dir_.string() << "' && '" << BWS_BWSURVEY << "' " << args << " >out.txt 2>err.txt";
+    cmd << "cd '" << dir_.string() << "' && " << environment << " '" << BWS_BWSURVEY << "' " << args
+        << " >out.txt 2>err.txt";
     const int status = std::system(cmd.str().c_str());
     RunResult r;
     r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -164,4 +169,35 @@ TEST_F(CliErrors, OpenClOptionsAndTheirErrors) {
   expect_usage_error("--tests beff --beff.path device", "--beff.path: 'device' needs OpenCL");
   expect_usage_error("--ocl.list", "--ocl.list: this build of bwsurvey has no OpenCL");
 #endif
+}
+
+TEST_F(CliErrors, FlagAndRetestOptionsNameTheirRange) {
+  expect_usage_error("--retest 11", "--retest: 11 is out of range; allowed: a whole number 0..10");
+  expect_usage_error("--retest 1.5", "--retest: 1.5 is out of range");
+  expect_usage_error("--flags.fraction 0", "--flags.fraction: 0 is out of range; allowed: (0, 1]");
+  expect_usage_error("--flags.k -1", "--flags.k: -1 is out of range; allowed: a number > 0");
+}
+
+// Issue 12, item 6: a test hook never changes a result silently. In a test
+// build it is announced and stored in the file; in a build for users it is
+// ignored, and that is announced.
+TEST_F(CliErrors, ATestHookIsAnnouncedAndRecordedOrIgnored) {
+  const std::string quick = "--tests stream --quick --threads 1 --stream.elements 1M --stream.ntimes 2";
+  ASSERT_EQ(run(quick + " --out s.h5").exit_code, 0);
+  const RunResult hooked = run(quick + " --out h.h5", "BWSURVEY_SLOW_HOST=elsewhere:2");
+  ASSERT_EQ(hooked.exit_code, 0) << hooked.err;
+  const std::string stored = bws::h5::ResultReader::open((dir_ / "h.h5").string()).attribute_text("/", "test_hooks");
+  const std::string plain = bws::h5::ResultReader::open((dir_ / "s.h5").string()).attribute_text("/", "test_hooks");
+  EXPECT_EQ(plain, "");
+  if (bws::survey::test_hooks_compiled()) {
+    EXPECT_NE(hooked.err.find("TEST HOOK ACTIVE (results are altered on purpose): BWSURVEY_SLOW_HOST=elsewhere:2"),
+              std::string::npos)
+        << hooked.err;
+    EXPECT_EQ(stored, "BWSURVEY_SLOW_HOST=elsewhere:2");
+  } else {
+    EXPECT_NE(hooked.err.find("ignored (this build has no test hooks): BWSURVEY_SLOW_HOST=elsewhere:2"),
+              std::string::npos)
+        << hooked.err;
+    EXPECT_EQ(stored, "");
+  }
 }

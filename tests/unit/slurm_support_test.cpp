@@ -46,6 +46,13 @@ TEST(TestHooks, ParsedFromTheirVariables) {
   EXPECT_EQ(h.slow_host, "n3");
   EXPECT_DOUBLE_EQ(h.slow_factor, 6);
   const TestHooks none = parse_test_hooks(nullptr, "n3:0.5");
+  const TestHooks transient = parse_test_hooks(nullptr, "n3:6:first-pass", "n1:549755813888,bad,n2:x");
+  EXPECT_EQ(transient.slow_host, "n3");
+  EXPECT_DOUBLE_EQ(transient.slow_factor, 6);
+  EXPECT_TRUE(transient.slow_first_pass_only);
+  EXPECT_FALSE(parse_test_hooks(nullptr, "n3:6").slow_first_pass_only);
+  ASSERT_EQ(transient.fake_memory_bytes.size(), 1u);
+  EXPECT_EQ(transient.fake_memory_bytes.at("n1"), std::uint64_t{512} << 30);
   EXPECT_EQ(none.hang_rank, -1);
   EXPECT_TRUE(none.slow_host.empty());  // a factor <= 1 slows nothing
 }

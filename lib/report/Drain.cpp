@@ -103,7 +103,9 @@ std::string percent_text(double pct) {
 std::string drain_reason(const std::string& metric, const std::string& value, const std::string& pct,
                          std::size_t more, bool unretested, const std::string& job) {
   const std::string head = unretested ? "bwsurvey unretested " : "bwsurvey ";
-  const std::string middle = " " + value + " " + pct + " of cohort median " + job;
+  // A configuration flag (memory.*) has no measured value: its name says it.
+  const std::string middle =
+      value == "nan" ? " configuration " + job : " " + value + " " + pct + " of cohort median " + job;
   std::string tail = more ? " +" + std::to_string(more) + " more" : "";
   std::string name = sanitized(metric);
   auto room = [&] {

@@ -59,6 +59,10 @@ po::options_description survey_options() {
   add_text_option(general, "reference", "",
                   "INI file of reference values checked per node (metric = target, lower, upper, unit under "
                   "[host pattern]; see README); verdicts in /checks; default: none");
+  add_text_option(general, "memory.dmidecode", "",
+                  "read each node's DIMM population (theoretical memory bandwidth) from this `dmidecode -t memory` "
+                  "output instead of the machine's SMBIOS table, which needs root: a file path, %h is replaced by "
+                  "the node's hostname (e.g. saved at boot: /var/lib/bwsurvey/%h.dmi); default: the machine's own");
   add_text_option(general, "retest", "0",
                   "rounds of retest at the end of the survey: the flagged nodes run the flagged tests again this "
                   "many times while the others wait (b_eff, being collective, runs on every rank); a flag stands only "

@@ -282,6 +282,10 @@ class Survey {
           if (!already) plan_phase(other, companion.label(), config);
         }
       }
+      // The DIMM population: a saved dmidecode output is checked here, with
+      // the other options (a node whose file is missing is a usage error).
+      if (layout_.local_rank == 0 && !settings_.dmidecode_file.empty())
+        memory_population_ = read_memory_population_file(settings_.dmidecode_file, layout_.host);
       if (root() && !settings_.reference.empty())
         references_ = model::parse_references(read_config_file(settings_.reference, "--reference"),
                                               "--reference '" + settings_.reference + "'", all_node_metrics());
@@ -408,7 +412,7 @@ class Survey {
     std::vector<Table> node_tables;
     if (layout_.leader()) {
       NodeDeclaration declared;
-      declared.memory = read_memory_population();
+      declared.memory = memory_population_ ? *memory_population_ : read_memory_population();
       if (const auto it = hooks_.fake_memory_bytes.find(layout_.host); it != hooks_.fake_memory_bytes.end())
         declared.memory_bytes_override = it->second;
       node_tables = make_node_tables(place, *topology_, declared);
@@ -895,6 +899,7 @@ class Survey {
   std::vector<int> turn_of_local_ = {0};
   int turn_ = 0, n_turns_ = 1, widest_turn_ = 0;
   model::NodeCeiling ceiling_;
+  std::optional<model::MemoryPopulation> memory_population_;  // node leaders: from --memory.dmidecode
   std::vector<std::string> rank_hosts_;  // by rank, on rank 0
   std::vector<model::Reference> references_;  // rank 0
   Table flags_ = model::make_flags_table();

@@ -96,9 +96,15 @@ std::vector<std::string> flag_summary_lines(const Table& flags, long long n_node
       std::snprintf(pct, sizeof pct, "%.0f %%", percent);
       against = std::string(" = ") + pct + " of the cohort median " + with_unit(flags.get_double(r, "median"), unit);
     }
+    const double value = flags.get_double(r, "value");
+    if (!std::isfinite(value)) {  // a configuration finding: its reason says it all
+      lines.push_back("  " + flags.get_string(r, "host") + "  " + flags.get_string(r, "metric") + ": " +
+                      flags.get_string(r, "reason"));
+      continue;
+    }
     lines.push_back("  " + flags.get_string(r, "host") + "  " + flags.get_string(r, "metric") + ": " +
-                    with_unit(flags.get_double(r, "value"), unit) + against + " (" + flags.get_string(r, "reason") +
-                    retest_text(flags, r) + ")");
+                    with_unit(value, unit) + against + " (" + flags.get_string(r, "reason") + retest_text(flags, r) +
+                    ")");
   }
   if (flags.rows() > kMaxLines) lines.push_back("  ... " + std::to_string(flags.rows() - kMaxLines) + " more in /flags");
   (void)file;

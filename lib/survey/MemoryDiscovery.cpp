@@ -1,5 +1,7 @@
 #include "survey/MemoryDiscovery.hpp"
 
+#include "core/Errors.hpp"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -97,6 +99,23 @@ model::MemoryPopulation read_memory_population() {
     none.unknown_reason = "reading the SMBIOS memory records failed";
     return none;
   }
+}
+
+model::MemoryPopulation read_memory_population_file(const std::string& path_pattern, const std::string& host) {
+  std::string path = path_pattern;
+  for (std::size_t at = path.find("%h"); at != std::string::npos; at = path.find("%h", at + host.size()))
+    path.replace(at, 2, host);
+  std::ifstream in(path);
+  if (!in)
+    throw UsageError("--memory.dmidecode: cannot read '" + path + "' (node " + host +
+                     "); allowed: a readable file of `dmidecode -t memory` output, %h for the hostname");
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  model::MemoryPopulation population = model::parse_dmidecode_memory(text);
+  if (population.slots.empty())
+    throw UsageError("--memory.dmidecode: '" + path + "' (node " + host +
+                     ") holds no Memory Device (DMI type 17) record; allowed: `dmidecode -t memory` output");
+  population.source = "dmidecode file " + path;
+  return population;
 }
 
 }  // namespace bws::survey

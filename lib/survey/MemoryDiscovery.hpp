@@ -13,4 +13,9 @@ namespace bws::survey {
 // tried. Never throws.
 model::MemoryPopulation read_memory_population();
 
+// The population from a saved `dmidecode -t memory` output (--memory.dmidecode);
+// `%h` in the path is replaced by `host`. Throws UsageError naming the
+// option when the file cannot be read or holds no memory device record.
+model::MemoryPopulation read_memory_population_file(const std::string& path_pattern, const std::string& host);
+
 }  // namespace bws::survey

@@ -58,7 +58,9 @@ std::vector<Table> make_node_tables(const RankPlace& place, const topo::Topology
                                                                                         : declared.memory.unknown_reason)}});
   // Per NUMA node: each socket's channels split over its NUMA nodes.
   Table numa("nodes/memory", {text_column("host", kHostWidth), int_column("numa"), real_column("theoretical_Bps", "B/s")});
-  if (peak.known) {
+  // Only where the machine's NUMA nodes divide evenly over the DIMMs' sockets.
+  const int sockets = static_cast<int>(peak.sockets.size());
+  if (peak.known && sockets > 0 && info.numa_nodes % sockets == 0) {
     std::vector<int> per_socket(peak.sockets.size(),
                                 std::max(1, info.numa_nodes / std::max<int>(1, static_cast<int>(peak.sockets.size()))));
     const std::vector<double> per_numa = model::numa_theoretical_Bps(peak, per_socket);

@@ -73,6 +73,7 @@ SurveySettings parse_survey_settings(const Config& config) {
   s.reference = config.has("reference") ? config.get("reference") : std::string();
   s.fail_on_flags = config.has("fail-on-flags") && config.flag("fail-on-flags");
   s.flags = model::parse_flag_settings(config, all_node_metrics());
+  s.dmidecode_file = config.has("memory.dmidecode") ? config.get("memory.dmidecode") : std::string();
   if (config.has("retest")) {
     const std::string t = config.get("retest");
     const double rounds = parse_real_number(t, "retest", "a whole number 0..10");

@@ -24,7 +24,8 @@ struct SurveySettings {
   std::string reference;              // --reference: INI file of reference values, or empty
   bool fail_on_flags = false;         // --fail-on-flags: a flagged node makes the exit code 3
   model::FlagSettings flags;          // --flags.*
-  int retest_rounds = 0;              // --retest: rounds of in-job retest of flagged nodes
+  int retest_rounds = 0;
+  std::string dmidecode_file;         // --memory.dmidecode: a dmidecode output per node (%h = host), or empty              // --retest: rounds of in-job retest of flagged nodes
 };
 
 // Throws UsageError: "--tests: unknown test 'foo'; available: stream", an

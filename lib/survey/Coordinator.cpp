@@ -741,9 +741,13 @@ class Survey {
       } catch (const std::exception& e) {
         error = e.what();
       }
-      // Every rank of a node is on the same host: all of them take part, or none.
+      // Every rank of a node is on the same host: all of them take part, or
+      // none; a rank that could not prepare keeps its node's ranks from
+      // measuring (they would wait for it at their node barriers).
+      int failed = error ? 1 : 0;
+      MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, layout_.node_comm);
       run_in_turns([&] {
-        if (error) return;
+        if (failed) return;
         try {
           tables = phase.node_run->run(*team_, context);
         } catch (const std::exception& e) {

@@ -9,15 +9,12 @@
 #include <set>
 #include <sstream>
 
+#include "core/OptionText.hpp"
+
 namespace bws::model {
 namespace {
 
-std::string trimmed(const std::string& s) {
-  const auto first = s.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos) return "";
-  const auto last = s.find_last_not_of(" \t\r\n");
-  return s.substr(first, last - first + 1);
-}
+std::string trimmed(const std::string& s) { return trim_text(s); }
 
 // dmidecode prints a string the structure does not have (index 0) as "Not
 // Specified"; both parsers keep such a field empty.

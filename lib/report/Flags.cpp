@@ -36,11 +36,11 @@ int run_flags(const CommandArgs& args, std::ostream& out) {
   const bool stored = !overridden && file.exists("/flags");
   const Table flags = stored ? file.read_table("flags")
                              : model::node_flags(survey::all_node_metrics(), read_metric_tables(file), settings, cohorts);
-  char rule[200];
+  char rule[256];
   std::snprintf(rule, sizeof rule,
                 "rule within each hardware cohort: below %g x the peers' median (3 nodes or more), or below the "
-                "median - k_n x 1.4826 x MAD and 95 %% of it (8 nodes or more; k_n = %g at 10,000 nodes)",
-                settings.fraction, settings.k);
+                "median - k_n x 1.4826 x MAD and 95 %% of it (8 nodes or more; k_n = %g - %g/sqrt(n))",
+                settings.fraction, settings.k, model::kSmallCohortK);
   out << path << ": " << rule << (settings.floors.empty() ? "" : "; or beyond a --flags.floor")
       << (stored ? "; as stored by the survey" : "; computed again, without retests") << "\n";
   for (const std::string& line :

@@ -129,25 +129,35 @@ TEST(TeamRun, BarrierSeparatesPhases) {
   }
 }
 
-TEST(TeamRun, TenThousandBarriersAndRunsAreQuick) {
+// Many barriers and many runs in a row: every thread passes every barrier
+// and every run returns (a lost wake-up would hang here, and ctest's timeout
+// would name it). The time is printed, never asserted: a unit test that
+// passes only on a quiet machine is a defect (with a CPU-heavy process
+// beside it, a descheduled spinning thread made 10,000 barriers take 40 s).
+TEST(TeamRun, ThousandsOfBarriersAndRunsComplete) {
   Team team(machine(), make_pinning_plan(machine(), machine().info().cores, BindPolicy::Compact));
-  constexpr int kRepeats = 10000;
+  constexpr int kRepeats = 2000;
   std::atomic<int> passes{0};
+  std::atomic<long> crossings{0};
   auto start = Clock::now();
   team.run([&](ThreadContext& ctx) {
-    for (int i = 0; i < kRepeats; ++i) ctx.barrier();
+    for (int i = 0; i < kRepeats; ++i) {
+      crossings.fetch_add(1);
+      ctx.barrier();
+    }
     passes.fetch_add(1);
   });
   const double barrier_seconds = seconds_since(start);
   EXPECT_EQ(passes.load(), team.size());
+  EXPECT_EQ(crossings.load(), static_cast<long>(kRepeats) * team.size());
 
+  std::atomic<long> runs{0};
   start = Clock::now();
-  for (int i = 0; i < kRepeats; ++i) team.run([](ThreadContext&) {});
+  for (int i = 0; i < kRepeats; ++i) team.run([&](ThreadContext&) { runs.fetch_add(1); });
   const double run_seconds = seconds_since(start);
-  std::printf("[          ] %d threads: %.2f us per barrier, %.2f us per empty run\n", team.size(),
+  EXPECT_EQ(runs.load(), static_cast<long>(kRepeats) * team.size());
+  std::printf("[          ] %d threads: %.2f us per barrier, %.2f us per empty run (not asserted)\n", team.size(),
               barrier_seconds / kRepeats * 1e6, run_seconds / kRepeats * 1e6);
-  EXPECT_LT(barrier_seconds, 5.0);
-  EXPECT_LT(run_seconds, 5.0);
 }
 
 TEST(TeamRun, RethrowsAJobsException) {

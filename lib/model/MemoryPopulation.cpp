@@ -14,12 +14,11 @@
 namespace bws::model {
 namespace {
 
-std::string trimmed(const std::string& s) { return trim_text(s); }
 
 // dmidecode prints a string the structure does not have (index 0) as "Not
 // Specified"; both parsers keep such a field empty.
 std::string firmware_string(const std::string& s) {
-  const std::string t = trimmed(s);
+  const std::string t = trim_text(s);
   return t == "Not Specified" ? "" : t;
 }
 
@@ -51,7 +50,7 @@ DimmPlace place_from_locator(const std::string& text) {
   static const std::regex dimm_letter(R"(^DIMM[ _-]*([A-Z])\d+$)");
   static const std::regex channel_dimm(R"(^(?:CONTROLLER[ _-]*(\d+)[ _-]*)?CHANNEL[ _-]*([A-Z0-9]+)[ _-]*DIMM[ _-]*\d+$)");
   static const std::regex p_channel(R"(^P(\d+)[ _-]*CHANNEL[ _-]*([A-Z0-9]+)$)");
-  const std::string u = upper(trimmed(text));
+  const std::string u = upper(trim_text(text));
   std::smatch m;
   if (std::regex_match(u, m, cpu_dimm_letter)) return {to_int(m[1]), m[2]};
   if (std::regex_match(u, m, cpu_dimm_number)) return {to_int(m[1]), ""};
@@ -71,7 +70,7 @@ DimmPlace place_from_bank(const std::string& text) {
   static const std::regex p_channel(R"(^P(\d+)[ _-]*CHANNEL[ _-]*([A-Z0-9]+)$)");
   static const std::regex channel(R"(^CHANNEL[ _-]*([A-Z0-9]+)$)");
   static const std::regex bank(R"(^BANK[ _-]*(\d+)$)");
-  const std::string u = upper(trimmed(text));
+  const std::string u = upper(trim_text(text));
   std::smatch m;
   if (std::regex_match(u, m, node_channel))
     return {to_int(m[1]), "Node" + m[2].str() + "_Channel" + m[3].str()};
@@ -368,7 +367,7 @@ MemoryPopulation parse_dmidecode_memory(const std::string& text) {
       // type 17" line; with -q there is no handle line. Anything else at
       // column 0 ends the record.
       close_record();
-      if (trimmed(line) == "Memory Device") {
+      if (trim_text(line) == "Memory Device") {
         current = DimmSlot{};
         in_record = true;
       }
@@ -377,7 +376,7 @@ MemoryPopulation parse_dmidecode_memory(const std::string& text) {
     if (!in_record) continue;
     const auto colon = line.find(':');
     if (colon == std::string::npos) continue;  // a list item of a multi-line attribute
-    set_field(current, trimmed(line.substr(0, colon)), trimmed(line.substr(colon + 1)));
+    set_field(current, trim_text(line.substr(0, colon)), trim_text(line.substr(colon + 1)));
   }
   close_record();
   std::string reason = "no SMBIOS type 17 (Memory Device) records in the dmidecode output";

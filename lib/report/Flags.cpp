@@ -28,14 +28,8 @@ int run_flags(const CommandArgs& args, std::ostream& out) {
   const auto file = h5::ResultReader::open(path);
   require_survey_file(file, path, "flags");
   const model::FlagSettings settings = flag_settings_for(file, parsed.options);
-  const model::NodeCohorts cohorts = read_node_cohorts(file);
-  // The survey's own /flags carry what its retest said; other settings
-  // mean computing them again (without retests).
-  const bool overridden = parsed.options.count("flags.k") || parsed.options.count("flags.fraction") ||
-                          parsed.options.count("flags.floor");
-  const bool stored = !overridden && file.exists("/flags");
-  const Table flags = stored ? file.read_table("flags")
-                             : model::node_flags(survey::all_node_metrics(), read_metric_tables(file), settings, cohorts);
+  bool stored = false;
+  const Table flags = survey_flags(file, parsed.options, stored);
   char rule[256];
   std::snprintf(rule, sizeof rule,
                 "rule within each hardware cohort: below %g x the peers' median (3 nodes or more), or below the "
@@ -44,7 +38,7 @@ int run_flags(const CommandArgs& args, std::ostream& out) {
   out << path << ": " << rule << (settings.floors.empty() ? "" : "; or beyond a --flags.floor")
       << (stored ? "; as stored by the survey" : "; computed again, without retests") << "\n";
   for (const std::string& line :
-       survey::flag_summary_lines(flags, file.attribute_int("/", "n_nodes"), cohorts, path))
+       survey::flag_summary_lines(flags, file.attribute_int("/", "n_nodes"), read_node_cohorts(file)))
     out << line << "\n";
   return 0;
 }

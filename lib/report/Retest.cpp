@@ -27,12 +27,8 @@ int run_retest(const CommandArgs& args, std::ostream& out) {
   const std::string& path = parsed.positional[0];
   const auto file = h5::ResultReader::open(path);
   require_survey_file(file, path, "retest");
-  const bool overridden = parsed.options.count("flags.k") || parsed.options.count("flags.fraction") ||
-                          parsed.options.count("flags.floor");
-  const Table flags = !overridden && file.exists("/flags")
-                          ? file.read_table("flags")
-                          : model::node_flags(survey::all_node_metrics(), read_metric_tables(file),
-                                              flag_settings_for(file, parsed.options), read_node_cohorts(file));
+  bool stored = false;
+  const Table flags = survey_flags(file, parsed.options, stored);
   // Flags an in-job retest dismissed are left out.
   const std::vector<std::string> hosts = model::flagged_hosts(flags, true);
   if (hosts.empty()) {

@@ -1,5 +1,8 @@
 #include "report/SurveyTables.hpp"
 
+#include <algorithm>
+#include <iterator>
+
 #include "core/Config.hpp"
 #include "core/Errors.hpp"
 #include "survey/IniFile.hpp"
@@ -41,6 +44,14 @@ void add_flag_override_options(po::options_description& desc) {
       "a node below this fraction of its cohort median is flagged: (0, 1] (default: the survey's, 0.75)")(
       "flags.floor", po::value<std::string>(),
       "absolute limits METRIC=VALUE[,...] in the metric's unit (default: the survey's, none)");
+}
+
+Table survey_flags(const h5::ResultReader& file, const po::variables_map& given, bool& stored) {
+  stored = file.exists("/flags") &&
+           std::none_of(std::begin(kFlagKeys), std::end(kFlagKeys), [&](const char* key) { return given.count(key) > 0; });
+  if (stored) return file.read_table("flags");
+  return model::node_flags(survey::all_node_metrics(), read_metric_tables(file), flag_settings_for(file, given),
+                           read_node_cohorts(file));
 }
 
 model::FlagSettings flag_settings_for(const h5::ResultReader& file, const po::variables_map& given) {

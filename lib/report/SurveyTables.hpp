@@ -32,4 +32,9 @@ model::NodeCohorts read_node_cohorts(const h5::ResultReader& file);
 void add_flag_override_options(boost::program_options::options_description& desc);
 model::FlagSettings flag_settings_for(const h5::ResultReader& file, const boost::program_options::variables_map& given);
 
+// The survey's own /flags (with its cohorts and retest verdicts), unless
+// --flags.* are given or the file has none: then computed again from the
+// stored tables, without retests. `stored` says which.
+Table survey_flags(const h5::ResultReader& file, const boost::program_options::variables_map& given, bool& stored);
+
 }  // namespace bws::report

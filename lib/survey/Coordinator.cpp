@@ -656,16 +656,26 @@ class Survey {
     exporters_.erase(ex);
   }
 
-  // Rank 0: the flags of every kept table, within hardware cohorts, before
-  // any retest; plus the memory-configuration flags.
-  Table compute_flags() {
+  // Rank 0: every table kept for the reports and the node metrics.
+  std::vector<Table> kept_tables() const {
     std::vector<Table> tables;
     for (const auto& [name, kept] : report_tables_)
       for (const auto& [path, table] : kept) tables.push_back(table);
+    return tables;
+  }
+
+  // Rank 0: the hardware cohorts of the nodes (none before /nodes is known).
+  model::NodeCohorts cohorts() const {
     const auto nodes = node_descriptions_.find("nodes/table");
-    const model::NodeCohorts cohorts =
-        nodes == node_descriptions_.end() ? model::NodeCohorts{} : model::node_cohorts(nodes->second);
-    Table flags = model::node_flags(all_node_metrics(), tables, settings_.flags, cohorts);
+    return nodes == node_descriptions_.end() ? model::NodeCohorts{} : model::node_cohorts(nodes->second);
+  }
+
+  // Rank 0: the flags of every kept table, within hardware cohorts, before
+  // any retest; plus the memory-configuration flags.
+  Table compute_flags() {
+    const model::NodeCohorts cohorts = this->cohorts();
+    Table flags = model::node_flags(all_node_metrics(), kept_tables(), settings_.flags, cohorts);
+    const auto nodes = node_descriptions_.find("nodes/table");
     if (nodes != node_descriptions_.end()) {
       const auto findings = node_descriptions_.find("nodes/memory_findings");
       flags.append(model::memory_flags(nodes->second,
@@ -757,12 +767,15 @@ class Survey {
       phase.node_run->release();
     }
     const std::vector<Table> node_tables = summarize_node(*phase.node_benchmark, tables);
+    // Rank 0 keeps only what the metrics read (never the per-sample results).
+    const std::vector<std::string> wanted = model::metric_tables(phase.entry->node_metrics);
     std::vector<Table> received;
     gather_to_root(MPI_COMM_WORLD, pack_bundle(tables, node_tables), kGatherBytesInFlight,
                    [&](int, std::vector<std::byte>& bytes) {
                      auto [ranks, nodes] = unpack_bundle(bytes);
-                     for (Table& t : ranks) received.push_back(std::move(t));
-                     for (Table& t : nodes) received.push_back(std::move(t));
+                     for (auto* list : {&ranks, &nodes})
+                       for (Table& t : *list)
+                         if (contains(wanted, t.path())) received.push_back(std::move(t));
                    });
     if (auto agreed = agree_on_error(MPI_COMM_WORLD, error ? std::optional<std::string>("rank " + std::to_string(rank_) +
                                                                                        " (" + layout_.host + "): " + *error)
@@ -815,9 +828,7 @@ class Survey {
   void check_nodes() {
     flags_ = model::make_flags_table();
     if (!file_) return;
-    std::vector<Table> tables;
-    for (const auto& [name, kept] : report_tables_)
-      for (const auto& [path, table] : kept) tables.push_back(table);
+    const std::vector<Table> tables = kept_tables();
     const std::vector<model::NodeMetric> metrics = all_node_metrics();
     try {
       if (!step_unfinished_) start_step("checks");
@@ -857,18 +868,9 @@ class Survey {
     }
     if (nodes_checked_) {
       out << "\n";
-      const auto nodes = node_descriptions_.find("nodes/table");
-      const model::NodeCohorts cohorts =
-          nodes == node_descriptions_.end() ? model::NodeCohorts{} : model::node_cohorts(nodes->second);
-      if (nodes != node_descriptions_.end()) {
-        std::vector<Table> tables;
-        for (const auto& [name, kept] : report_tables_)
-          for (const auto& [path, table] : kept) tables.push_back(table);
-        for (const std::string& line : peak_fraction_lines(nodes->second, tables)) out << line << "\n";
-      }
-      for (const std::string& line :
-           flag_summary_lines(flags_, layout_.n_nodes, cohorts, std::filesystem::absolute(settings_.out).string()))
-        out << line << "\n";
+      if (const auto nodes = node_descriptions_.find("nodes/table"); nodes != node_descriptions_.end())
+        for (const std::string& line : peak_fraction_lines(nodes->second, kept_tables())) out << line << "\n";
+      for (const std::string& line : flag_summary_lines(flags_, layout_.n_nodes, cohorts())) out << line << "\n";
     }
     out << "\nChecks: " << outcome_.checks_passed() << " passed, " << outcome_.checks_failed() << " failed, "
         << outcome_.warnings() << " warnings";

@@ -130,7 +130,7 @@ std::vector<std::string> summarize_file(const std::string& path) {
     const model::NodeCohorts cohorts =
         file.exists("/nodes/table") ? model::node_cohorts(file.read_table("nodes/table")) : model::NodeCohorts{};
     for (std::string& line :
-         flag_summary_lines(file.read_table("flags"), file.attribute_int("/", "n_nodes"), cohorts, path))
+         flag_summary_lines(file.read_table("flags"), file.attribute_int("/", "n_nodes"), cohorts))
       lines.push_back(std::move(line));
   }
   add_checks(file, kChecksPath, lines);

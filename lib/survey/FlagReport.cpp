@@ -69,8 +69,7 @@ std::vector<std::string> cohort_summary_lines(const model::NodeCohorts& cohorts)
   return lines;
 }
 
-std::vector<std::string> flag_summary_lines(const Table& flags, long long n_nodes, const model::NodeCohorts& cohorts,
-                                            const std::string& file) {
+std::vector<std::string> flag_summary_lines(const Table& flags, long long n_nodes, const model::NodeCohorts& cohorts) {
   std::vector<std::string> lines = cohorts.empty() ? std::vector<std::string>{} : cohort_summary_lines(cohorts);
   const std::vector<std::string> standing = model::flagged_hosts(flags, true);
   const std::vector<std::string> all = model::flagged_hosts(flags, false);
@@ -107,7 +106,6 @@ std::vector<std::string> flag_summary_lines(const Table& flags, long long n_node
                     ")");
   }
   if (flags.rows() > kMaxLines) lines.push_back("  ... " + std::to_string(flags.rows() - kMaxLines) + " more in /flags");
-  (void)file;
   return lines;
 }
 

@@ -13,10 +13,8 @@ namespace bws::survey {
 
 // "Cohorts: 2 ..." (one line per cohort when there are several),
 // "Flagged nodes: none of 4" or "Flagged nodes (1 of 4): n3", one line per
-// flag. n_nodes: the run's; file: the result
-// file's path for the hint ("" to leave the path out).
-std::vector<std::string> flag_summary_lines(const Table& flags, long long n_nodes, const model::NodeCohorts& cohorts,
-                                            const std::string& file);
+// flag. n_nodes: the run's.
+std::vector<std::string> flag_summary_lines(const Table& flags, long long n_nodes, const model::NodeCohorts& cohorts);
 
 // The summary's last line when a flag stands: how to get the drain lines.
 std::vector<std::string> drain_hint_lines(const Table& flags, const std::string& file);

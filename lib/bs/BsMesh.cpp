@@ -27,6 +27,14 @@ std::uint64_t global_nodes_of(int elements_per_side, int degree, bool masked) {
   return masked ? cube(lattice_span - 1) : cube(lattice_span + 1);
 }
 
+// Per axis K(N+1) local positions, of which masking removes the first of the
+// first element and the last of the last element.
+std::uint64_t unmasked_local_nodes_of(int elements_per_side, int degree, bool masked) {
+  if (!masked) return local_nodes_of(elements_per_side, degree);
+  const std::uint64_t positions = static_cast<std::uint64_t>(elements_per_side) * (static_cast<std::uint64_t>(degree) + 1);
+  return cube(positions - 2);
+}
+
 // Nt bounds everything the CSR stores as int32 (local ids, row starts, and Ng <= Nt).
 bool fits_int32(int elements_per_side, int degree) {
   if (elements_per_side > kLargestSideOrDegree || degree > kLargestSideOrDegree) return false;
@@ -73,6 +81,7 @@ HexMesh make_hex_mesh(int elements_per_side, int degree, bool mask_boundary) {
   mesh.nodes_per_element = cube(static_cast<std::uint64_t>(degree) + 1);
   mesh.local_nodes = mesh.elements * mesh.nodes_per_element;
   mesh.global_nodes = global_nodes_of(elements_per_side, degree, mask_boundary);
+  mesh.unmasked_local_nodes = unmasked_local_nodes_of(elements_per_side, degree, mask_boundary);
 
   const int lattice_span = elements_per_side * degree;  // < 2^31: validated via Nt
   const std::vector<std::int32_t> ids = axis_ids(lattice_span, mask_boundary);
@@ -153,22 +162,37 @@ std::vector<std::uint64_t> multiplicity_histogram(const GatherCsr& gather) {
   return histogram;
 }
 
-std::uint64_t gather_bytes(std::uint64_t global_nodes, std::uint64_t local_nodes) {
-  const std::uint64_t read_bytes = (global_nodes + 1) * 4 + local_nodes * 4 + local_nodes * 8;
-  const std::uint64_t write_bytes = global_nodes * 8;
+MeshNodeCounts mesh_node_counts(int elements_per_side, int degree, bool masked) {
+  validate_mesh_shape(elements_per_side, degree);
+  return {global_nodes_of(elements_per_side, degree, masked), local_nodes_of(elements_per_side, degree),
+          unmasked_local_nodes_of(elements_per_side, degree, masked)};
+}
+
+// The row blocks' starts are not counted: the CPU reads them only at its
+// threads' boundaries, a device 4 B per block of <= 512 nonzeros (< 0.1 %),
+// and both backends must count alike to compare.
+std::uint64_t gather_bytes(const MeshNodeCounts& n) {
+  std::uint64_t read_bytes = 0, write_bytes = 0;
+  read_bytes += (n.global_nodes + 1) * 4;         // row starts, int32, Ng + 1
+  read_bytes += n.unmasked_local_nodes * 4;       // local ids, int32: only unmasked nodes are in a row
+  read_bytes += n.unmasked_local_nodes * 8;       // x_L values, double: the ones the ids name
+  write_bytes += n.global_nodes * 8;              // x_G, double, one per row
   return read_bytes + write_bytes;
 }
 
-std::uint64_t scatter_bytes(std::uint64_t global_nodes, std::uint64_t local_nodes) {
-  const std::uint64_t read_bytes = local_nodes * 4 + global_nodes * 8;
-  const std::uint64_t write_bytes = local_nodes * 8;
+std::uint64_t scatter_bytes(const MeshNodeCounts& n) {
+  std::uint64_t read_bytes = 0, write_bytes = 0;
+  read_bytes += n.local_nodes * 4;                // scatter ids, int32: all Nt, masked ones (-1) included
+  read_bytes += n.global_nodes * 8;               // x_G, double: each global node
+  write_bytes += n.unmasked_local_nodes * 8;      // x_L, double: masked entries are skipped
   return read_bytes + write_bytes;
 }
 
 namespace {
 
 std::uint64_t gather_bytes_for(int elements_per_side, int degree, bool masked) {
-  return gather_bytes(global_nodes_of(elements_per_side, degree, masked), local_nodes_of(elements_per_side, degree));
+  return gather_bytes({global_nodes_of(elements_per_side, degree, masked), local_nodes_of(elements_per_side, degree),
+                       unmasked_local_nodes_of(elements_per_side, degree, masked)});
 }
 
 // Closeness in ratio terms, so 2x too big and 2x too small count the same.

@@ -17,6 +17,9 @@ struct HexMesh {
   std::uint64_t nodes_per_element = 0;     // (N+1)^3
   std::uint64_t local_nodes = 0;           // Nt = K^3 (N+1)^3
   std::uint64_t global_nodes = 0;          // Ng
+  // Local nodes with a global id: Nt unmasked, (K(N+1)-2)^3 masked (per axis
+  // the first node of the first element and the last of the last are masked).
+  std::uint64_t unmasked_local_nodes = 0;
   // scatterIds: for each local node (element-major, then i fastest, j, k),
   // its global id in 0..Ng-1, or -1 when masked.
   std::vector<std::int32_t> local_to_global;
@@ -47,11 +50,26 @@ GatherCsr make_gather_csr(const HexMesh& mesh, int max_block_nonzeros = kMaxBloc
 // global nodes with multiplicity m (1, 2, 4 or 8 on this mesh).
 std::vector<std::uint64_t> multiplicity_histogram(const GatherCsr& gather);
 
-// Bytes moved, as seed 003 counts them (ids are 4-byte ints, values 8-byte doubles).
-// BS6 gather reads row starts (Ng+1)*4 + column ids Nt*4 + x_L Nt*8, writes x_G Ng*8.
-std::uint64_t gather_bytes(std::uint64_t global_nodes, std::uint64_t local_nodes);
-// BS7 scatter reads scatterIds Nt*4 + x_G Ng*8, writes x_L Nt*8.
-std::uint64_t scatter_bytes(std::uint64_t global_nodes, std::uint64_t local_nodes);
+// The node counts the byte counts need (HexMesh and the plan's mesh points
+// both give them; mesh_node_counts computes them without building the mesh).
+struct MeshNodeCounts {
+  std::uint64_t global_nodes = 0;          // Ng
+  std::uint64_t local_nodes = 0;           // Nt
+  std::uint64_t unmasked_local_nodes = 0;  // Nu: Nt, or (K(N+1)-2)^3 masked
+};
+MeshNodeCounts mesh_node_counts(int elements_per_side, int degree, bool masked);
+inline MeshNodeCounts node_counts(const HexMesh& mesh) {
+  return {mesh.global_nodes, mesh.local_nodes, mesh.unmasked_local_nodes};
+}
+
+// Bytes moved, as streamParanumal counts them (ids 4-byte ints, values
+// 8-byte doubles), term by term in BsMesh.cpp. Masked local nodes are in
+// no row of the gather, so only Nu local ids and values move:
+// BS6 gather reads row starts (Ng+1)*4 + local ids Nu*4 + x_L Nu*8, writes x_G Ng*8.
+std::uint64_t gather_bytes(const MeshNodeCounts& nodes);
+// BS7 scatter reads every scatter id Nt*4 (a masked one, -1, must be read to
+// be skipped) + x_G Ng*8, writes x_L Nu*8 (masked entries are not written).
+std::uint64_t scatter_bytes(const MeshNodeCounts& nodes);
 
 // The K whose gather bytes come closest to target_bytes for degree N (>= 1).
 int elements_per_side_for_bytes(int degree, std::uint64_t target_bytes, bool mask_boundary);

@@ -131,12 +131,12 @@ std::uint64_t vector_buffer_bytes_for(int arrays, std::uint64_t max_entries) {
 BsMeshPoint mesh_point(int k, int degree, bool masked) {
   BsMeshPoint p;
   p.elements_per_side = k;
-  const auto K = static_cast<std::uint64_t>(k), N = static_cast<std::uint64_t>(degree);
-  p.local_nodes = K * K * K * (N + 1) * (N + 1) * (N + 1);
-  const std::uint64_t side = masked ? K * N - 1 : K * N + 1;
-  p.global_nodes = side * side * side;
-  p.gather_bytes = gather_bytes(p.global_nodes, p.local_nodes);
-  p.scatter_bytes = scatter_bytes(p.global_nodes, p.local_nodes);
+  const MeshNodeCounts nodes = mesh_node_counts(k, degree, masked);
+  p.local_nodes = nodes.local_nodes;
+  p.global_nodes = nodes.global_nodes;
+  p.unmasked_local_nodes = nodes.unmasked_local_nodes;
+  p.gather_bytes = gather_bytes(nodes);
+  p.scatter_bytes = scatter_bytes(nodes);
   return p;
 }
 

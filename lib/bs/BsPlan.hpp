@@ -54,6 +54,7 @@ struct BsMeshPoint {
   int elements_per_side = 0;      // K
   std::uint64_t local_nodes = 0;  // Nt
   std::uint64_t global_nodes = 0; // Ng
+  std::uint64_t unmasked_local_nodes = 0;  // Nt, or (K(N+1)-2)^3 masked
   std::uint64_t gather_bytes = 0, scatter_bytes = 0;
 };
 

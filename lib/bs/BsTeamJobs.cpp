@@ -191,6 +191,7 @@ BsMeshOnTeam bs_place_mesh(topo::Team& team, const HexMesh& mesh, const GatherCs
   BsMeshOnTeam m;
   m.local_nodes = mesh.local_nodes;
   m.global_nodes = mesh.global_nodes;
+  m.unmasked_local_nodes = mesh.unmasked_local_nodes;
   m.blocks = csr.blocks();
   const BsMeshLayout l = mesh_layout(m.global_nodes, m.local_nodes);
   m.row_starts = reinterpret_cast<std::int32_t*>(buffer + l.row_starts);
@@ -315,8 +316,8 @@ BsPoint bs_measure_mesh_point(topo::Team& team, RunContext& context, BsTest test
   p.entries = m.local_nodes;
   p.global_nodes = m.global_nodes;
   p.blocks = m.blocks;
-  p.bytes = test == BsTest::Gather ? gather_bytes(m.global_nodes, m.local_nodes)
-                                   : scatter_bytes(m.global_nodes, m.local_nodes);
+  const MeshNodeCounts nodes{m.global_nodes, m.local_nodes, m.unmasked_local_nodes};
+  p.bytes = test == BsTest::Gather ? gather_bytes(nodes) : scatter_bytes(nodes);
   team.run([&](topo::ThreadContext& thread) {
     const auto [b, e] = thread.share(m.local_nodes, kGranule);
     for (std::size_t i = b; i < e; ++i) m.x_L[i] = bs_local_input(i);

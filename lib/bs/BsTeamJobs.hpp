@@ -59,6 +59,7 @@ double kahan_sum(std::uint64_t n, F term) {
 // A mesh copied into the rank's NUMA buffer, ready for the team.
 struct BsMeshOnTeam {
   std::uint64_t local_nodes = 0, global_nodes = 0, blocks = 0;
+  std::uint64_t unmasked_local_nodes = 0;  // what the byte counts move (BsMesh.hpp)
   std::int32_t* row_starts = nullptr;
   std::int32_t* local_ids = nullptr;
   std::int32_t* scatter_ids = nullptr;

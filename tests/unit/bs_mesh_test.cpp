@@ -221,24 +221,73 @@ TEST(BsMesh, BlocksCoverEveryRowOnceWithinTheLimit) {
   }
 }
 
-TEST(BsMesh, ByteFormulasOnAHandComputedCase) {
-  // K=2, N=1 unmasked: Ng = 27, Nt = 64.
-  // gather: (27+1)*4 + 64*4 + 64*8 + 27*8 = 112 + 256 + 512 + 216
-  EXPECT_EQ(gather_bytes(27, 64), 1096u);
-  // scatter: 64*4 + 27*8 + 64*8 = 256 + 216 + 512
-  EXPECT_EQ(scatter_bytes(27, 64), 984u);
-  // K=2, N=1 masked: Ng = 1.
-  EXPECT_EQ(gather_bytes(1, 64), 8u + 256u + 512u + 8u);
-  EXPECT_EQ(scatter_bytes(1, 64), 256u + 8u + 512u);
-  EXPECT_EQ(gather_bytes(0, 0), 4u);
-  EXPECT_EQ(scatter_bytes(0, 0), 0u);
+TEST(BsMesh, UnmaskedLocalNodesAreTheIdsThatAreNotMinusOne) {
+  for (const MeshShape& shape : kShapes) {
+    for (const bool masked : {false, true}) {
+      const HexMesh mesh = make_hex_mesh(shape.elements_per_side, shape.degree, masked);
+      EXPECT_EQ(mesh.unmasked_local_nodes, unmasked_local_nodes(mesh))
+          << "K=" << shape.elements_per_side << " N=" << shape.degree << " masked=" << masked;
+    }
+  }
+  // By hand: K=2, N=7 masked: per axis 2*8 = 16 local positions, 2 masked: 14^3.
+  EXPECT_EQ(make_hex_mesh(2, 7, true).unmasked_local_nodes, 2744u);
+  // K=2, N=1 masked: 2*2 - 2 = 2 per axis: 2^3.
+  EXPECT_EQ(make_hex_mesh(2, 1, true).unmasked_local_nodes, 8u);
+  EXPECT_EQ(make_hex_mesh(2, 1, false).unmasked_local_nodes, 64u);
+}
+
+// streamParanumal's counts (ids int32, values double), computed by hand:
+//   gather  = (Ng+1)*4 row starts + Nu*4 local ids + Nu*8 x_L + Ng*8 x_G
+//   scatter = Nt*4 scatter ids + Ng*8 x_G + Nu*8 x_L written
+// with Nu the unmasked local nodes (Nt unmasked, (K(N+1)-2)^3 masked).
+TEST(BsMesh, ByteCountsOnHandComputedMeshes) {
+  // K=2, N=1 unmasked: Ng = 3^3 = 27, Nt = Nu = 8*8 = 64.
+  const MeshNodeCounts k2n1 = mesh_node_counts(2, 1, false);
+  EXPECT_EQ(k2n1.global_nodes, 27u);
+  EXPECT_EQ(k2n1.local_nodes, 64u);
+  EXPECT_EQ(k2n1.unmasked_local_nodes, 64u);
+  EXPECT_EQ(gather_bytes(k2n1), 1096u);   // 28*4 + 64*4 + 64*8 + 27*8 = 112 + 256 + 512 + 216
+  EXPECT_EQ(scatter_bytes(k2n1), 984u);   // 64*4 + 27*8 + 64*8 = 256 + 216 + 512
+
+  // K=2, N=1 masked: Ng = 1^3 = 1, Nt = 64, Nu = (2*2-2)^3 = 8.
+  const MeshNodeCounts k2n1m = mesh_node_counts(2, 1, true);
+  EXPECT_EQ(k2n1m.global_nodes, 1u);
+  EXPECT_EQ(k2n1m.unmasked_local_nodes, 8u);
+  EXPECT_EQ(gather_bytes(k2n1m), 112u);   // 2*4 + 8*4 + 8*8 + 1*8 = 8 + 32 + 64 + 8 (was 784: x7.0)
+  EXPECT_EQ(scatter_bytes(k2n1m), 328u);  // 64*4 + 1*8 + 8*8 = 256 + 8 + 64
+
+  // K=2, N=7 masked: Ng = 13^3 = 2197, Nt = 8*512 = 4096, Nu = 14^3 = 2744.
+  const MeshNodeCounts k2n7m = mesh_node_counts(2, 7, true);
+  EXPECT_EQ(k2n7m.global_nodes, 2197u);
+  EXPECT_EQ(k2n7m.local_nodes, 4096u);
+  EXPECT_EQ(k2n7m.unmasked_local_nodes, 2744u);
+  EXPECT_EQ(gather_bytes(k2n7m), 59296u);   // 2198*4 + 2744*4 + 2744*8 + 2197*8 = 8792 + 10976 + 21952 + 17576 (was 75520: +27 %)
+  EXPECT_EQ(scatter_bytes(k2n7m), 55912u);  // 4096*4 + 2197*8 + 2744*8 = 16384 + 17576 + 21952
+
+  // K=3, N=2 masked: Ng = 5^3 = 125, Nt = 27*27 = 729, Nu = (3*3-2)^3 = 343.
+  const MeshNodeCounts k3n2m = mesh_node_counts(3, 2, true);
+  EXPECT_EQ(gather_bytes(k3n2m), 5620u);   // 126*4 + 343*4 + 343*8 + 125*8 = 504 + 1372 + 2744 + 1000
+  EXPECT_EQ(scatter_bytes(k3n2m), 6660u);  // 729*4 + 125*8 + 343*8 = 2916 + 1000 + 2744
+
+  // K=1, N=1 masked: no global node, no unmasked local node, 8 ids still read.
+  const MeshNodeCounts k1n1m = mesh_node_counts(1, 1, true);
+  EXPECT_EQ(gather_bytes(k1n1m), 4u);    // 1*4: the one row start
+  EXPECT_EQ(scatter_bytes(k1n1m), 32u);  // 8*4
+
+  // A built mesh gives the same counts as the closed form.
+  const HexMesh built = make_hex_mesh(2, 7, true);
+  EXPECT_EQ(gather_bytes(node_counts(built)), 59296u);
+  EXPECT_EQ(scatter_bytes(node_counts(built)), 55912u);
 }
 
 namespace {
 
 std::uint64_t mesh_gather_bytes(int k, int n, bool masked) {
   const std::uint64_t span = static_cast<std::uint64_t>(k) * n;
-  return gather_bytes(masked ? cube(span - 1) : cube(span + 1), cube(k) * cube(n + 1));
+  // The gather count written out: (Ng+1)*4 + Nu*12 + Ng*8.
+  const std::uint64_t ng = masked ? cube(span - 1) : cube(span + 1);
+  const std::uint64_t nu = masked ? cube(static_cast<std::uint64_t>(k) * (n + 1) - 2) : cube(k) * cube(n + 1);
+  return (ng + 1) * 4 + nu * 12 + ng * 8;
 }
 
 double log_ratio(std::uint64_t bytes, std::uint64_t target) {
@@ -267,10 +316,12 @@ TEST(BsMesh, ElementsPerSideForBytesIsNearestAndMonotone) {
         }
         if (!capped) {
           EXPECT_LE(log_ratio(bytes, target_bytes), log_ratio(mesh_gather_bytes(k + 1, n, masked), target_bytes));
-          // Within one step of K of the target (only K=1 can sit far above a tiny target).
-          const double step = static_cast<double>(cube(k + 1)) / static_cast<double>(cube(k));
-          if (bytes <= target_bytes || k > 1) {
-            EXPECT_LE(log_ratio(bytes, target_bytes), std::log(step));
+          // Within one step of K of the target, the step to the neighbour on
+          // the target's side (only K=1 can sit far above a tiny target).
+          if (bytes <= target_bytes) {
+            EXPECT_LE(log_ratio(bytes, target_bytes), log_ratio(mesh_gather_bytes(k + 1, n, masked), bytes));
+          } else if (k > 1) {
+            EXPECT_LE(log_ratio(bytes, target_bytes), log_ratio(bytes, mesh_gather_bytes(k - 1, n, masked)));
           }
         }
       }

@@ -50,14 +50,19 @@ TEST(BsBytes, PaperBytesPerEntry) {
 }
 
 TEST(BsBytes, MeshTestsUseTheHeadersFormulas) {
-  const std::uint64_t ng = 1000, nt = 4096;
-  EXPECT_EQ(gather_bytes(ng, nt), (ng + 1) * 4 + nt * 4 + nt * 8 + ng * 8);
-  EXPECT_EQ(scatter_bytes(ng, nt), nt * 4 + ng * 8 + nt * 8);
+  const std::uint64_t ng = 1000, nt = 4096, nu = 3000;
+  EXPECT_EQ(gather_bytes({ng, nt, nu}), (ng + 1) * 4 + nu * 4 + nu * 8 + ng * 8);
+  EXPECT_EQ(scatter_bytes({ng, nt, nu}), nt * 4 + ng * 8 + nu * 8);
   const BsMeshPoint p = mesh_point(3, 2, false);
   EXPECT_EQ(p.local_nodes, 27u * 27);
   EXPECT_EQ(p.global_nodes, 7u * 7 * 7);
-  EXPECT_EQ(p.gather_bytes, gather_bytes(p.global_nodes, p.local_nodes));
-  EXPECT_EQ(mesh_point(3, 2, true).global_nodes, 5u * 5 * 5);
+  EXPECT_EQ(p.unmasked_local_nodes, 27u * 27);
+  EXPECT_EQ(p.gather_bytes, 12868u);  // 344*4 + 729*12 + 343*8 = 1376 + 8748 + 2744
+  const BsMeshPoint masked = mesh_point(3, 2, true);
+  EXPECT_EQ(masked.global_nodes, 5u * 5 * 5);
+  EXPECT_EQ(masked.unmasked_local_nodes, 7u * 7 * 7);  // (3*3-2)^3
+  EXPECT_EQ(masked.gather_bytes, 5620u);   // 126*4 + 343*12 + 125*8
+  EXPECT_EQ(masked.scatter_bytes, 6660u);  // 729*4 + 125*8 + 343*8
   const HexMesh mesh = make_hex_mesh(3, 2, false);
   EXPECT_EQ(mesh.local_nodes, p.local_nodes);
   EXPECT_EQ(mesh.global_nodes, p.global_nodes);

@@ -111,8 +111,8 @@ class BsRunner final : public OclBsRunner {
     p.entries = mesh.local_nodes;
     p.global_nodes = mesh.global_nodes;
     p.blocks = csr.blocks();
-    p.bytes = gather ? bs::gather_bytes(mesh.global_nodes, mesh.local_nodes)
-                     : bs::scatter_bytes(mesh.global_nodes, mesh.local_nodes);
+    // The same count as the CPU backend (lib/bs/BsMesh.hpp), masked nodes excluded.
+    p.bytes = gather ? bs::gather_bytes(bs::node_counts(mesh)) : bs::scatter_bytes(bs::node_counts(mesh));
     const std::string what = std::string(bs::bs_spec(test).label) + " N=" + std::to_string(mesh.degree) +
                              " K=" + std::to_string(mesh.elements_per_side) + " on " + dev_.info().label();
     cl_checked("timing " + what, [&] {

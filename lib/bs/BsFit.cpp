@@ -38,6 +38,41 @@ double slope_with_T0_held(std::span<const BsFitPoint> points, double T0_seconds,
 
 }  // namespace
 
+BsPaperFit fit_paper(std::span<const BsFitPoint> points) {
+  BsPaperFit fit;
+  fit.points_used = static_cast<int>(points.size());
+  double sum_b = 0, sum_t = 0;
+  for (const BsFitPoint& p : points) {
+    if (!std::isfinite(p.bytes) || !std::isfinite(p.seconds) || p.seconds <= 0) {
+      fit.invalid_reason = "a time that is not a positive number";
+      return fit;
+    }
+    sum_b += p.bytes;
+    sum_t += p.seconds;
+  }
+  const double n = static_cast<double>(points.size());
+  const double mean_b = n > 0 ? sum_b / n : 0, mean_t = n > 0 ? sum_t / n : 0;
+  double sbb = 0, sbt = 0;  // centred sums: numerically sound over decades of bytes
+  for (const BsFitPoint& p : points) {
+    sbb += (p.bytes - mean_b) * (p.bytes - mean_b);
+    sbt += (p.bytes - mean_b) * (p.seconds - mean_t);
+  }
+  if (points.size() < 2 || !(sbb > 0)) {
+    fit.invalid_reason = "need at least 2 distinct sizes";
+    return fit;
+  }
+  const double slope = sbt / sbb;
+  if (!(slope > 0)) {
+    fit.invalid_reason = "time does not grow with bytes";
+    return fit;
+  }
+  fit.Wmax_Bps = 1.0 / slope;
+  fit.T0_seconds = mean_t - slope * mean_b;
+  fit.valid = std::isfinite(fit.Wmax_Bps) && std::isfinite(fit.T0_seconds);
+  if (!fit.valid) fit.invalid_reason = "no finite fit";
+  return fit;
+}
+
 BsFit fit_streaming(std::span<const BsFitPoint> points, double T0_measured_seconds) {
   BsFit fit;
   fit.points_used = static_cast<int>(points.size());

@@ -54,6 +54,24 @@ struct BsFit {
 // T0_unconstrained_seconds either way.
 BsFit fit_streaming(std::span<const BsFitPoint> points, double T0_measured_seconds = -1);
 
+// The paper's own fit (seed 003: "a simple least squares linear fit of the
+// elapsed time of each trial"), kept beside ours so B0.8 compares with the
+// paper's Table 3: every size of the sweep, each timed as streamParanumal
+// does (total time of the timed runs / their count = their mean), plain
+// unweighted least squares of t against B, intercept free. T0 may come out
+// negative (then B0.8 too): reported as fitted, never clamped.
+struct BsPaperFit {
+  bool valid = false;
+  std::string invalid_reason;
+  int points_used = 0;
+  double T0_seconds = 0;  // intercept
+  double Wmax_Bps = 0;    // 1 / slope
+  double B08_bytes() const { return 4.0 * T0_seconds * Wmax_Bps; }
+};
+// Invalid for fewer than 2 distinct sizes, a non-finite or non-positive
+// time, or a slope <= 0.
+BsPaperFit fit_paper(std::span<const BsFitPoint> points);
+
 // The Fischer-Brown point where B / T(B) = fraction * Wmax: B = T0*Wmax*f/(1-f).
 double fischer_brown_bytes(double T0_seconds, double Wmax_Bps, double fraction);
 

@@ -21,6 +21,9 @@ struct NodeFit {
   int ranks = 0, threads = 0;
   double Wmax = 0, T0 = 0, B08 = 0, r2 = 1;
   bool all_fitted = true, all_valid = true;
+  // The paper's fit (free intercept, may be negative): the largest over the ranks.
+  double T0_paper = -INFINITY, B08_paper = -INFINITY;
+  bool all_paper_fitted = true;
 };
 
 std::string fixed(double value, int decimals) {
@@ -53,6 +56,13 @@ std::vector<std::string> bs_fit_summary_lines(const std::vector<Table>& tables, 
         f.B08 = std::max(f.B08, t.get_double(r, "B08_bytes"));
         f.r2 = std::min(f.r2, t.get_double(r, "r2"));
       }
+      // Files written before the paper's fit have no such columns: shown as "-".
+      const bool paper = t.has_column("paper_fitted") && t.get_int(r, "paper_fitted") != 0;
+      f.all_paper_fitted = f.all_paper_fitted && paper;
+      if (paper) {
+        f.T0_paper = std::max(f.T0_paper, t.get_double(r, "T0_paper_seconds"));
+        f.B08_paper = std::max(f.B08_paper, t.get_double(r, "B08_paper_bytes"));
+      }
       std::string what = "rank " + std::to_string(t.get_int(r, "rank")) + " (" + t.get_string(r, "host") + ") " +
                          t.get_string(r, "test");
       if (!cpu) what += " on " + backend;
@@ -67,11 +77,12 @@ std::vector<std::string> bs_fit_summary_lines(const std::vector<Table>& tables, 
     lines.push_back("BS1-BS7: T(B) = T0 + B/Wmax per rank: T0 measured (an empty call between the same barriers),");
     lines.push_back("Wmax fitted with it on the sizes from --bs.fit-min-bytes (default: the LLC) up. Per node: Wmax summed");
   } else {
-    lines.push_back("BS1-BS7 on the " + backend + " device: T(B) = T0 + B/Wmax per rank: T0 measured (an empty kernel");
-    lines.push_back("launch and wait), Wmax fitted with it from --bs.fit-min-bytes (default: the device's global memory cache)");
+    lines.push_back("BS1-BS7 on the " + backend + " device: T(B) = T0 + B/Wmax per rank: T0 measured (an empty call of");
+    lines.push_back("the test's shape: BS3-BS5 two launches and a read), Wmax fitted with it from --bs.fit-min-bytes (default: the device's global memory cache)");
     lines.push_back("up; threads = the device's compute units. Per node: Wmax summed");
   }
-  lines.push_back("over its ranks; T0 and B0.8 = 4*T0*Wmax their largest; R^2 the smallest.");
+  lines.push_back("over its ranks; T0 and B0.8 = 4*T0*Wmax their largest; R^2 the smallest. The paper's T0 and");
+  lines.push_back("B0.8: seed 003's own fit (every size, mean times, plain least squares, free intercept: may be < 0).");
   std::vector<std::vector<std::string>> rows;
   for (const auto& [key, f] : fits) {
     const auto& [host, test, degree] = key;
@@ -80,10 +91,12 @@ std::vector<std::string> bs_fit_summary_lines(const std::vector<Table>& tables, 
                     f.all_fitted ? fixed(f.Wmax / 1e9, 2) : "-",
                     f.all_fitted ? fixed(f.T0 * 1e6, 3) : "-",
                     f.all_fitted ? fixed(f.B08 / 1e3, 2) : "-", f.all_fitted ? fixed(f.r2, 4) : "-",
-                    f.all_valid ? "yes" : "NO"});
+                    f.all_paper_fitted ? fixed(f.T0_paper * 1e6, 3) : "-",
+                    f.all_paper_fitted ? fixed(f.B08_paper / 1e3, 2) : "-", f.all_valid ? "yes" : "NO"});
   }
-  for (std::string& l : format_text_table(
-           {"host", "ranks", "threads", "test", "N", "Wmax GB/s", "T0 us", "B0.8 KB", "R^2", "valid"}, rows))
+  for (std::string& l : format_text_table({"host", "ranks", "threads", "test", "N", "Wmax GB/s", "T0 us", "B0.8 KB",
+                                           "R^2", "paper T0 us", "paper B0.8 KB", "valid"},
+                                          rows))
     lines.push_back(std::move(l));
   if (!problems.empty()) lines.emplace_back();
   for (std::string& p : problems) lines.push_back(std::move(p));

@@ -32,7 +32,11 @@ Table make_bs_fits_table() {
                 real_column("Wmax_Bps", "B/s"), real_column("r2"), real_column("B08_bytes", "B"),
                 real_column("B05_bytes", "B"), int_column("T0_negative"), int_column("T0_measured"),
                 real_column("T0_fit_seconds", "s"), real_column("max_rel_residual"),
-                int_column("fitted"), int_column("valid")});
+                int_column("fitted"), int_column("valid"),
+                // The paper's own fit (BsFit.hpp: every size, t_avg, plain least squares, free intercept).
+                int_column("paper_points"), real_column("T0_paper_seconds", "s"),
+                real_column("Wmax_paper_Bps", "B/s"), real_column("B08_paper_bytes", "B"),
+                int_column("paper_fitted")});
 }
 
 BsTimeStats bs_time_stats(const std::vector<double>& seconds) {
@@ -59,6 +63,12 @@ BsFit fit_series(const BsSeries& series, std::uint64_t fit_min_bytes, double T0_
   for (const BsPoint& p : series.points)
     if (is_fitted(p, fit_min_bytes)) points.push_back({static_cast<double>(p.bytes), bs_time_stats(p.seconds).min});
   return fit_streaming(points, T0_measured_seconds);
+}
+
+BsPaperFit paper_fit_series(const BsSeries& series) {
+  std::vector<BsFitPoint> points;
+  for (const BsPoint& p : series.points) points.push_back({static_cast<double>(p.bytes), bs_time_stats(p.seconds).avg});
+  return fit_paper(points);
 }
 
 void add_bs_series(Table& results, Table& fits, Table& checks, const BsRankIdentity& who, const BsSeries& series,
@@ -116,6 +126,7 @@ void add_bs_series(Table& results, Table& fits, Table& checks, const BsRankIdent
                     p.seconds);
   }
   const double nan = std::numeric_limits<double>::quiet_NaN();
+  const BsPaperFit paper = paper_fit_series(series);
   fits.add_row({{"rank", who.rank},
                 {"host", who.host},
                 {"backend", who.backend},
@@ -134,7 +145,12 @@ void add_bs_series(Table& results, Table& fits, Table& checks, const BsRankIdent
                 {"T0_fit_seconds", fit.valid ? fit.T0_unconstrained_seconds : nan},
                 {"max_rel_residual", fit.valid ? fit.max_abs_relative_residual : nan},
                 {"fitted", fit.valid},
-                {"valid", all_valid}});
+                {"valid", all_valid},
+                {"paper_points", paper.points_used},
+                {"T0_paper_seconds", paper.valid ? paper.T0_seconds : nan},
+                {"Wmax_paper_Bps", paper.valid ? paper.Wmax_Bps : nan},
+                {"B08_paper_bytes", paper.valid ? paper.B08_bytes() : nan},
+                {"paper_fitted", paper.valid}});
   if (!fit.valid)
     add_check(checks, {.check = "bs.fit",
                        .subject = (subject + ": no fit: " + fit.invalid_reason).substr(0, 160),

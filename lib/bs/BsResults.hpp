@@ -62,6 +62,9 @@ BsTimeStats bs_time_stats(const std::vector<double>& seconds);
 // T0_measured_seconds >= 0: T0 held at it (BsFit.hpp); < 0: the free fit's.
 BsFit fit_series(const BsSeries& series, std::uint64_t fit_min_bytes, double T0_measured_seconds = -1);
 
+// The paper's fit of a series (BsFit.hpp): every size, timed by t_avg.
+BsPaperFit paper_fit_series(const BsSeries& series);
+
 void add_bs_series(Table& results, Table& fits, Table& checks, const BsRankIdentity& who, const BsSeries& series,
                    std::uint64_t fit_min_bytes, double T0_measured_seconds = -1);
 

@@ -7,12 +7,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <stdexcept>
 
 #include "bs/BsMesh.hpp"
 #include "bs/BsResults.hpp"
 #include "core/OptionText.hpp"
 #include "core/ResultColumns.hpp"
+#include "ocl/OclBsKernels.hpp"
 #include "ocl/OclDeviceTable.hpp"
 #include "ocl/OclOptions.hpp"
 #include "ocl/OclPlan.hpp"
@@ -24,8 +26,8 @@
 namespace bws::ocl {
 namespace {
 
-// Empty kernel launches timed for the device's T0.
-constexpr int kEmptyLaunchReps = 200;
+// Empty calls timed for the device's T0 (per call shape, bs_call_shape).
+constexpr int kEmptyCallReps = 200;
 
 // A BS point faster than the device can move its bytes did not do its work.
 void apply_rate_ceiling(bs::BsPoint& p, double ceiling_Bps) {
@@ -101,9 +103,19 @@ class OclPlannedRun final : public PlannedRun {
       context.progress.report(std::string("ocl ") + bs::bs_spec(t).label, total > 0 ? done / total : 1.0);
     };
 
-    const double T0_seconds = runner->empty_launch_seconds(kEmptyLaunchReps);
+    // T0 is that of an empty call of the test's own shape: a BS3-BS5 call is
+    // two launches and a read, not one launch (OclBsKernels.hpp).
+    std::map<int, double> T0_by_launches;
+    auto T0_of = [&](bs::BsTest t) {
+      const BsCallShape shape = bs_call_shape(t);
+      const int key = shape.launches * 2 + (shape.reads_result ? 1 : 0);
+      auto it = T0_by_launches.find(key);
+      if (it == T0_by_launches.end()) it = T0_by_launches.emplace(key, runner->empty_call_seconds(t, kEmptyCallReps)).first;
+      return it->second;
+    };
     for (bs::BsTest t : p.tests) {
       if (bs::is_mesh_test(t)) continue;
+      const double T0_seconds = T0_of(t);
       const auto& points = p.vector_points[static_cast<std::size_t>(t) - 1];
       bs::BsSeries series{t, 0, {}};
       for (std::size_t i = 0; i < points.size(); ++i) {
@@ -132,8 +144,10 @@ class OclPlannedRun final : public PlannedRun {
           progress(t);
         }
       }
-      if (p.runs(bs::BsTest::Gather)) bs::add_bs_series(results, fits, checks, who, gather, p.fit_min_bytes, T0_seconds);
-      if (p.runs(bs::BsTest::Scatter)) bs::add_bs_series(results, fits, checks, who, scatter, p.fit_min_bytes, T0_seconds);
+      if (p.runs(bs::BsTest::Gather))
+        bs::add_bs_series(results, fits, checks, who, gather, p.fit_min_bytes, T0_of(bs::BsTest::Gather));
+      if (p.runs(bs::BsTest::Scatter))
+        bs::add_bs_series(results, fits, checks, who, scatter, p.fit_min_bytes, T0_of(bs::BsTest::Scatter));
     }
   }
 

@@ -4,6 +4,11 @@
 
 namespace bws::ocl {
 
+BsCallShape bs_call_shape(bs::BsTest test) {
+  const bool reduction = test == bs::BsTest::Norm || test == bs::BsTest::Dot || test == bs::BsTest::CgUpdate;
+  return reduction ? BsCallShape{2, true} : BsCallShape{1, false};
+}
+
 std::uint64_t bs_block_size(std::uint64_t device_limit) {
   const std::uint64_t limit = device_limit > 0 ? std::min(kBsBlockSize, device_limit) : kBsBlockSize;
   std::uint64_t size = 1;

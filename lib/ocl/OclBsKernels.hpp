@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <string>
 
+#include "bs/BsTypes.hpp"
+
 namespace bws::ocl {
 
 inline constexpr std::uint64_t kBsBlockSize = 256;     // work-items per group (a power of two)
@@ -23,6 +25,18 @@ inline constexpr const char* kBsFinishKernel = "bs_finish_sum";
 inline constexpr const char* kBsGatherKernel = "bs6_gather";
 inline constexpr const char* kBsScatterKernel = "bs7_scatter";
 inline constexpr const char* kBsEmptyKernel = "bs_empty";
+
+// What one timed call of a test is on the device (OclBsRunner times exactly
+// this around each run, and its empty call for T0 has the same shape with
+// empty kernels): BS1/BS2/BS6/BS7 one launch and a wait (clFinish); BS3-BS5
+// the partial-sum kernel, the finishing kernel and the blocking read of the
+// one result (that read is the wait).
+struct BsCallShape {
+  int launches = 1;
+  bool reads_result = false;
+  bool operator==(const BsCallShape&) const = default;
+};
+BsCallShape bs_call_shape(bs::BsTest test);
 
 // block_size: work-items per group, a power of two (kBsBlockSize, or the
 // device's limit when smaller); nodes_per_block: the gather's local stage.

@@ -75,9 +75,11 @@ struct BsMeshOutputs {
 class OclBsRunner {
  public:
   virtual ~OclBsRunner() = default;
-  // T0 as a device pays it: the best of `reps` empty kernel launches, each
-  // timed on the host from the enqueue to the return of clFinish.
-  virtual double empty_launch_seconds(int reps) = 0;
+  // T0 as a device pays one call of `test`: the best of `reps` empty calls
+  // of its shape (bs_call_shape: one empty launch and clFinish, or for
+  // BS3-BS5 two empty launches and the blocking read of one double), each
+  // timed on the host from the first enqueue to the return of the wait.
+  virtual double empty_call_seconds(bs::BsTest test, int reps) = 0;
   // One size of BS1-BS5: inputs written, one warm-up and `reps` timed runs
   // (host clock around the enqueue(s) and the blocking wait; reductions
   // include the second kernel and the blocking read of the result),

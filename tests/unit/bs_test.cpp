@@ -21,6 +21,7 @@
 #include "bs/BsTeamJobs.hpp"
 #include "bs/BsTypes.hpp"
 #include "core/Config.hpp"
+#include "core/ResultColumns.hpp"
 #include "core/RunContext.hpp"
 #include "topology/PinningPlan.hpp"
 #include "topology/Team.hpp"
@@ -267,6 +268,85 @@ TEST(BsFit, SeriesFitsOnlyPointsFromTheFitMinimumUp) {
   EXPECT_EQ(fit.first_fitted_bytes, 65536);
   EXPECT_NEAR(fit.Wmax_Bps, 1e10, 1e6);
   EXPECT_NEAR(fit.T0_seconds, 1e-6, 1e-9);
+}
+
+// The paper's fit: plain least squares of t on B over every size, free intercept.
+TEST(BsPaperFit, ExactLineGivesItsInterceptAndSlope) {
+  // t = 1 us + B / 5e8 B/s: 1000 B -> 3 us, 2000 B -> 5 us, 4000 B -> 9 us.
+  const std::vector<BsFitPoint> points = {{1000, 3e-6}, {2000, 5e-6}, {4000, 9e-6}};
+  const BsPaperFit fit = fit_paper(points);
+  ASSERT_TRUE(fit.valid) << fit.invalid_reason;
+  EXPECT_EQ(fit.points_used, 3);
+  EXPECT_NEAR(fit.T0_seconds, 1e-6, 1e-15);
+  EXPECT_NEAR(fit.Wmax_Bps, 5e8, 5e8 * 1e-9);
+  EXPECT_NEAR(fit.B08_bytes(), 2000.0, 1e-6);  // 4 * 1e-6 s * 5e8 B/s
+}
+
+TEST(BsPaperFit, ScatteredPointsGiveTheLeastSquaresLine) {
+  // B = 1000, 2000, 3000; t = 1, 3, 2 us. Means: B 2000, t 2 us.
+  // Sbb = 1000^2 + 0 + 1000^2 = 2e6; Sbt = (-1000)(-1e-6) + 0 + 1000*0 = 1e-3.
+  // slope = 1e-3 / 2e6 = 5e-10 s/B -> Wmax 2e9 B/s; T0 = 2e-6 - 5e-10*2000 = 1e-6 s.
+  const std::vector<BsFitPoint> points = {{1000, 1e-6}, {2000, 3e-6}, {3000, 2e-6}};
+  const BsPaperFit fit = fit_paper(points);
+  ASSERT_TRUE(fit.valid);
+  EXPECT_NEAR(fit.Wmax_Bps, 2e9, 2e9 * 1e-9);
+  EXPECT_NEAR(fit.T0_seconds, 1e-6, 1e-15);
+  EXPECT_NEAR(fit.B08_bytes(), 8000.0, 1e-6);  // 4 * 1e-6 * 2e9
+}
+
+TEST(BsPaperFit, NegativeInterceptIsReportedNotClamped) {
+  // t = -2 us + 3e-9 s/B * B: 1000 -> 1 us, 2000 -> 4 us, 3000 -> 7 us.
+  const std::vector<BsFitPoint> points = {{1000, 1e-6}, {2000, 4e-6}, {3000, 7e-6}};
+  const BsPaperFit fit = fit_paper(points);
+  ASSERT_TRUE(fit.valid);
+  EXPECT_NEAR(fit.T0_seconds, -2e-6, 1e-15);
+  EXPECT_NEAR(fit.Wmax_Bps, 1.0 / 3e-9, 1e-9 / 3e-9);
+  EXPECT_NEAR(fit.B08_bytes(), -8e-6 / 3e-9, 1e-6);  // 4 * -2e-6 / 3e-9 = -2666.67 B
+}
+
+TEST(BsPaperFit, DegenerateInputsAreInvalid) {
+  EXPECT_FALSE(fit_paper(std::vector<BsFitPoint>{{1000, 1e-6}}).valid);
+  EXPECT_FALSE(fit_paper(std::vector<BsFitPoint>{{1000, 1e-6}, {1000, 2e-6}}).valid);  // one size
+  EXPECT_FALSE(fit_paper(std::vector<BsFitPoint>{{1000, 2e-6}, {2000, 1e-6}}).valid);  // falling
+  EXPECT_FALSE(fit_paper(std::vector<BsFitPoint>{{1000, 0.0}, {2000, 1e-6}}).valid);
+}
+
+TEST(BsPaperFit, SeriesUsesEverySizeAndTheMeanTime) {
+  // Means 3, 5, 9 us (minimums 2, 5, 8 us would give another line): the exact
+  // line t = 1 us + B / 5e8 of the first test.
+  BsSeries s;
+  const std::vector<std::pair<std::uint64_t, std::vector<double>>> sizes = {
+      {1000, {2e-6, 4e-6}}, {2000, {5e-6}}, {4000, {8e-6, 10e-6}}};
+  for (const auto& [bytes, seconds] : sizes) {
+    BsPoint p;
+    p.bytes = bytes;
+    p.seconds = seconds;
+    p.validation.passed = true;
+    s.points.push_back(p);
+  }
+  Table results = make_bs_results_table(), fits = make_bs_fits_table(), checks = make_checks_table();
+  add_bs_series(results, fits, checks, BsRankIdentity{}, s, /*fit_min_bytes=*/0, /*T0 measured*/ 0.5e-6);
+  ASSERT_EQ(fits.rows(), 1u);
+  EXPECT_EQ(fits.get_int(0, "paper_fitted"), 1);
+  EXPECT_EQ(fits.get_int(0, "paper_points"), 3);
+  EXPECT_NEAR(fits.get_double(0, "T0_paper_seconds"), 1e-6, 1e-15);
+  EXPECT_NEAR(fits.get_double(0, "Wmax_paper_Bps"), 5e8, 5e8 * 1e-9);
+  EXPECT_NEAR(fits.get_double(0, "B08_paper_bytes"), 2000.0, 1e-6);
+  EXPECT_NEAR(fits.get_double(0, "T0_seconds"), 0.5e-6, 1e-18);  // the measured one stays T0
+  std::map<std::string, std::string> units;
+  for (const Column& c : fits.columns()) units[c.name] = c.unit;
+  EXPECT_EQ(units["T0_paper_seconds"], "s");
+  EXPECT_EQ(units["Wmax_paper_Bps"], "B/s");
+  EXPECT_EQ(units["B08_paper_bytes"], "B");
+  // The summary shows both T0s: the measured 0.500 us and the paper's 1.000 us.
+  const std::vector<std::string> lines = make_bs_report()->summary_lines({fits});
+  bool header = false, both = false;
+  for (const std::string& l : lines) {
+    header = header || l.find("paper T0 us") != std::string::npos;
+    both = both || (l.find("0.500") != std::string::npos && l.find("1.000") != std::string::npos);
+  }
+  EXPECT_TRUE(header);
+  EXPECT_TRUE(both);
 }
 
 // ---- planning ----

@@ -164,7 +164,12 @@ TEST(OclDeviceBs, EveryPointValidatesAndTimesItsRuns) {
   REQUIRE_DEVICE(device);
   const auto runner = make_ocl_bs_runner(open_ocl_device(*device), 4096);
   NoSync sync;
-  EXPECT_GT(runner->empty_launch_seconds(5), 0);
+  // T0 of each call shape: a positive, finite time (never asserted against a clock).
+  for (bs::BsTest t : {bs::BsTest::Copy, bs::BsTest::Norm, bs::BsTest::Dot, bs::BsTest::CgUpdate, bs::BsTest::Gather}) {
+    const double T0 = runner->empty_call_seconds(t, 5);
+    EXPECT_GT(T0, 0) << bs::bs_spec(t).label;
+    EXPECT_TRUE(std::isfinite(T0)) << bs::bs_spec(t).label;
+  }
   for (bs::BsTest t : {bs::BsTest::Copy, bs::BsTest::Axpy, bs::BsTest::Norm, bs::BsTest::Dot, bs::BsTest::CgUpdate}) {
     const bs::BsPoint p = runner->vector_point(t, 4096, 2, sync);
     EXPECT_TRUE(p.validation.passed) << bs::bs_spec(t).label << ": " << p.validation.what;

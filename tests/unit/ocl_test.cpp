@@ -328,6 +328,19 @@ TEST(OclKernelSources, TheSeedsParametersReachTheSource) {
   EXPECT_NE(bs.find("#define BLOCK 128"), std::string::npos);
 }
 
+TEST(OclBsCallShape, AReductionIsTwoLaunchesAndARead) {
+  // Seed 003's BS3-BS5 on a device: a partial-sum kernel, a finishing kernel,
+  // the result read back; the others one kernel. T0 is timed on this shape.
+  const BsCallShape one{1, false}, reduction{2, true};
+  EXPECT_EQ(bs_call_shape(bs::BsTest::Copy), one);
+  EXPECT_EQ(bs_call_shape(bs::BsTest::Axpy), one);
+  EXPECT_EQ(bs_call_shape(bs::BsTest::Norm), reduction);
+  EXPECT_EQ(bs_call_shape(bs::BsTest::Dot), reduction);
+  EXPECT_EQ(bs_call_shape(bs::BsTest::CgUpdate), reduction);
+  EXPECT_EQ(bs_call_shape(bs::BsTest::Gather), one);
+  EXPECT_EQ(bs_call_shape(bs::BsTest::Scatter), one);
+}
+
 TEST(OclErrors, CodesHaveTheirNames) {
   EXPECT_STREQ(cl_error_name(-5), "CL_OUT_OF_RESOURCES");
   EXPECT_STREQ(cl_error_name(-11), "CL_BUILD_PROGRAM_FAILURE");

@@ -50,13 +50,20 @@ class BsRunner final : public OclBsRunner {
     });
   }
 
-  double empty_launch_seconds(int reps) override {
-    return cl_checked("timing an empty kernel on " + dev_.info().label(), [&] {
+  double empty_call_seconds(BsTest test, int reps) override {
+    const BsCallShape shape = bs_call_shape(test);
+    return cl_checked("timing an empty " + std::string(bs::bs_spec(test).label) + " call on " + dev_.info().label(), [&] {
       double best = 1e30;
       for (int k = 0; k <= reps; ++k) {
         const Clock::time_point start = Clock::now();
-        queue_.enqueueNDRangeKernel(empty_, cl::NullRange, cl::NDRange(1), cl::NullRange);
-        queue_.finish();
+        for (int l = 0; l < shape.launches; ++l)
+          queue_.enqueueNDRangeKernel(empty_, cl::NullRange, cl::NDRange(1), cl::NullRange);
+        if (shape.reads_result) {
+          double result = 0;
+          queue_.enqueueReadBuffer(result_, CL_TRUE, 0, sizeof(double), &result);
+        } else {
+          queue_.finish();
+        }
         const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
         if (k > 0) best = std::min(best, seconds);  // the first one builds the kernel on lazy devices
       }

@@ -25,10 +25,13 @@ Table enforce_node_ceiling(std::vector<Table>& tables, const std::string& host, 
         const std::uint64_t bytes =
             t.has_column("bytes") ? static_cast<std::uint64_t>(std::max<double>(0, t.get_double(r, "bytes"))) : 0;
         const double limit = ceiling.for_bytes(bytes);
-        if (!std::isfinite(value) || value <= limit) continue;
+        // NaN: not measured. +inf (a time of 0) is above every ceiling.
+        if (std::isnan(value) || value <= limit) continue;
         t.set(r, "valid", std::int64_t{0});
-        add_check(checks, {"node.physical_ceiling", host + " " + t.path() + " row " + std::to_string(r) + " " + c.name,
-                           "validation", value, limit, 0, limit, "B/s", false});
+        const std::string subject = host + " " + t.path() + " row " + std::to_string(r) + " " + c.name +
+                                    ": above what the node can move";
+        add_check(checks, {"node.physical_ceiling", subject.substr(0, 160), "validation", value, limit, 0, limit, "B/s",
+                           false});
       }
     }
   }

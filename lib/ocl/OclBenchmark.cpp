@@ -29,18 +29,6 @@ namespace {
 // Empty calls timed for the device's T0 (per call shape, bs_call_shape).
 constexpr int kEmptyCallReps = 200;
 
-// A BS point faster than the device can move its bytes did not do its work.
-void apply_rate_ceiling(bs::BsPoint& p, double ceiling_Bps) {
-  double best = 0;
-  for (double s : p.seconds) best = best == 0 ? s : std::min(best, s);
-  const double rate = best > 0 ? static_cast<double>(p.bytes) / best : INFINITY;
-  if (rate <= ceiling_Bps) return;
-  p.validation.passed = false;
-  char text[160];
-  std::snprintf(text, sizeof text, "rate %.3g B/s above the device's ceiling %.3g B/s", rate, ceiling_Bps);
-  p.validation.what = text + (p.validation.what.empty() ? std::string() : "; " + p.validation.what);
-}
-
 class OclPlannedRun final : public PlannedRun {
  public:
   OclPlannedRun(OclPlan plan, const NodeContext& node)
@@ -86,6 +74,12 @@ class OclPlannedRun final : public PlannedRun {
   }
 
  private:
+  std::string bs_subject(bs::BsTest t, int degree) const {
+    std::string s = "rank " + std::to_string(rank_) + " (" + host_ + ") " + bs::bs_spec(t).label + " on ocl";
+    if (degree > 0) s += " N=" + std::to_string(degree);
+    return s;
+  }
+
   void run_bs(RunContext& context, double ceiling, Table& results, Table& fits, Table& checks) {
     const bs::BsParams& p = plan_.bs;
     const OclDeviceInfo& d = plan_.choice.device;
@@ -121,7 +115,7 @@ class OclPlannedRun final : public PlannedRun {
       for (std::size_t i = 0; i < points.size(); ++i) {
         bs::BsPoint point = runner->vector_point(t, points[i].entries, p.reps, context.node_sync);
         point.point = static_cast<int>(i);
-        apply_rate_ceiling(point, ceiling);
+        apply_bs_rate_ceiling(point, ceiling, checks, bs_subject(t, 0));
         series.points.push_back(std::move(point));
         progress(t);
       }
@@ -139,7 +133,7 @@ class OclPlannedRun final : public PlannedRun {
           bs::BsPoint point = runner->mesh_point(t, mesh, csr, p.reps);
           point.point = static_cast<int>(i);
           point.elements_per_side = k;
-          apply_rate_ceiling(point, ceiling);
+          apply_bs_rate_ceiling(point, ceiling, checks, bs_subject(t, sweep.degree) + " K=" + std::to_string(k));
           (t == bs::BsTest::Gather ? gather : scatter).points.push_back(std::move(point));
           progress(t);
         }

@@ -8,6 +8,8 @@
 #include <string>
 #include <utility>
 
+#include "core/ResultColumns.hpp"
+#include "roofline/RooflinePeakChecks.hpp"
 #include "roofline/RooflineResults.hpp"
 #include "roofline/RooflineTables.hpp"
 
@@ -94,7 +96,12 @@ std::vector<Table> summarize_roofline_node(const std::vector<Table>& rank_tables
   }
   Table nodes = make_roofline_nodes_table();
   add_ceilings_row(nodes, {{"host", host}, {"ranks", ranks.size()}, {"threads", threads}}, node);
-  return {std::move(nodes)};
+  Table checks = make_checks_table();
+  add_peak_checks(checks, "node " + host, node);
+  std::vector<Table> out;
+  out.push_back(std::move(nodes));
+  if (checks.rows() > 0) out.push_back(std::move(checks));
+  return out;
 }
 
 }  // namespace bws::roofline

@@ -8,7 +8,9 @@ namespace bws::roofline {
 
 // rank_tables: all tables of the node's ranks in rank order; reads
 // "roofline/results" (and the BLAS text of "roofline/ranks"). Returns one
-// "roofline/nodes" table with one row (none without roofline results). The
+// "roofline/nodes" table with one row (none without roofline results), and
+// a "checks" table when GEMM and FMA rates can be compared
+// (RooflinePeakChecks.hpp: the node's GEMM above its FMA peak fails). The
 // ranks ran every timed sample together. GEMM and Triad (equal work per
 // rank, sharing caches and memory): the node's time of sample k is the
 // slowest rank's, and its rate is the work of all ranks (FLOP, or bytes for

@@ -6,6 +6,7 @@
 
 #include "core/ResultColumns.hpp"
 #include "model/Roofline.hpp"
+#include "roofline/RooflinePeakChecks.hpp"
 #include "roofline/RooflineTables.hpp"
 
 namespace bws::roofline {
@@ -115,6 +116,7 @@ void add_roofline_results(Table& results, Table& checks, Table& ranks, const Roo
     }
   }
   add_ceilings_row(ranks, {{"rank", who.rank}, {"host", who.host}, {"threads", who.threads}}, ceilings);
+  add_peak_checks(checks, "rank " + std::to_string(who.rank) + " (" + who.host + ")", ceilings);
 }
 
 }  // namespace bws::roofline

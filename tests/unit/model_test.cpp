@@ -14,6 +14,8 @@
 #include "model/ChannelModel.hpp"
 #include "model/HockneyFit.hpp"
 #include "model/MessageSizes.hpp"
+#include "model/NodeCeiling.hpp"
+#include "core/ResultColumns.hpp"
 #include "model/ScalingEfficiency.hpp"
 
 using namespace bws::model;
@@ -377,3 +379,37 @@ TEST(ScalingEfficiency, LineThroughOriginRejectsBadPoints) {
   EXPECT_DOUBLE_EQ(one.slope_Bps_per_rank, 4e9);
   EXPECT_TRUE(std::isnan(one.r_squared));  // one point: no spread to explain
 }
+
+namespace bws::model {
+namespace {
+
+// A node table with one B/s column and valid.
+Table node_rates(std::vector<double> rates) {
+  Table t("x/nodes", {real_column("bytes", "B"), real_column("rate_Bps", "B/s"), int_column("valid")});
+  for (double r : rates) t.add_row({{"bytes", 1000.0}, {"rate_Bps", r}, {"valid", std::int64_t{1}}});
+  return t;
+}
+
+TEST(NodeCeilingCheck, ARateAboveTheCeilingOrInfiniteFailsNaNIsNotMeasured) {
+  NodeCeiling ceiling;
+  ceiling.cores = 2;
+  ceiling.per_core_Bps = 1e9;  // ceiling 2e9 B/s
+  std::vector<Table> tables = {node_rates({1.5e9, 2e9, 2.5e9, std::numeric_limits<double>::infinity(),
+                                           std::numeric_limits<double>::quiet_NaN()})};
+  const Table checks = enforce_node_ceiling(tables, "h", ceiling);
+  ASSERT_EQ(checks.rows(), 2u);  // 2.5e9 and +inf
+  EXPECT_DOUBLE_EQ(checks.get_double(0, "measured"), 2.5e9);
+  EXPECT_DOUBLE_EQ(checks.get_double(0, "upper"), 2e9);
+  EXPECT_EQ(checks.get_int(0, "passed"), 0);
+  EXPECT_TRUE(std::isinf(checks.get_double(1, "measured")));
+  EXPECT_EQ(checks.get_int(1, "passed"), 0);
+  const Table& t = tables[0];
+  EXPECT_EQ(t.get_int(0, "valid"), 1);
+  EXPECT_EQ(t.get_int(1, "valid"), 1);  // equal to the ceiling passes
+  EXPECT_EQ(t.get_int(2, "valid"), 0);
+  EXPECT_EQ(t.get_int(3, "valid"), 0);
+  EXPECT_EQ(t.get_int(4, "valid"), 1);
+}
+
+}  // namespace
+}  // namespace bws::model

@@ -341,6 +341,32 @@ TEST(OclBsCallShape, AReductionIsTwoLaunchesAndARead) {
   EXPECT_EQ(bs_call_shape(bs::BsTest::Scatter), one);
 }
 
+TEST(OclRateCeiling, ABsPointAboveTheCeilingFailsWithACheckNamingBoth) {
+  bs::BsPoint fast;
+  fast.bytes = 1000000000;        // 1e9 B
+  fast.seconds = {1e-3, 2e-3};    // best 1 ms: 1e12 B/s
+  fast.validation.passed = true;
+  Table checks = make_checks_table();
+  EXPECT_FALSE(apply_bs_rate_ceiling(fast, 5e11, checks, "rank 0 (h) BS1 on ocl"));
+  EXPECT_FALSE(fast.validation.passed);
+  ASSERT_EQ(checks.rows(), 1u);
+  EXPECT_EQ(checks.get_string(0, "check"), "ocl.rate_ceiling");
+  EXPECT_DOUBLE_EQ(checks.get_double(0, "measured"), 1e12);
+  EXPECT_DOUBLE_EQ(checks.get_double(0, "upper"), 5e11);
+  EXPECT_EQ(checks.get_int(0, "passed"), 0);
+
+  bs::BsPoint fine = fast;
+  fine.validation.passed = true;
+  Table none = make_checks_table();
+  EXPECT_TRUE(apply_bs_rate_ceiling(fine, 1e12, none, "x"));  // equal passes
+  EXPECT_TRUE(fine.validation.passed);
+  EXPECT_EQ(none.rows(), 0u);
+
+  bs::BsPoint zero = fast;
+  zero.seconds = {0.0};
+  EXPECT_FALSE(apply_bs_rate_ceiling(zero, 1e14, none, "x"));  // a time of 0 is infinitely fast
+}
+
 TEST(OclErrors, CodesHaveTheirNames) {
   EXPECT_STREQ(cl_error_name(-5), "CL_OUT_OF_RESOURCES");
   EXPECT_STREQ(cl_error_name(-11), "CL_BUILD_PROGRAM_FAILURE");

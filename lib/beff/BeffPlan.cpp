@@ -1,5 +1,7 @@
 #include "beff/BeffPlan.hpp"
 
+#include "beff/BeffChannelCheck.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -163,6 +165,12 @@ void add_beff_options(boost::program_options::options_description& desc) {
   add_text_option(desc, kMinEfficiencyOption, kMinEfficiencyDefault,
                   "b_eff: the linear-scaling check passes when E(n) = b_eff(n) / (n x per-rank b_eff of a 2-rank "
                   "ring) is at least this; allowed > 0 and <= 1");
+  add_text_option(desc, kModelOption, kModelDefault,
+                  "b_eff: check the natural ring's b_eff against seed 002's channel model, expected = ranks x mean "
+                  "over the sizes of 2L / (s (ceil(L/(c w))/f + lambda)); passes when measured/expected is in "
+                  "0.90..1.05 (a 'model' check: exit 3); off, 520n (BittWare 520N as synthesized: c=2, w=32 B, "
+                  "f=156.25e6 Hz, lambda=520e-9 s, s=2), 520n-ideal (s=1), or c,w,f,lambda[,s] (channels, bytes per "
+                  "channel and clock, Hz, seconds)");
   add_text_option(desc, kPathOption, kPathDefault,
                   "b_eff: where messages live: host (host memory, as HPCC) or device (OpenCL device buffers: each "
                   "message is read from the device, sent, received and written to the neighbour's device inside "
@@ -236,6 +244,10 @@ BeffParams plan_beff(const Config& config, const RankLayout& layout, const Devic
     throw UsageError(option_flag(kMinEfficiencyOption) + ": '" +
                      option_text(config, kMinEfficiencyOption, kMinEfficiencyDefault) +
                      "' is out of range; allowed: " + efficiency_allowed);
+
+  const std::string model_text = option_text(config, kModelOption, kModelDefault);
+  p.channel_model = parse_channel_model(model_text);
+  if (p.channel_model) p.channel_model_label = lower_text(trim_text(model_text));
 
   p.huge_pages =
       parse_flag_text(option_text(config, kHugePagesOption, kHugePagesDefault), kHugePagesOption, "on, off");

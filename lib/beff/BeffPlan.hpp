@@ -5,12 +5,14 @@
 // naming the option, the value and what is allowed.
 #include <boost/program_options/options_description.hpp>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "beff/BeffExchange.hpp"
 #include "core/CollectiveBenchmark.hpp"
 #include "core/Config.hpp"
+#include "model/ChannelModel.hpp"
 
 namespace bws::beff {
 
@@ -75,6 +77,9 @@ struct BeffParams {
   // 4 KiB pages that, not the memory, limits large messages.
   bool huge_pages = true;
   int corrupt_rank = -1;  // the test hook's rank, -1 when unset
+  // --beff.model: seed 002's channel model to check b_eff against (BeffChannelCheck.hpp); none when off.
+  std::optional<model::ChannelModelParams> channel_model;
+  std::string channel_model_label;  // "520n", or the c,w,f,lambda text
   BeffPath path = BeffPath::Host;
   std::string device_name;  // the PCIe path's device on this rank (as planned)
   int local_rank = 0;       // this rank's index on its node: picks its device

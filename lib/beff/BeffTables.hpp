@@ -3,6 +3,7 @@
 // the best per ring and size, one summary row per ring, the rings'
 // permutations, and the payload checks. Rank 0 builds them.
 #include <cstdint>
+#include <limits>
 #include <string>
 
 #include "beff/BeffMeasurement.hpp"
@@ -54,6 +55,8 @@ struct SummaryExtras {
   double min_efficiency = 0;
   int scaling_passed = -1;  // 1/0 on the checked (natural) ring, -1 on the others
   bool scaling_enforced = false;
+  double model_b_eff_Bps = std::numeric_limits<double>::quiet_NaN();  // --beff.model's expected b_eff; NaN when off
+  double model_ratio = std::numeric_limits<double>::quiet_NaN();      // b_eff / model_b_eff_Bps
   bool huge_pages = false;  // 2 MiB pages were requested for the message buffers  // the check's failure counts (natural ring, nodes not oversubscribed)
 };
 void add_summary_row(Table& summary, const RingResult& ring, const SummaryExtras& extras, const PathLabel& path = {});

@@ -1,0 +1,74 @@
+#include "beff/BeffChannelCheck.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "core/Errors.hpp"
+#include "core/OptionText.hpp"
+
+namespace bws::beff {
+namespace {
+
+constexpr const char* kAllowed =
+    "off, 520n, 520n-ideal, or c,w,f,lambda[,s] (channels >= 1, bytes per channel and clock >= 1, clock in Hz > 0, "
+    "latency in s >= 0, sequential factor > 0, default 1)";
+
+[[noreturn]] void refuse(const std::string& why) {
+  throw UsageError(option_flag(kModelOption) + ": " + why + "; allowed: " + kAllowed);
+}
+
+std::uint32_t whole(const std::string& text, const char* what) {
+  const std::string t = trim_text(text);
+  if (t.empty() || t.find_first_not_of("0123456789") != std::string::npos || t.size() > 9)
+    refuse(std::string(what) + " '" + t.substr(0, 24) + "' is not a whole number from 1 to 999999999");
+  const auto v = static_cast<std::uint32_t>(std::stoul(t));
+  if (v < 1) refuse(std::string(what) + " must be >= 1");
+  return v;
+}
+
+double real(const std::string& text, const char* what) {
+  (void)what;
+  return parse_real_number(trim_text(text), kModelOption, kAllowed);
+}
+
+}  // namespace
+
+std::optional<model::ChannelModelParams> parse_channel_model(const std::string& text) {
+  const std::string t = lower_text(trim_text(text));
+  if (t.empty() || t == "off") return std::nullopt;
+  if (t == kModelPreset520N) return model::kBittware520NMeasured;
+  if (t == kModelPreset520NIdeal) return model::kBittware520N;
+  const std::vector<std::string> parts = split_comma_list(t);
+  if (parts.size() != 4 && parts.size() != 5) refuse("'" + t.substr(0, 40) + "' is neither a preset nor 4 or 5 numbers");
+  model::ChannelModelParams p;
+  p.channels = whole(parts[0], "c");
+  p.channel_width_bytes = whole(parts[1], "w");
+  p.frequency_Hz = real(parts[2], "f");
+  p.latency_seconds = real(parts[3], "lambda");
+  p.sequential_factor = parts.size() == 5 ? real(parts[4], "s") : 1.0;
+  if (!(std::isfinite(p.frequency_Hz) && p.frequency_Hz > 0)) refuse("f must be > 0 Hz");
+  if (!(std::isfinite(p.latency_seconds) && p.latency_seconds >= 0)) refuse("lambda must be >= 0 s");
+  if (!(std::isfinite(p.sequential_factor) && p.sequential_factor > 0)) refuse("s must be > 0");
+  return p;
+}
+
+ChannelModelCheck channel_model_check(const RingResult& ring, const model::ChannelModelParams& params,
+                                      const std::string& label) {
+  std::vector<std::uint64_t> sizes;
+  for (const SizeResult& s : ring.sizes) sizes.push_back(s.message_bytes);
+  ChannelModelCheck c;
+  c.expected_b_eff_Bps = sizes.empty() || ring.ranks < 1
+                             ? std::nan("")
+                             : model::channel_model_beff_pairs_Bps(params, sizes, static_cast<std::uint64_t>(ring.ranks));
+  c.ratio = ring.b_eff_Bps / c.expected_b_eff_Bps;
+  const bool passed = c.ratio >= kModelMinRatio && c.ratio <= kModelMaxRatio;  // NaN fails
+  char text[160];
+  std::snprintf(text, sizeof text, "%s ring of %d ranks: b_eff %.6g B/s against the %s model's %.6g B/s%s",
+                ring_kind_name(ring.kind), ring.ranks, ring.b_eff_Bps, label.c_str(), c.expected_b_eff_Bps,
+                passed ? "" : (c.ratio < kModelMinRatio ? ": below the model" : ": above the model"));
+  c.check = {"beff.model", text, "model", c.ratio, 1.0, kModelMinRatio, kModelMaxRatio, "", passed};
+  return c;
+}
+
+}  // namespace bws::beff

@@ -1,5 +1,7 @@
 #include "ocl/OclStreamPlan.hpp"
 
+#include "stream/StreamPlan.hpp"
+
 #include <algorithm>
 
 #include "core/Errors.hpp"
@@ -69,6 +71,7 @@ OclStreamParams plan_ocl_stream(const Config& config, const OclDeviceInfo& devic
   p.ntimes = static_cast<int>(parse_whole_number(option_text(config, kNtimesOption, kNtimesDefault), kNtimesOption,
                                                  kMinNtimes, is_float ? kMaxNtimesFloat : kMaxNtimesDouble));
   if (quick && option_defaulted(config, kNtimesOption)) p.ntimes = kQuickNtimes;
+  p.validation = stream::parse_validation_rule(config);  // one rule for both backends
   p.replications = static_cast<int>(parse_whole_number(
       option_text(config, kReplicationsOption, kReplicationsDefault), kReplicationsOption, 1, kMaxReplications));
   p.vector_count = parse_vector_count(option_text(config, kVectorCountOption, kVectorCountDefault));

@@ -12,6 +12,7 @@
 #include "core/Config.hpp"
 #include "ocl/OclDeviceInfo.hpp"
 #include "stream/StreamTypes.hpp"
+#include "stream/StreamValidation.hpp"
 
 namespace bws::ocl {
 
@@ -37,6 +38,7 @@ struct OclStreamParams {
   int unroll = 1;
   bool single_kernel = true;
   int ranks_on_device = 1;
+  stream::StreamValidationRule validation;  // --stream.validate-epsilon: the CPU backend's rule
 
   std::size_t element_bytes() const { return stream::element_bytes(type); }
   // replications x vector-count x buffer-size: the arrays are whole blocks of it.

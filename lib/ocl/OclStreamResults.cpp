@@ -46,7 +46,7 @@ Table make_ocl_stream_results_table() {
   columns.push_back(int_column("buffer_size"));     // vectors per block / local buffer
   columns.push_back(int_column("unroll"));
   columns.push_back(real_column("avg_rel_error"));  // of the array the operation writes (all three for PCI rows: the largest)
-  columns.push_back(real_column("error_limit"));    // machine epsilon of the type
+  columns.push_back(real_column("error_limit"));    // the validation limit (StreamValidationRule)
   columns.push_back(real_column("ceiling", "B/s")); // the rate no run may exceed (OclRateCeiling.hpp)
   for (Column& c : closing_result_columns()) columns.push_back(std::move(c));
   return Table(kStreamResultsPath, std::move(columns), kStreamTimesPath);

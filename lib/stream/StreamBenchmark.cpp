@@ -80,7 +80,7 @@ class StreamPlannedRun final : public PlannedRun {
                StreamTypeMeasurement& m) {
     const StreamArrays<T> arrays = arrays_in<T>(buffer_.data(), r.layout);
     m.seconds = time_on_team(team, context, arrays, params_.elements, params_.ntimes, r.stores, progress);
-    m.validation = validate_on_team(team, arrays, params_.elements, params_.ntimes);
+    m.validation = validate_on_team(team, arrays, params_.elements, params_.ntimes, params_.validation);
   }
 
   StreamParams params_;

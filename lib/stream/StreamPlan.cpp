@@ -166,6 +166,21 @@ void add_stream_options(boost::program_options::options_description& desc) {
   add_text_option(desc, kOffsetOption, kOffsetDefault,
                   "STREAM: bytes array k (0, 1, 2) is shifted by k times this within its page, against 4 KiB "
                   "aliasing; allowed 0..4032 in steps of 64");
+  add_text_option(desc, kValidateEpsilonOption, kValidateEpsilonDefault,
+                  "STREAM (CPU and OpenCL device alike): largest average relative error of an array, "
+                  "avg |x - expected| / |expected| (dimensionless); auto = STREAM 5.10's 1e-13 for double, 1e-6 "
+                  "for float; or one number for both types, allowed > 0 and < 1");
+}
+
+StreamValidationRule parse_validation_rule(const Config& config) {
+  const std::string text = trim_text(option_text(config, kValidateEpsilonOption, kValidateEpsilonDefault));
+  if (lower_text(text) == "auto") return {};
+  const std::string allowed = "auto, or a number > 0 and < 1";
+  const double epsilon = parse_real_number(text, kValidateEpsilonOption, allowed);
+  if (!(epsilon > 0 && epsilon < 1))
+    throw UsageError(option_flag(kValidateEpsilonOption) + ": '" + text.substr(0, 32) + "' is out of range; allowed: " +
+                     allowed);
+  return StreamValidationRule{epsilon};
 }
 
 StreamParams plan_stream(const Config& config, const NodeContext& node) {
@@ -178,6 +193,7 @@ StreamParams plan_stream(const Config& config, const NodeContext& node) {
   if (node.quick && option_defaulted(config, kNtimesOption)) p.ntimes = kQuickNtimes;
   p.stores_request = parse_stores(option_text(config, kStoresOption, kStoresDefault));
   p.offset_bytes = parse_offset(option_text(config, kOffsetOption, kOffsetDefault));
+  p.validation = parse_validation_rule(config);
 
   std::size_t largest_element_bytes = 0;
   for (StreamType t : types) largest_element_bytes = std::max(largest_element_bytes, element_bytes(t));

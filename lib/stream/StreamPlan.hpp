@@ -11,6 +11,7 @@
 
 #include "core/Benchmark.hpp"
 #include "core/Config.hpp"
+#include "stream/StreamValidation.hpp"
 #include "stream/StreamLayout.hpp"
 #include "stream/StreamTypes.hpp"
 
@@ -58,7 +59,15 @@ struct StreamParams {
   std::size_t offset_bytes = 256;
   std::size_t buffer_bytes = 0;  // one buffer, sized for the largest type
   int ranks_on_node = 1;
+  StreamValidationRule validation;  // --stream.validate-epsilon
 };
+
+// --stream.validate-epsilon, read by both STREAM backends (this one and the
+// OpenCL device's): "auto" = STREAM 5.10's limit per type; UsageError
+// naming the option unless auto or a number > 0 and < 1.
+inline constexpr const char* kValidateEpsilonOption = "stream.validate-epsilon";
+inline constexpr const char* kValidateEpsilonDefault = "auto";
+StreamValidationRule parse_validation_rule(const Config& config);
 
 void add_stream_options(boost::program_options::options_description& desc);
 

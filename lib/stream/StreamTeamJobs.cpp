@@ -46,7 +46,8 @@ std::array<std::vector<double>, 4> time_on_team(topo::Team& team, RunContext& co
 }
 
 template <class T>
-StreamValidation validate_on_team(topo::Team& team, const StreamArrays<T>& x, std::size_t n, int ntimes) {
+StreamValidation validate_on_team(topo::Team& team, const StreamArrays<T>& x, std::size_t n, int ntimes,
+                                  const StreamValidationRule& rule) {
   const StreamExpected expected = stream_expected_values<T>(ntimes);
   std::vector<StreamErrorSums> partial(static_cast<std::size_t>(team.size()));
   team.run([&](topo::ThreadContext& thread) {
@@ -55,14 +56,15 @@ StreamValidation validate_on_team(topo::Team& team, const StreamArrays<T>& x, st
   });
   StreamErrorSums total;
   for (const StreamErrorSums& p : partial) total += p;  // in thread order: the same sum every run
-  return judge_stream_errors(total, n, expected, stream_error_limit<T>());
+  return judge_stream_run<T>(total, n, ntimes, rule);
 }
 
 #define BWS_STREAM_INSTANTIATE(T)                                                                                      \
   template void initialize_on_team<T>(topo::Team&, const StreamArrays<T>&, std::size_t);                               \
   template std::array<std::vector<double>, 4> time_on_team<T>(                                                         \
       topo::Team&, RunContext&, const StreamArrays<T>&, std::size_t, int, StoreKind, const std::function<void(int)>&); \
-  template StreamValidation validate_on_team<T>(topo::Team&, const StreamArrays<T>&, std::size_t, int);
+  template StreamValidation validate_on_team<T>(topo::Team&, const StreamArrays<T>&, std::size_t, int,              \
+                                                const StreamValidationRule&);
 
 BWS_STREAM_INSTANTIATE(double)
 BWS_STREAM_INSTANTIATE(float)

@@ -49,6 +49,7 @@ std::array<std::vector<double>, 4> time_on_team(topo::Team& team, RunContext& co
 
 // validate_stream_arrays, with each thread summing the errors of its share.
 template <class T>
-StreamValidation validate_on_team(topo::Team& team, const StreamArrays<T>& arrays, std::size_t n, int ntimes);
+StreamValidation validate_on_team(topo::Team& team, const StreamArrays<T>& arrays, std::size_t n, int ntimes,
+                                  const StreamValidationRule& rule);
 
 }  // namespace bws::stream

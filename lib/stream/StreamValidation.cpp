@@ -68,9 +68,16 @@ StreamValidation judge_stream_errors(const StreamErrorSums& sums, std::size_t n,
 }
 
 template <class T>
-StreamValidation validate_stream_arrays(const T* a, const T* b, const T* c, std::size_t n, int ntimes) {
+StreamValidation judge_stream_run(const StreamErrorSums& sums, std::size_t n, int ntimes,
+                                  const StreamValidationRule& rule) {
+  return judge_stream_errors(sums, n, stream_expected_values<T>(ntimes), rule.limit<T>());
+}
+
+template <class T>
+StreamValidation validate_stream_arrays(const T* a, const T* b, const T* c, std::size_t n, int ntimes,
+                                        const StreamValidationRule& rule) {
   const StreamExpected expected = stream_expected_values<T>(ntimes);
-  return judge_stream_errors(sum_stream_errors(a, b, c, 0, n, expected), n, expected, stream_error_limit<T>());
+  return judge_stream_run<T>(sum_stream_errors(a, b, c, 0, n, expected), n, ntimes, rule);
 }
 
 template StreamExpected stream_expected_values<double>(int);
@@ -79,7 +86,11 @@ template StreamErrorSums sum_stream_errors<double>(const double*, const double*,
                                                    std::size_t, const StreamExpected&);
 template StreamErrorSums sum_stream_errors<float>(const float*, const float*, const float*, std::size_t, std::size_t,
                                                   const StreamExpected&);
-template StreamValidation validate_stream_arrays<double>(const double*, const double*, const double*, std::size_t, int);
-template StreamValidation validate_stream_arrays<float>(const float*, const float*, const float*, std::size_t, int);
+template StreamValidation judge_stream_run<double>(const StreamErrorSums&, std::size_t, int, const StreamValidationRule&);
+template StreamValidation judge_stream_run<float>(const StreamErrorSums&, std::size_t, int, const StreamValidationRule&);
+template StreamValidation validate_stream_arrays<double>(const double*, const double*, const double*, std::size_t, int,
+                                                         const StreamValidationRule&);
+template StreamValidation validate_stream_arrays<float>(const float*, const float*, const float*, std::size_t, int,
+                                                        const StreamValidationRule&);
 
 }  // namespace bws::stream

@@ -16,6 +16,7 @@
 #include "core/Config.hpp"
 #include "core/ResultColumns.hpp"
 #include "ocl/OclBsKernels.hpp"
+#include "stream/StreamPlan.hpp"
 #include "ocl/OclOptions.hpp"
 #include "ocl/OclPlan.hpp"
 #include "ocl/OclRateCeiling.hpp"
@@ -105,6 +106,27 @@ TEST(OclStreamPlan, ExplicitLengthsFollowTheRule) {
   EXPECT_EQ(p.elements, 1u << 20);
   EXPECT_EQ(p.elements_per_replication(), 1u << 18);
   EXPECT_EQ(p.blocks_per_replication(), (1u << 18) / 4096);
+}
+
+TEST(OclStreamPlan, TheDeviceIsJudgedByTheCpusRuleAndItsOption) {
+  // The same option, parsed by the same function, as the CPU backend.
+  const OclStreamParams defaults = plan_ocl_stream(config_with({{kElementsOption, "1M"}}), gpu(), 1, false);
+  EXPECT_EQ(defaults.validation.limit<double>(), 1e-13);  // STREAM 5.10, not the machine epsilon 2.2e-16
+  EXPECT_EQ(defaults.validation.limit<float>(), 1e-6);
+  const OclStreamParams set = plan_ocl_stream(
+      config_with({{kElementsOption, "1M"}, {stream::kValidateEpsilonOption, "1e-12"}}), gpu(), 1, false);
+  EXPECT_EQ(set.validation.limit<double>(), 1e-12);
+  // b off by 6.6e-10 in one of 1000 elements (avg rel error 1.1e-13): fails
+  // the default, passes 1e-12, through judge_stream_run as the device runner calls it.
+  std::vector<double> a(1000, 30.0), b(1000, 6.0), c(1000, 8.0);
+  b[5] += 6.6e-10;
+  const stream::StreamExpected e = stream::stream_expected_values<double>(1);
+  const stream::StreamErrorSums sums = stream::sum_stream_errors(a.data(), b.data(), c.data(), 0, 1000, e);
+  EXPECT_FALSE(stream::judge_stream_run<double>(sums, 1000, 1, defaults.validation).passed());
+  EXPECT_TRUE(stream::judge_stream_run<double>(sums, 1000, 1, set.validation).passed());
+  const std::string e2 = usage_error_of(
+      [] { plan_ocl_stream(config_with({{kElementsOption, "1M"}, {stream::kValidateEpsilonOption, "0"}}), gpu(), 1, false); });
+  EXPECT_NE(e2.find("--stream.validate-epsilon"), std::string::npos) << e2;
 }
 
 TEST(OclStreamPlan, AutoIsAMultipleAboveTheCacheWithinMemory) {
@@ -227,7 +249,7 @@ OclStreamMeasurement measurement(double seconds, bool valid) {
   for (auto& s : m.seconds) s = {2 * seconds, seconds, 3 * seconds};
   for (std::size_t i = 0; i < 3; ++i) {
     m.validation.arrays[i].array = static_cast<stream::StreamArray>(i);
-    m.validation.arrays[i].limit = ocl_stream_epsilon<double>();
+    m.validation.arrays[i].limit = 1e-13;  // STREAM 5.10, double
     m.validation.arrays[i].passed = valid || i != 1;
     m.validation.arrays[i].avg_rel_error = valid ? 0 : (i == 1 ? 1e-3 : 0);
   }
@@ -274,7 +296,7 @@ TEST(OclStreamRows, AnImpossibleRateOrABadArrayIsAnErrorNotAResult) {
   bool named = false;
   for (std::size_t r = 0; r < bad_checks.rows(); ++r)
     if (bad_checks.get_int(r, "passed") == 0 && bad_checks.get_string(r, "subject").find("array B") != std::string::npos)
-      named = bad_checks.get_string(r, "subject").find("machine epsilon") != std::string::npos;
+      named = bad_checks.get_string(r, "subject").find("STREAM 5.10's limit") != std::string::npos;
   EXPECT_TRUE(named);
 }
 

@@ -619,5 +619,54 @@ TEST(StreamReport, NoStreamTablesWithManyNodesSkipsStreamTables) {
   for (const std::string& l : lines) EXPECT_EQ(l.find("Function"), std::string::npos);
 }
 
+// ---- one validation rule for both backends (--stream.validate-epsilon) ----
+
+// After 1 repetition (double): a = 30, b = 6, c = 8. One element of b off by
+// d in n = 1000 gives an average relative error of d / 1000 / 6; STREAM
+// 5.10's limit 1e-13 is d = 6e-10. Just under: d = 5.4e-10 (0.9e-13); just
+// over: d = 6.6e-10 (1.1e-13).
+StreamValidation judged_with_b_off_by(double d, const StreamValidationRule& rule) {
+  constexpr std::size_t n = 1000;
+  std::vector<double> a(n, 30.0), b(n, 6.0), c(n, 8.0);
+  b[123] += d;
+  const StreamExpected expected = stream_expected_values<double>(1);
+  // The sums, then judge_stream_run: what the CPU team job and the OpenCL runner both call.
+  return judge_stream_run<double>(sum_stream_errors(a.data(), b.data(), c.data(), 0, n, expected), n, 1, rule);
+}
+
+TEST(StreamValidationRule, JustUnderPassesJustOverFailsAndTheOptionMovesTheLimit) {
+  const StreamValidationRule stream510 = parse_validation_rule(Config());  // default: auto
+  EXPECT_EQ(stream510.limit<double>(), 1e-13);
+  EXPECT_EQ(stream510.limit<float>(), 1e-6);
+  EXPECT_TRUE(judged_with_b_off_by(5.4e-10, stream510).passed());
+  EXPECT_FALSE(judged_with_b_off_by(6.6e-10, stream510).passed());
+  EXPECT_NEAR(judged_with_b_off_by(6.6e-10, stream510).of(StreamArray::B).avg_rel_error, 1.1e-13, 1e-16);
+
+  // --stream.validate-epsilon 1e-12: the "over" case now passes; 1e-14: the "under" case fails.
+  const StreamValidationRule looser = parse_validation_rule(config_with({{kValidateEpsilonOption, "1e-12"}}));
+  EXPECT_EQ(looser.limit<double>(), 1e-12);
+  EXPECT_EQ(looser.limit<float>(), 1e-12);  // one value for both types
+  EXPECT_TRUE(judged_with_b_off_by(6.6e-10, looser).passed());
+  const StreamValidationRule stricter = parse_validation_rule(config_with({{kValidateEpsilonOption, "1e-14"}}));
+  EXPECT_FALSE(judged_with_b_off_by(5.4e-10, stricter).passed());
+  EXPECT_EQ(judged_with_b_off_by(5.4e-10, stricter).of(StreamArray::B).limit, 1e-14);
+
+  // The CPU plan carries it.
+  const topo::Topology topology = topo::Topology::synthetic(kSmallNode);
+  EXPECT_EQ(plan_stream(config_with({{kValidateEpsilonOption, "1e-12"}}), node_of(topology)).validation.limit<double>(),
+            1e-12);
+  EXPECT_EQ(plan_stream(Config(), node_of(topology)).validation.limit<double>(), 1e-13);
+}
+
+TEST(StreamValidationRule, BadValuesAreOneLineNamingTheOption) {
+  for (const char* bad : {"0", "-1e-13", "1", "2", "tiny", "1e400", "nan"}) {
+    const std::string message =
+        bws::test::usage_error_of([&] { parse_validation_rule(config_with({{kValidateEpsilonOption, bad}})); });
+    EXPECT_NE(message.find("--stream.validate-epsilon"), std::string::npos) << bad << ": " << message;
+    EXPECT_NE(message.find("> 0 and < 1"), std::string::npos) << bad << ": " << message;
+    EXPECT_EQ(message.find('\n'), std::string::npos) << bad;
+  }
+}
+
 }  // namespace
 }  // namespace bws::stream

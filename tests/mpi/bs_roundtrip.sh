@@ -15,6 +15,6 @@ if [ $code -ne 0 ]; then
 fi
 grep -q "Results: $dir/bs.h5" "$dir/stdout.txt" || { echo "no 'Results:' line"; exit 1; }
 grep -q "^BS1-BS7: T(B) = T0 + B/Wmax" "$dir/stdout.txt" || { echo "no BS summary"; exit 1; }
-grep -Eq "^host +ranks +threads +test +N +Wmax GB/s +T0 us +B0.8 KB +R\^2 +valid$" "$dir/stdout.txt" ||
+grep -Eq "^host +ranks +threads +test +N +Wmax GB/s +T0 us +B0.8 KB +R\^2 +paper T0 us +paper B0.8 KB +valid$" "$dir/stdout.txt" ||
   { echo "no BS table header"; exit 1; }
 "$checker" --bs "$dir/bs.h5" "$ranks"

@@ -139,6 +139,25 @@ TEST(BsKernels, ValidationNamesACorruptedEntryAndAWrongSum) {
   EXPECT_FALSE(bs_validate_vectors(BsTest::Norm, x, n, s * (1 + 1e-9)).passed);
 }
 
+TEST(BsKernels, MeasuredMeshPointsCountTheUnmaskedBytes) {
+  // K=3, N=3 masked: Ng = 8^3 = 512, Nt = 27*64 = 1728, Nu = (3*4-2)^3 = 1000.
+  //   gather  = 513*4 + 1000*4 + 1000*8 + 512*8 = 2052 + 4000 + 8000 + 4096 = 18148
+  //   scatter = 1728*4 + 512*8 + 1000*8 = 6912 + 4096 + 8000 = 19008
+  TeamFixture f;
+  const HexMesh mesh = make_hex_mesh(3, 3, true);
+  const GatherCsr csr = make_gather_csr(mesh);
+  const BsMeshLayout layout = mesh_layout(mesh.global_nodes, mesh.local_nodes);
+  std::vector<unsigned char> buffer(layout.total + 64);
+  const BsMeshOnTeam m = bs_place_mesh(f.team, mesh, csr, buffer.data());
+  NullProgress progress;
+  struct : NodeSync {
+    void barrier() override {}
+  } sync;
+  RunContext context{progress, sync};
+  EXPECT_EQ(bs_measure_mesh_point(f.team, context, BsTest::Gather, m, 1).bytes, 18148u);
+  EXPECT_EQ(bs_measure_mesh_point(f.team, context, BsTest::Scatter, m, 1).bytes, 19008u);
+}
+
 TEST(BsKernels, GatherOfOnesIsMultiplicityAndScatterRoundTrips) {
   TeamFixture f;
   for (bool masked : {false, true})

@@ -184,6 +184,12 @@ TEST(OclDeviceBs, EveryPointValidatesAndTimesItsRuns) {
       EXPECT_TRUE(p.validation.passed) << bs::bs_spec(t).label << ": " << p.validation.what;
       EXPECT_EQ(p.global_nodes, mesh.global_nodes);
       EXPECT_EQ(p.blocks, csr.blocks());
+      // The CPU backend's count, by hand (K=3, N=3): unmasked Ng 1000, Nt = Nu = 1728;
+      // masked Ng 512, Nt 1728, Nu 1000 (bs_test's MeasuredMeshPointsCountTheUnmaskedBytes).
+      const bool gather = t == bs::BsTest::Gather;
+      const std::uint64_t expected = masked ? (gather ? 18148u : 19008u)   // 513*4+1000*12+512*8; 1728*4+512*8+1000*8
+                                            : (gather ? 32740u : 28736u);  // 1001*4+1728*12+1000*8; 1728*4+1000*8+1728*8
+      EXPECT_EQ(p.bytes, expected) << bs::bs_spec(t).label << " masked=" << masked;
     }
   }
   EXPECT_THROW(runner->vector_once(bs::BsTest::Copy, 4097), RuntimeFailure);

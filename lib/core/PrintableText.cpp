@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "core/Table.hpp"
+
 namespace bws {
 
 namespace {
@@ -73,6 +75,18 @@ std::string printable_text(std::string_view text, std::size_t max_bytes) {
     i += plain ? length : 1;
   }
   return out;
+}
+
+Table with_printable_text(Table table) {
+  const std::vector<Column>& columns = table.columns();
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    if (columns[c].type != ColumnType::String) continue;
+    for (std::size_t r = 0; r < table.rows(); ++r) {
+      const std::string& text = table.row(r)[c].as_string();
+      if (!is_printable_text(text)) table.set(r, columns[c].name, Value(printable_text(text)));
+    }
+  }
+  return table;
 }
 
 bool is_printable_text(std::string_view text) {

@@ -17,6 +17,12 @@ namespace bws {
 inline constexpr std::size_t kPrintableUnlimited = static_cast<std::size_t>(-1);
 std::string printable_text(std::string_view text, std::size_t max_bytes = kPrintableUnlimited);
 
+// The table with printable_text applied to every text cell (column names
+// and units are left: printers name columns they know). For tables read from
+// a file, before a report renders them.
+class Table;
+Table with_printable_text(Table table);
+
 // True when printable_text would change nothing (no control character, valid UTF-8).
 bool is_printable_text(std::string_view text);
 

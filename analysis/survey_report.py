@@ -31,8 +31,8 @@ matplotlib.use("Agg")  # files only, no display
 # Text from the file (host names) is drawn as it is: '$' is not math.
 matplotlib.rcParams["text.parse_math"] = False
 # A glyph the font lacks (a host name in another script) is drawn as a box,
-# not announced on stderr.
-warnings.filterwarnings("ignore", category=UserWarning, module="matplotlib")
+# not announced on stderr: stderr holds at most the one error line.
+warnings.simplefilter("ignore")
 logging.getLogger("matplotlib").setLevel(logging.ERROR)
 
 from report_sections import beff, bs, overview, pmbw, roofline, scaling, stream  # noqa: E402
@@ -100,7 +100,7 @@ def main(argv):
         return write_report(args, files)
     except UnitMismatch as e:
         return fail(1, e)
-    except (OSError, ValueError, KeyError, TypeError, IndexError, UnicodeError) as e:
+    except (OSError, ValueError, KeyError, TypeError, IndexError, UnicodeError, MemoryError) as e:
         # What a file that is not a readable survey raises in h5py and numpy
         # (a truncated file, a table with other columns or types).
         return fail(2, f"{type(e).__name__}: {e}")

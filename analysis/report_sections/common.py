@@ -80,6 +80,24 @@ def plot_text(value, limit=60):
     return value if len(value) <= limit else value[:limit - 3] + "..."
 
 
+# Reads of up to this many bytes are allowed whatever the storage says (a
+# table with no rows, chunks never written); beyond it a dataset must store
+# what it declares, as bwreport's reader requires (lib/h5/ReadChecks.hpp).
+SMALL_READ_BYTES = 4 << 20
+
+
+def check_read_size(obj, path):
+    """Raises ValueError when the dataset declares more bytes than the file
+    stores for it (a damaged or hostile file claiming 2^40 rows)."""
+    declared = int(obj.size) * int(obj.dtype.itemsize)
+    stored = min(int(obj.id.get_storage_size()), os.path.getsize(obj.file.filename))
+    if obj.compression is not None:
+        stored *= 16
+    if declared > max(SMALL_READ_BYTES, stored):
+        raise ValueError(f"/{path}: declares {obj.size} elements of {obj.dtype.itemsize} bytes, more than the file "
+                         f"stores for it ({stored} bytes)")
+
+
 def read_table(group, path):
     """The structured array at path (relative to group), or None when the
     table is not in the file (a test that did not run)."""
@@ -88,6 +106,7 @@ def read_table(group, path):
     obj = group[path]
     if not hasattr(obj, "dtype") or obj.dtype.names is None:
         return None
+    check_read_size(obj, path)
     return obj[...]
 
 

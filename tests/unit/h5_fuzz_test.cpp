@@ -9,7 +9,8 @@
 // stack). Another exception type, a crash or a sanitizer report fails.
 //
 // The iterations are fixed (the same inputs every run, a few seconds under
-// ASan); BWS_H5_FUZZ_ITERATIONS=N runs more locally. A failing input is kept
+// ASan); BWS_H5_FUZZ_ITERATIONS=N runs more locally, BWS_H5_FUZZ_KEEP_DIR=DIR
+// keeps the inputs libhdf5 itself crashes on. A failing input is kept
 // in the temporary directory printed with the failure: copy it into
 // tests/fuzz/h5/ (FuzzRegression replays every file there).
 #include <gtest/gtest.h>
@@ -289,6 +290,9 @@ TEST_F(H5Fuzz, MutatedFilesWorkOrFailWithOneLine) {
       // Inside libhdf5 (h5dump crashes too): noted, not ours to guard.
       ++hdf5_crashes;
       std::cout << "note: iteration " << i << ": libhdf5 crashes on this input (h5dump too); " << problem << std::endl;
+      if (const char* keep = std::getenv("BWS_H5_FUZZ_KEEP_DIR"))  // to fill tests/fuzz/h5/libhdf5-crashes/
+        fs::copy_file(input, fs::path(keep) / ("iteration-" + std::to_string(i) + ".h5"),
+                      fs::copy_options::overwrite_existing);
       fs::remove(input);
       continue;
     }

@@ -6,9 +6,7 @@ import sys
 
 import h5py
 
-
-def text(value):
-    return value.decode() if isinstance(value, bytes) else str(value)
+from report_sections.common import text  # text cells escaped as bwreport prints them
 
 
 def main(path):
@@ -28,4 +26,7 @@ def main(path):
 if __name__ == "__main__":
     if len(sys.argv) != 2:
         sys.exit("usage: stream_table.py SURVEY.h5")
-    main(sys.argv[1])
+    try:
+        main(sys.argv[1])
+    except Exception as e:  # noqa: BLE001 - one line, never a traceback
+        sys.exit(f"stream_table: error: {text(f'{type(e).__name__}: {e}')[:600]}")

@@ -11,10 +11,14 @@ the b_eff scaling of a scaling study (a merged file, or several files), and
 the roofline per node (with the kernel's AI when --ai is given). A group
 that is not in a file is left out and named as missing. Needs Debian's
 python3-h5py and python3-matplotlib (scripts/install-deps.sh).
-Exit status: 0 written, 1 a file could not be read, 2 usage error."""
+Exit status: 0 written, 2 a usage error or a file that is not a readable
+survey (missing, not HDF5, a table of the wrong shape), 1 anything else.
+Every error is one line on stderr, never a traceback."""
 import argparse
+import logging
 import os
 import sys
+import warnings
 
 try:
     import h5py
@@ -24,6 +28,12 @@ except ImportError as missing:
              "(scripts/install-deps.sh), or run Debian's /usr/bin/python3")
 
 matplotlib.use("Agg")  # files only, no display
+# Text from the file (host names) is drawn as it is: '$' is not math.
+matplotlib.rcParams["text.parse_math"] = False
+# A glyph the font lacks (a host name in another script) is drawn as a box,
+# not announced on stderr: stderr holds at most the one error line.
+warnings.simplefilter("ignore")
+logging.getLogger("matplotlib").setLevel(logging.ERROR)
 
 from report_sections import beff, bs, overview, pmbw, roofline, scaling, stream  # noqa: E402
 from report_sections.common import Options, UnitMismatch  # noqa: E402
@@ -33,8 +43,23 @@ SCHEMA_MAJOR = "1"
 PER_FILE_SECTIONS = [stream.sections, bs.sections, pmbw.sections, beff.sections, roofline.sections]
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse's errors as one line (its own adds the usage above it)."""
+
+    def error(self, message):
+        print(f"survey_report: error: {one_line(message)}", file=sys.stderr)
+        sys.exit(2)
+
+
+def one_line(message, limit=600):
+    """A message as one bounded line: control characters escaped."""
+    from report_sections.common import printable
+    message = printable(str(message))
+    return message if len(message) <= limit else message[:limit - 3] + "..."
+
+
 def parse_args(argv):
-    p = argparse.ArgumentParser(description="PNGs and index.html of bwsurvey HDF5 files")
+    p = OneLineParser(description="PNGs and index.html of bwsurvey HDF5 files")
     p.add_argument("-o", "--out", required=True, help="output directory (created)")
     p.add_argument("--ai", type=float, help="a kernel's arithmetic intensity (FLOP/byte) for the roofline plot")
     p.add_argument("--type", choices=["double", "float"], default="double",
@@ -57,19 +82,36 @@ def open_survey(path):
     return f
 
 
+def fail(code, message):
+    print(f"survey_report: error: {one_line(message)}", file=sys.stderr)
+    return code
+
+
 def main(argv):
     args = parse_args(argv)
-    os.makedirs(args.out, exist_ok=True)
     try:
-        files = [(path, open_survey(path)) for path in args.files]
-    except (OSError, ValueError) as e:
-        print(f"survey_report: error: {e}", file=sys.stderr)
-        return 1
+        os.makedirs(args.out, exist_ok=True)
+    except OSError as e:
+        return fail(2, f"-o: cannot create {args.out!r}: {e.strerror or e}")
+    files = []
     try:
+        for path in args.files:
+            files.append((path, open_survey(path)))
         return write_report(args, files)
     except UnitMismatch as e:
-        print(f"survey_report: error: {e}", file=sys.stderr)
-        return 1
+        return fail(1, e)
+    except (OSError, ValueError, KeyError, TypeError, IndexError, UnicodeError, MemoryError) as e:
+        # What a file that is not a readable survey raises in h5py and numpy
+        # (a truncated file, a table with other columns or types).
+        return fail(2, f"{type(e).__name__}: {e}")
+    except Exception as e:  # noqa: BLE001 - one line, never a traceback
+        return fail(1, f"{type(e).__name__}: {e}")
+    finally:
+        for _, f in files:
+            try:
+                f.close()
+            except Exception:  # noqa: BLE001
+                pass
 
 
 def write_report(args, files):
@@ -91,11 +133,12 @@ def write_report(args, files):
     for _, sections in blocks:
         pngs += [s.png for s in sections if s.png]
     page = write_page(args.out, "bwsurvey report", blocks)
-    for _, f in files:
-        f.close()
     print(f"{page}: {len(pngs)} plots ({', '.join(pngs) if pngs else 'none: no measured tables in the file'})")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except KeyboardInterrupt:
+        sys.exit(fail(1, "interrupted"))

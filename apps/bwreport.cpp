@@ -6,11 +6,15 @@
 #include <vector>
 
 #include "core/Errors.hpp"
+#include "core/PrintableText.hpp"
 #include "report/ReportCommand.hpp"
 #include "survey/PlotCommand.hpp"
 #include "survey/RooflineCommand.hpp"
 
 namespace {
+
+// A message is one line of bounded length, whatever text of a file it quotes.
+std::string one_line(const char* message) { return bws::printable_text(message, 1000); }
 
 // The roofline and plot commands report their own errors on stderr.
 int roofline(const bws::report::CommandArgs& args, std::ostream& out) {
@@ -53,16 +57,16 @@ int main(int argc, char** argv) {
     if (args[0] != command.name) continue;
     try {
       return command.run({args.begin() + 1, args.end()}, std::cout);
-    } catch (const bws::UsageError& e) {
-      std::cerr << "bwreport: error: " << e.what() << std::endl;
+    } catch (const bws::UsageError& e) {  // bad arguments, or a bad input file
+      std::cerr << "bwreport: error: " << one_line(e.what()) << std::endl;
       return bws::kExitUsage;
     } catch (const std::exception& e) {
-      std::cerr << "bwreport: error: " << e.what() << std::endl;
+      std::cerr << "bwreport: error: " << one_line(e.what()) << std::endl;
       return bws::kExitFailure;
     }
   }
   std::string names;
   for (const auto& c : commands()) names += (names.empty() ? "" : ", ") + std::string(c.name);
-  std::cerr << "bwreport: error: unknown command '" << args[0] << "'; commands: " << names << std::endl;
+  std::cerr << "bwreport: error: unknown command '" << bws::printable_text(args[0], 100) << "'; commands: " << names << std::endl;
   return bws::kExitUsage;
 }

@@ -5,7 +5,7 @@ B0.8 = 4 T0 Wmax (stored) as a dotted one; fitted sizes filled, the others
 hollow. The fits of every rank are in the table."""
 import numpy as np
 
-from .common import Section, Table, capped, check_units, fixed, giga, has_columns, host_key, read_table, save, text
+from .common import Section, Table, capped, check_units, fixed, giga, has_columns, host_key, read_table, save, plot_text, text
 
 TESTS = ["BS1", "BS2", "BS3", "BS4", "BS5", "BS6", "BS7"]
 
@@ -46,7 +46,7 @@ def sections(f, options):
         ax.set_xlabel("bytes")
         ax.set_ylabel("GB/s")
         ax.legend(fontsize=7)
-    fig.suptitle(f"BS1-BS7 of rank {rank} ({host}): fits T(B) = T0 + B/Wmax, dashed Wmax, dotted B0.8", fontsize=10)
+    fig.suptitle(f"BS1-BS7 of rank {rank} ({plot_text(host)}): fits T(B) = T0 + B/Wmax, dashed Wmax, dotted B0.8", fontsize=10)
     fig.tight_layout()
     png = save(fig, options, "bs_bandwidth.png")
 

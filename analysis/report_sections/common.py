@@ -43,11 +43,59 @@ class Options:
         return self.prefix + name
 
 
+def printable(value):
+    """Text from the file as the report shows it: control characters as C
+    escapes (\\n, \\x1b), as bwreport's printers show them, so a host name
+    cannot break a line, a label or the terminal."""
+    out = []
+    for ch in value:
+        code = ord(ch)
+        if ch == "\n":
+            out.append("\\n")
+        elif ch == "\r":
+            out.append("\\r")
+        elif ch == "\t":
+            out.append("\\t")
+        elif code < 0x20 or code == 0x7F or 0xD800 <= code <= 0xDFFF:
+            out.append(f"\\x{code & 0xFF:02x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
 def text(value):
-    """A text cell (fixed-size bytes in the file) as str."""
+    """A text cell or attribute (bytes or str in the file) as printable str."""
     if isinstance(value, bytes):
-        return value.split(b"\0", 1)[0].decode("utf-8", "replace")
-    return str(value)
+        value = value.split(b"\0", 1)[0].decode("utf-8", "replace")
+    elif not isinstance(value, str):
+        value = str(value)
+    return printable(value)
+
+
+def plot_text(value, limit=60):
+    """Text for a plot title or legend: printable, at most `limit` characters
+    (a 10 kB host name must not fill the figure). Math text is switched off
+    (survey_report.py), so '$' is drawn as it is."""
+    value = printable(value)
+    return value if len(value) <= limit else value[:limit - 3] + "..."
+
+
+# Reads of up to this many bytes are allowed whatever the storage says (a
+# table with no rows, chunks never written); beyond it a dataset must store
+# what it declares, as bwreport's reader requires (lib/h5/ReadChecks.hpp).
+SMALL_READ_BYTES = 4 << 20
+
+
+def check_read_size(obj, path):
+    """Raises ValueError when the dataset declares more bytes than the file
+    stores for it (a damaged or hostile file claiming 2^40 rows)."""
+    declared = int(obj.size) * int(obj.dtype.itemsize)
+    stored = min(int(obj.id.get_storage_size()), os.path.getsize(obj.file.filename))
+    if obj.compression is not None:
+        stored *= 16
+    if declared > max(SMALL_READ_BYTES, stored):
+        raise ValueError(f"/{path}: declares {obj.size} elements of {obj.dtype.itemsize} bytes, more than the file "
+                         f"stores for it ({stored} bytes)")
 
 
 def read_table(group, path):
@@ -58,6 +106,7 @@ def read_table(group, path):
     obj = group[path]
     if not hasattr(obj, "dtype") or obj.dtype.names is None:
         return None
+    check_read_size(obj, path)
     return obj[...]
 
 
@@ -87,12 +136,14 @@ def has_columns(table, *names):
     return table is not None and all(n in table.dtype.names for n in names)
 
 
-_DIGITS = re.compile(r"(\d+)")
+_DIGITS = re.compile(r"([0-9]+)")
 
 
 def host_key(host):
-    """"node2" before "node10": digit runs compare as numbers."""
-    return [int(p) if p.isdigit() else p for p in _DIGITS.split(host)]
+    """"node2" before "node10": ASCII digit runs compare as numbers (split
+    leaves them at the odd positions, so keys always compare str with str and
+    int with int, whatever other characters the name holds)."""
+    return [int(p) if i % 2 else p for i, p in enumerate(_DIGITS.split(host))]
 
 
 def giga(x):

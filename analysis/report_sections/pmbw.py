@@ -5,7 +5,7 @@ file), and the time per access of the random permutation walk
 the lowest rank of the file."""
 import numpy as np
 
-from .common import Section, Table, capped, check_units, fixed, giga, has_columns, host_key, read_table, save, text
+from .common import Section, Table, capped, check_units, fixed, giga, has_columns, host_key, read_table, save, plot_text, text
 
 SCAN_ROUTINE = "ScanRead64PtrUnrollLoop"
 PERM_ROUTINE = "PermRead64UnrollLoop"
@@ -50,7 +50,7 @@ def sections(f, options):
         fig, ax = plt.subplots(figsize=(8, 4.8))
         per_thread_count(ax, mine[names == scan], lambda p: p["bandwidth"] / 1e9)
         ax.set_ylabel("bandwidth (GB/s)")
-        ax.set_title(f"pmbw {scan}: rank {rank} ({host})")
+        ax.set_title(f"pmbw {plot_text(scan)}: rank {rank} ({plot_text(host)})")
         fig.tight_layout()
         out.append(Section(title=f"pmbw {scan}: bandwidth against size", png=save(fig, options, "pmbw_scan.png")))
     perm = pick(set(names), PERM_ROUTINE, "PermRead")
@@ -59,7 +59,7 @@ def sections(f, options):
         per_thread_count(ax, mine[names == perm], lambda p: p["thread_access_seconds"] * 1e9)
         ax.set_yscale("log")
         ax.set_ylabel("time per access of one thread (ns)")
-        ax.set_title(f"pmbw {perm} (latency): rank {rank} ({host})")
+        ax.set_title(f"pmbw {plot_text(perm)} (latency): rank {rank} ({plot_text(host)})")
         fig.tight_layout()
         out.append(Section(title=f"pmbw {perm}: latency against size", png=save(fig, options, "pmbw_perm_latency.png")))
     if out:

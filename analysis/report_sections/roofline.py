@@ -6,7 +6,7 @@ kernel's intensity as a vertical line and what it attains per node in the
 table. Many nodes: the slowest, the median and the fastest by Triad."""
 import numpy as np
 
-from .common import Section, Table, check_units, fixed, giga, has_columns, host_key, read_table, save, text
+from .common import Section, Table, check_units, fixed, giga, has_columns, host_key, read_table, save, plot_text, text
 
 MAX_NODES_DRAWN = 8
 
@@ -40,10 +40,10 @@ def sections(f, options):
     for r in shown:
         host, bw = text(r["host"]), float(r["triad_Bps"])
         peak, gemm = float(r[peak_col]), float(r[gemm_col])
-        line, = ax.plot(ai, np.minimum(peak, ai * bw) / 1e9, "-", label=f"{host}: FMA peak / Triad")
+        line, = ax.plot(ai, np.minimum(peak, ai * bw) / 1e9, "-", label=f"{plot_text(host)}: FMA peak / Triad")
         color = line.get_color()
         if np.isfinite(gemm):
-            ax.plot(ai, np.minimum(gemm, ai * bw) / 1e9, "--", color=color, label=f"{host}: {gemm_name} / Triad")
+            ax.plot(ai, np.minimum(gemm, ai * bw) / 1e9, "--", color=color, label=f"{plot_text(host)}: {gemm_name} / Triad")
         ridge = r[f"balance_fma_{p}_flop_per_byte"]
         if np.isfinite(ridge):
             ax.plot([ridge], [peak / 1e9], "o", color=color)

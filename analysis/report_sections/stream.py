@@ -5,7 +5,7 @@ it (issue 6 writes them); without it the band is the nodes' median and MAD
 computed here, for the picture only."""
 import numpy as np
 
-from .common import Section, Table, check_units, fixed, giga, has_columns, host_key, read_table, save, text
+from .common import Section, Table, check_units, fixed, giga, has_columns, host_key, read_table, save, plot_text, text
 
 # The flag rule of bwsurvey (median - k * 1.4826 * MAD, and below f * median)
 # with its defaults; /flags attributes named k / fraction override them.
@@ -66,9 +66,9 @@ def sections(f, options):
         ax.axhline(median, color="tab:green", label=f"median {median:.2f} GB/s")
         ax.axhline(fraction * median, color="tab:orange", linestyle="--", label=f"{fraction:g} × median")
         if len(hosts) <= 60:
-            ax.set_xticks(x, hosts, rotation=60 if len(hosts) > 8 else 0, ha="right" if len(hosts) > 8 else "center")
+            ax.set_xticks(x, [plot_text(h, 30) for h in hosts], rotation=60 if len(hosts) > 8 else 0, ha="right" if len(hosts) > 8 else "center")
         else:
-            ax.set_xticks([i for i, h in enumerate(hosts) if h in flagged], [h for h in hosts if h in flagged],
+            ax.set_xticks([i for i, h in enumerate(hosts) if h in flagged], [plot_text(h, 30) for h in hosts if h in flagged],
                           rotation=60, ha="right")
         ax.set_ylabel("Triad GB/s (node aggregate)")
         ax.set_title(f"STREAM Triad ({typ}) per node" + (f"; {len(flagged)} flagged (red)" if flagged else ""))

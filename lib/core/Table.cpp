@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/Errors.hpp"
+#include "core/PrintableText.hpp"
+
 namespace bws {
 
 Column int_column(std::string name, std::string unit) {
@@ -21,6 +24,9 @@ Table::Table(std::string path, std::vector<Column> columns, std::string samples_
 std::size_t Table::column_index(std::string_view name) const {
   for (std::size_t i = 0; i < columns_.size(); ++i)
     if (columns_[i].name == name) return i;
+  if (!source_.empty())
+    throw UsageError("'" + printable_text(source_, 200) + "': table '/" + printable_text(path_, 200) +
+                     "' has no column '" + printable_text(name, 100) + "' (see docs/hdf5-schema.md)");
   throw std::out_of_range("table '" + path_ + "' has no column '" + std::string(name) + "'");
 }
 
@@ -71,11 +77,40 @@ std::size_t Table::max_samples() const {
   return width;
 }
 
+namespace {
+const char* type_noun(ColumnType type) {
+  switch (type) {
+    case ColumnType::Int64: return "integers";
+    case ColumnType::Float64: return "reals";
+    case ColumnType::String: return "text";
+  }
+  return "?";
+}
+}  // namespace
+
+const Value& Table::typed_cell(std::size_t r, std::string_view column, bool (*fits)(ColumnType),
+                               const char* wanted) const {
+  const std::size_t c = column_index(column);
+  if (!fits(columns_[c].type)) {
+    const std::string what = "column '" + printable_text(column, 100) + "' holds " + type_noun(columns_[c].type) +
+                             " where " + wanted + " belong";
+    if (!source_.empty())
+      throw UsageError("'" + printable_text(source_, 200) + "': table '/" + printable_text(path_, 200) + "': " + what +
+                       " (see docs/hdf5-schema.md)");
+    throw std::logic_error("table '" + path_ + "': " + what);
+  }
+  return rows_.at(r)[c];
+}
+
 const Value& Table::at(std::size_t r, std::string_view column) const { return rows_.at(r)[column_index(column)]; }
-std::int64_t Table::get_int(std::size_t r, std::string_view column) const { return at(r, column).as_int(); }
-double Table::get_double(std::size_t r, std::string_view column) const { return at(r, column).as_number(); }
+std::int64_t Table::get_int(std::size_t r, std::string_view column) const {
+  return typed_cell(r, column, [](ColumnType t) { return t == ColumnType::Int64; }, "integers").as_int();
+}
+double Table::get_double(std::size_t r, std::string_view column) const {
+  return typed_cell(r, column, [](ColumnType t) { return t != ColumnType::String; }, "numbers").as_number();
+}
 const std::string& Table::get_string(std::size_t r, std::string_view column) const {
-  return at(r, column).as_string();
+  return typed_cell(r, column, [](ColumnType t) { return t == ColumnType::String; }, "text").as_string();
 }
 
 void Table::set(std::size_t r, std::string_view column, Value value) {

@@ -40,7 +40,8 @@ class Table {
   const std::string& samples_path() const { return samples_path_; }
   bool has_samples() const { return !samples_path_.empty(); }
 
-  // Index of a column; throws std::out_of_range naming the column.
+  // Index of a column; throws std::out_of_range naming the column (UsageError
+  // for a table read from a file, see source()).
   std::size_t column_index(std::string_view name) const;
   bool has_column(std::string_view name) const;
 
@@ -66,15 +67,27 @@ class Table {
   // Replaces one cell (the column's type, or an integer for a real column).
   void set(std::size_t r, std::string_view column, Value value);
 
+  // Where the table was read from (a result file's path), or "" for a table
+  // built in this process. A table from a file is untrusted input: asking it
+  // for a column it lacks, or for a number where it holds text, throws
+  // bws::UsageError naming the file, dataset and column (a table built here
+  // throws std::out_of_range / std::logic_error: a programming error).
+  void set_source(std::string file) { source_ = std::move(file); }
+  const std::string& source() const { return source_; }
+
   bool same_schema(const Table& other) const;
   // Appends the rows of a table with the same schema (throws otherwise).
   void append(const Table& other);
   void clear_rows();
 
  private:
+  // The cell, when the column's type is one `fits` accepts; else throws (see source()).
+  const Value& typed_cell(std::size_t r, std::string_view column, bool (*fits)(ColumnType), const char* wanted) const;
+
   std::string path_;
   std::vector<Column> columns_;
   std::string samples_path_;
+  std::string source_;
   std::vector<std::vector<Value>> rows_;
   std::vector<std::vector<double>> samples_;
 };

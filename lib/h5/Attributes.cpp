@@ -3,6 +3,7 @@
 #include "h5/Failure.hpp"
 #include "h5/Handles.hpp"
 #include "h5/Objects.hpp"
+#include "h5/ReadChecks.hpp"
 #include "h5/Strings.hpp"
 
 namespace bws::h5 {
@@ -27,11 +28,16 @@ Handle scalar_space(hid_t object) {
   return checked_handle(H5Screate(H5S_SCALAR), H5Sclose, object, "make a scalar dataspace for", name_of(object));
 }
 
+// "attribute '/stream/results@column_units'", for messages about a bad file.
+std::string attribute_object(hid_t object, const std::string& name) {
+  return "attribute '" + attribute_label(object, name) + "'";
+}
+
 Handle open_attribute(hid_t object, const std::string& name) {
   const std::string label = attribute_label(object, name);
   if (H5Aexists(object, name.c_str()) <= 0) {
     clear_hdf5_errors();
-    fail(object, "find attribute", label);
+    bad_input(object, attribute_object(object, name), "is missing (docs/hdf5-schema.md)");
   }
   return checked_handle(H5Aopen(object, name.c_str(), H5P_DEFAULT), H5Aclose, object, "open attribute", label);
 }
@@ -47,8 +53,13 @@ T read_number(hid_t object, const std::string& name, hid_t memory_type, bool flo
   Handle space = checked_handle(H5Aget_space(attribute.id()), H5Sclose, object, "get the shape of", label);
   const H5T_class_t kind = H5Tget_class(type.id());
   if (!(kind == H5T_INTEGER || (float_allowed && kind == H5T_FLOAT)))
-    fail(object, float_allowed ? "read as a number the attribute" : "read as an integer the attribute", label);
-  if (H5Sget_simple_extent_npoints(space.id()) != 1) fail(object, "read as one value the attribute", label);
+    bad_input(object, attribute_object(object, name),
+              "holds " + type_class_noun(type.id()) + " where " + (float_allowed ? "a number" : "an integer") +
+                  " belongs (docs/hdf5-schema.md)");
+  const hssize_t points = H5Sget_simple_extent_npoints(space.id());
+  if (points != 1)
+    bad_input(object, attribute_object(object, name),
+              "holds " + std::to_string(points) + " values where one belongs");
   T value{};
   checked(H5Aread(attribute.id(), memory_type, &value), object, "read attribute", label);
   return value;
@@ -100,12 +111,14 @@ std::vector<std::string> read_text_array_attribute(hid_t object, const std::stri
       type.id(), space.id(), [attribute_id](hid_t memory_type, void* buffer) {
         return H5Aread(attribute_id, memory_type, buffer);
       },
-      object, label);
+      object, attribute_object(object, name), kMaxAttributeBytes);
 }
 
 std::string read_text_attribute(hid_t object, const std::string& name) {
   std::vector<std::string> values = read_text_array_attribute(object, name);
-  if (values.size() != 1) fail(object, "read as one text the attribute", attribute_label(object, name));
+  if (values.size() != 1)
+    bad_input(object, attribute_object(object, name),
+              "holds " + std::to_string(values.size()) + " texts where one belongs");
   return values.front();
 }
 

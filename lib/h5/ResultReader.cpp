@@ -1,14 +1,17 @@
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
+#include <new>
 #include <system_error>
 
 #include "core/Errors.hpp"
+#include "core/PrintableText.hpp"
 #include "h5/Attributes.hpp"
 #include "h5/Failure.hpp"
 #include "h5/Handles.hpp"
 #include "h5/Objects.hpp"
 #include "h5/Paths.hpp"
+#include "h5/ReadChecks.hpp"
 #include "h5/ResultFile.hpp"
 #include "h5/Strings.hpp"
 #include "h5/TableDataset.hpp"
@@ -17,6 +20,7 @@ namespace bws::h5 {
 
 struct ResultReader::Impl {
   Handle file;
+  std::string path;
 
   // The open file of `impl`; a moved-from reader throws.
   static hid_t file_of(const std::unique_ptr<Impl>& impl) {
@@ -26,6 +30,25 @@ struct ResultReader::Impl {
 };
 
 namespace {
+
+// A result file is untrusted input: whatever goes wrong while reading it
+// (HDF5 cannot decode a structure, a declared size is absurd) is a bad input
+// file, exit 2, in one bounded line. Checks the reader makes itself already
+// throw UsageError naming the dataset or attribute.
+template <typename Read>
+auto as_input_error(const std::string& path, Read&& read) -> decltype(read()) {
+  try {
+    return read();
+  } catch (const UsageError&) {
+    throw;
+  } catch (const RuntimeFailure& e) {
+    clear_hdf5_errors();
+    throw UsageError(printable_text(e.what(), 600));
+  } catch (const std::bad_alloc&) {
+    clear_hdf5_errors();
+    throw UsageError("'" + printable_text(path, 200) + "': a dataset is too large to read into memory");
+  }
+}
 
 // The major number of "<major>.<minor>"; -1 when it is not one.
 int major_version_of(const std::string& version) {
@@ -39,11 +62,12 @@ int major_version_of(const std::string& version) {
 void check_schema_version(hid_t file, const std::string& path) {
   const std::string supported = std::to_string(kSchemaMajor) + ".x";
   if (!has_attribute(file, "schema_version"))
-    throw UsageError("'" + path + "' has no schema_version attribute: it is not a bwsurvey result file (this bwsurvey reads schema " +
+    throw UsageError("'" + printable_text(path, 200) + "' has no schema_version attribute: it is not a bwsurvey result file (this bwsurvey reads schema " +
                      supported + ")");
   const std::string found = read_text_attribute(file, "schema_version");
   if (major_version_of(found) != kSchemaMajor)
-    throw UsageError("'" + path + "' has schema version " + found + "; this bwsurvey reads schema " + supported);
+    throw UsageError("'" + printable_text(path, 200) + "' has schema version " + printable_text(found, 40) +
+                     "; this bwsurvey reads schema " + supported);
 }
 
 herr_t collect_name(hid_t, const char* name, const H5L_info_t*, void* names) {
@@ -62,9 +86,12 @@ ResultReader ResultReader::open(const std::string& path) {
     throw UsageError("'" + path + "' is not an HDF5 file");
   }
   auto impl = std::make_unique<Impl>();
-  impl->file = checked_handle(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, H5I_INVALID_HID,
-                              "open", path);
-  check_schema_version(impl->file.id(), path);
+  impl->path = path;
+  as_input_error(path, [&] {
+    impl->file = checked_handle(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, H5I_INVALID_HID,
+                                "open", path);
+    check_schema_version(impl->file.id(), path);
+  });
   return ResultReader(std::move(impl));
 }
 
@@ -73,92 +100,122 @@ ResultReader::ResultReader(ResultReader&&) noexcept = default;
 ResultReader& ResultReader::operator=(ResultReader&&) noexcept = default;
 ResultReader::~ResultReader() = default;
 
-bool ResultReader::exists(const std::string& object_path) const { return object_exists(Impl::file_of(impl_), object_path); }
+bool ResultReader::exists(const std::string& object_path) const {
+  const hid_t file = Impl::file_of(impl_);
+  return as_input_error(impl_->path, [&] { return object_exists(file, object_path); });
+}
 
 std::vector<std::string> ResultReader::list(const std::string& group_path) const {
   const hid_t file = Impl::file_of(impl_);
-  const std::string path = absolute_path(group_path);
-  const Handle group = open_object(file, path);
-  if (H5Iget_type(group.id()) != H5I_GROUP) throw RuntimeFailure("HDF5: '" + path + "' is not a group");
-  std::vector<std::string> names;
-  hsize_t position = 0;
-  checked(H5Literate(group.id(), H5_INDEX_NAME, H5_ITER_INC, &position, collect_name, &names), file, "list", path);
-  std::sort(names.begin(), names.end());  // byte order, whatever order the file indexes by
-  return names;
+  return as_input_error(impl_->path, [&] {
+    const std::string path = absolute_path(group_path);
+    const Handle group = open_object(file, path);
+    if (H5Iget_type(group.id()) != H5I_GROUP) bad_input(file, "'" + path + "'", "is not a group");
+    std::vector<std::string> names;
+    hsize_t position = 0;
+    checked(H5Literate(group.id(), H5_INDEX_NAME, H5_ITER_INC, &position, collect_name, &names), file, "list", path);
+    std::sort(names.begin(), names.end());  // byte order, whatever order the file indexes by
+    return names;
+  });
 }
 
 std::string ResultReader::attribute_text(const std::string& object_path, const std::string& name) const {
-  const Handle object = open_object(Impl::file_of(impl_), absolute_path(object_path));
-  return read_text_attribute(object.id(), name);
+  const hid_t file = Impl::file_of(impl_);
+  return as_input_error(impl_->path, [&] {
+    const Handle object = open_object(file, absolute_path(object_path));
+    return read_text_attribute(object.id(), name);
+  });
 }
 
 std::int64_t ResultReader::attribute_int(const std::string& object_path, const std::string& name) const {
-  const Handle object = open_object(Impl::file_of(impl_), absolute_path(object_path));
-  return read_int_attribute(object.id(), name);
+  const hid_t file = Impl::file_of(impl_);
+  return as_input_error(impl_->path, [&] {
+    const Handle object = open_object(file, absolute_path(object_path));
+    return read_int_attribute(object.id(), name);
+  });
 }
 
 double ResultReader::attribute_real(const std::string& object_path, const std::string& name) const {
-  const Handle object = open_object(Impl::file_of(impl_), absolute_path(object_path));
-  return read_real_attribute(object.id(), name);
+  const hid_t file = Impl::file_of(impl_);
+  return as_input_error(impl_->path, [&] {
+    const Handle object = open_object(file, absolute_path(object_path));
+    return read_real_attribute(object.id(), name);
+  });
 }
 
 bool ResultReader::has_attribute(const std::string& object_path, const std::string& name) const {
   const hid_t file = Impl::file_of(impl_);
-  if (!object_exists(file, object_path)) return false;
-  const Handle object = open_object(file, absolute_path(object_path));
-  return h5::has_attribute(object.id(), name);
+  return as_input_error(impl_->path, [&] {
+    if (!object_exists(file, object_path)) return false;
+    const Handle object = open_object(file, absolute_path(object_path));
+    return h5::has_attribute(object.id(), name);
+  });
 }
 
 std::vector<std::string> ResultReader::attribute_names(const std::string& object_path) const {
-  const Handle object = open_object(Impl::file_of(impl_), absolute_path(object_path));
-  return h5::attribute_names(object.id());
+  const hid_t file = Impl::file_of(impl_);
+  return as_input_error(impl_->path, [&] {
+    const Handle object = open_object(file, absolute_path(object_path));
+    return h5::attribute_names(object.id());
+  });
 }
 
 namespace {
-herr_t collect_link_path(hid_t, const char* name, const H5L_info_t*, void* names) {
-  static_cast<std::vector<std::string>*>(names)->emplace_back(name);
+// Hard links only: a soft or external link of an untrusted file is not
+// followed (an external link would open another file).
+herr_t collect_hard_link_path(hid_t, const char* name, const H5L_info_t* info, void* names) {
+  if (info != nullptr && info->type == H5L_TYPE_HARD) static_cast<std::vector<std::string>*>(names)->emplace_back(name);
   return 0;
 }
 }  // namespace
 
 std::vector<std::string> ResultReader::table_paths(const std::string& group_path) const {
   const hid_t file = Impl::file_of(impl_);
-  const std::string group = absolute_path(group_path);
-  std::vector<std::string> links;
-  const Handle start = open_object(file, group);
-  checked(H5Lvisit(start.id(), H5_INDEX_NAME, H5_ITER_INC, collect_link_path, &links), file, "list the objects of", group);
-  std::vector<std::string> tables;
-  const std::string prefix = group == "/" ? "" : group.substr(1) + "/";
-  for (const std::string& link : links) {
-    const std::string path = prefix + link;
-    const Handle object = open_object(file, "/" + path);
-    if (H5Iget_type(object.id()) != H5I_DATASET) continue;
-    const Handle type = checked_handle(H5Dget_type(object.id()), H5Tclose, file, "get the type of", path);
-    if (H5Tget_class(type.id()) == H5T_COMPOUND) tables.push_back(path);
-  }
-  std::sort(tables.begin(), tables.end());
-  return tables;
+  return as_input_error(impl_->path, [&] {
+    const std::string group = absolute_path(group_path);
+    std::vector<std::string> links;
+    const Handle start = open_object(file, group);
+    checked(H5Lvisit(start.id(), H5_INDEX_NAME, H5_ITER_INC, collect_hard_link_path, &links), file,
+            "list the objects of", group);
+    std::vector<std::string> tables;
+    const std::string prefix = group == "/" ? "" : group.substr(1) + "/";
+    for (const std::string& link : links) {
+      const std::string path = prefix + link;
+      const Handle object = open_object(file, "/" + path);
+      if (H5Iget_type(object.id()) != H5I_DATASET) continue;
+      const Handle type = checked_handle(H5Dget_type(object.id()), H5Tclose, file, "get the type of", path);
+      if (H5Tget_class(type.id()) == H5T_COMPOUND) tables.push_back(path);
+    }
+    std::sort(tables.begin(), tables.end());
+    return tables;
+  });
 }
 
 std::string ResultReader::read_text(const std::string& dataset_path) const {
   const hid_t file = Impl::file_of(impl_);
-  const std::string path = absolute_path(dataset_path);
-  const Handle dataset = open_object(file, path);
-  const Handle type = checked_handle(H5Dget_type(dataset.id()), H5Tclose, file, "get the type of", path);
-  const Handle space = checked_handle(H5Dget_space(dataset.id()), H5Sclose, file, "get the shape of", path);
-  const hid_t dataset_id = dataset.id();
-  const std::vector<std::string> values = read_strings(
-      type.id(), space.id(),
-      [dataset_id](hid_t memory_type, void* buffer) {
-        return H5Dread(dataset_id, memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer);
-      },
-      file, path);
-  if (values.size() != 1) throw RuntimeFailure("HDF5: '" + path + "' is not a single text");
-  return values.front();
+  return as_input_error(impl_->path, [&] {
+    const std::string path = absolute_path(dataset_path);
+    const std::string label = "dataset '" + path + "'";
+    const Handle dataset = open_object(file, path);
+    if (H5Iget_type(dataset.id()) != H5I_DATASET) bad_input(file, label, "is a group where a text dataset belongs");
+    const Handle type = checked_handle(H5Dget_type(dataset.id()), H5Tclose, file, "get the type of", path);
+    const Handle space = checked_handle(H5Dget_space(dataset.id()), H5Sclose, file, "get the shape of", path);
+    const hid_t dataset_id = dataset.id();
+    const std::vector<std::string> values = read_strings(
+        type.id(), space.id(),
+        [dataset_id](hid_t memory_type, void* buffer) {
+          return H5Dread(dataset_id, memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer);
+        },
+        file, label, readable_bytes(file, dataset_id));
+    if (values.size() != 1)
+      bad_input(file, label, "holds " + std::to_string(values.size()) + " texts where one belongs");
+    return values.front();
+  });
 }
 
 Table ResultReader::read_table(const std::string& table_path) const {
-  return h5::read_table(Impl::file_of(impl_), table_path);
+  const hid_t file = Impl::file_of(impl_);
+  return as_input_error(impl_->path, [&] { return h5::read_table(file, table_path); });
 }
 
 }  // namespace bws::h5

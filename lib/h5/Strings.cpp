@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "h5/Failure.hpp"
+#include "h5/ReadChecks.hpp"
 
 namespace bws::h5 {
 
@@ -42,8 +43,9 @@ std::string fixed_cell_text(const char* cell, std::size_t size, H5T_str_t paddin
 }
 
 std::vector<std::string> read_strings(hid_t stored_type, hid_t space, const StringRead& read, hid_t context,
-                                      const std::string& object) {
-  if (H5Tget_class(stored_type) != H5T_STRING) fail(context, "read as text the non-string", object);
+                                      const std::string& object, std::uint64_t max_bytes) {
+  if (H5Tget_class(stored_type) != H5T_STRING)
+    bad_input(context, object, "holds " + type_class_noun(stored_type) + " where text belongs (docs/hdf5-schema.md)");
   const hssize_t points = H5Sget_simple_extent_npoints(space);
   if (points < 0) fail(context, "size", object);
   const auto count = static_cast<std::size_t>(points);
@@ -52,6 +54,8 @@ std::vector<std::string> read_strings(hid_t stored_type, hid_t space, const Stri
 
   const htri_t variable = H5Tis_variable_str(stored_type);
   if (variable < 0) fail(context, "inspect the string type of", object);
+  const std::size_t cell_bytes = variable > 0 ? sizeof(char*) : H5Tget_size(stored_type);
+  check_read_size(context, object, count, std::max<std::size_t>(cell_bytes, 1), max_bytes, "text elements");
   if (variable > 0) {
     Handle memory_type = variable_utf8_type();
     // Read back in the stored encoding: HDF5 does not convert between ASCII and UTF-8.

@@ -5,6 +5,7 @@
 #include <hdf5.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -26,9 +27,12 @@ std::string_view truncate_utf8(std::string_view text, std::size_t width);
 
 // Reads all elements of a string attribute or dataset, fixed or variable
 // length. `read(memory_type, buffer)` is H5Aread or H5Dread bound to the object.
+// `object` names it in messages ("attribute '/@status'", "dataset '/config'").
+// A stored type that is not a string, or a buffer of more than `max_bytes`
+// (elements x cell size), is a bad input file (UsageError, h5/ReadChecks.hpp).
 using StringRead = std::function<herr_t(hid_t memory_type, void* buffer)>;
 std::vector<std::string> read_strings(hid_t stored_type, hid_t space, const StringRead& read, hid_t context,
-                                      const std::string& object);
+                                      const std::string& object, std::uint64_t max_bytes);
 
 // A fixed-size string cell as text: up to the first NUL (or without the
 // trailing blanks of a space-padded type).

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,7 @@
 #include "h5/Failure.hpp"
 #include "h5/Objects.hpp"
 #include "h5/Paths.hpp"
+#include "h5/ReadChecks.hpp"
 #include "h5/SamplesDataset.hpp"
 #include "h5/Strings.hpp"
 #include "h5/TableDataset.hpp"
@@ -18,6 +20,11 @@ namespace bws::h5 {
 namespace {
 
 constexpr hsize_t kRowsPerRead = 65536;
+// Far beyond any table bwsurvey writes; a file declaring more is not one of ours.
+constexpr int kMaxColumns = 4096;
+constexpr std::size_t kMaxTextCellBytes = 65536;
+
+std::string table_label(const std::string& path) { return "table '" + path + "'"; }
 
 // How one stored member is read: its column, and where and as what it lands
 // in the read buffer.
@@ -33,6 +40,7 @@ struct ReadPlan {
   std::vector<MemberReader> members;
   Handle memory_type;  // the compound of all members, packed
   std::size_t row_bytes = 0;
+  std::size_t stored_row_bytes = 0;  // a row's size in the file
 };
 
 std::string member_name(hid_t type, unsigned index) {
@@ -49,8 +57,9 @@ MemberReader plan_member(hid_t file, const std::string& path, hid_t stored_type,
                                  "get the type of column '" + member.column.name + "' of", path);
   const auto type = column_type_of(H5Tget_class(stored.id()));
   if (!type)
-    throw RuntimeFailure("HDF5: table '" + path + "': column '" + member.column.name +
-                         "' is neither an integer, a float nor a string");
+    bad_input(file, table_label(path),
+              "column '" + member.column.name + "' is " + type_class_noun(stored.id()) +
+                  "; allowed: an integer, a float or a string (docs/hdf5-schema.md)");
   member.column.type = *type;
   switch (*type) {
     case ColumnType::Int64:
@@ -67,8 +76,12 @@ MemberReader plan_member(hid_t file, const std::string& path, hid_t stored_type,
         checked(H5Tset_cset(member.memory_type.id(), H5Tget_cset(stored.id())), file, "set encoding for", path);
       } else {
         // The stored type itself: the buffer holds the cells as stored.
-        member.memory_type = checked_handle(H5Tcopy(stored.id()), H5Tclose, file, "copy a type for", path);
         member.column.width = H5Tget_size(stored.id());
+        if (member.column.width == 0 || member.column.width > kMaxTextCellBytes)
+          bad_input(file, table_label(path),
+                    "text column '" + member.column.name + "' is " + std::to_string(member.column.width) +
+                        " bytes wide; allowed: 1 to " + std::to_string(kMaxTextCellBytes));
+        member.memory_type = checked_handle(H5Tcopy(stored.id()), H5Tclose, file, "copy a type for", path);
       }
       break;
   }
@@ -78,9 +91,14 @@ MemberReader plan_member(hid_t file, const std::string& path, hid_t stored_type,
 ReadPlan plan_read(hid_t file, const std::string& path, hid_t dataset) {
   Handle stored_type = checked_handle(H5Dget_type(dataset), H5Tclose, file, "get the row type of", path);
   if (H5Tget_class(stored_type.id()) != H5T_COMPOUND)
-    throw RuntimeFailure("HDF5: '" + path + "' is not a table (a compound dataset)");
+    bad_input(file, "dataset '" + path + "'",
+              "is " + type_class_noun(stored_type.id()) + ", not a table (a compound dataset, docs/hdf5-schema.md)");
   ReadPlan plan;
   const int members = H5Tget_nmembers(stored_type.id());
+  if (members <= 0 || members > kMaxColumns)
+    bad_input(file, table_label(path),
+              "has " + std::to_string(members) + " columns; allowed: 1 to " + std::to_string(kMaxColumns));
+  plan.stored_row_bytes = H5Tget_size(stored_type.id());
   for (int i = 0; i < members; ++i) {
     MemberReader member = plan_member(file, path, stored_type.id(), static_cast<unsigned>(i));
     member.offset = plan.row_bytes;
@@ -121,7 +139,9 @@ Value cell_value(const MemberReader& member, const std::byte* row) {
 
 hsize_t length_of(hid_t file, hid_t dataset, const std::string& path) {
   Handle space = checked_handle(H5Dget_space(dataset), H5Sclose, file, "get the shape of", path);
-  if (H5Sget_simple_extent_ndims(space.id()) != 1) throw RuntimeFailure("HDF5: table '" + path + "' is not 1-D");
+  const int rank = H5Sget_simple_extent_ndims(space.id());
+  if (rank != 1)
+    bad_input(file, table_label(path), "has " + std::to_string(rank) + " dimensions; a table has 1 (docs/hdf5-schema.md)");
   hsize_t length = 0;
   checked(H5Sget_simple_extent_dims(space.id(), &length, nullptr), file, "get the shape of", path);
   return length;
@@ -148,43 +168,103 @@ void read_rows(hid_t file, hid_t dataset, const std::string& path, const ReadPla
   H5Dvlen_reclaim(plan.memory_type.id(), memory_space.id(), H5P_DEFAULT, buffer.data());
 }
 
+
+std::string file_name(hid_t file) {
+  const ssize_t length = H5Fget_name(file, nullptr, 0);
+  if (length <= 0) {
+    clear_hdf5_errors();
+    return "?";
+  }
+  std::string name(static_cast<std::size_t>(length) + 1, '\0');
+  H5Fget_name(file, name.data(), name.size());
+  name.resize(static_cast<std::size_t>(length));
+  return name;
+}
+
+// column_units: when present, one text per column (docs/hdf5-schema.md).
+void apply_units(hid_t file, hid_t dataset, const std::string& path, std::vector<Column>& columns) {
+  if (!has_attribute(dataset, kUnitsAttribute)) return;
+  const std::string label = "attribute '" + path + "@" + kUnitsAttribute + "'";
+  const std::vector<std::string> units = read_text_array_attribute(dataset, kUnitsAttribute);
+  if (units.size() != columns.size())
+    bad_input(file, label,
+              "has " + std::to_string(units.size()) + " units for " + std::to_string(columns.size()) +
+                  " columns; allowed: one per column");
+  for (std::size_t c = 0; c < columns.size(); ++c) columns[c].unit = units[c];
+}
+
+// The absolute path the table's samples attribute names, or "".
+std::string samples_path_of(hid_t file, hid_t dataset, const std::string& path) {
+  if (!has_attribute(dataset, kSamplesAttribute)) return {};
+  const std::string samples = read_text_attribute(dataset, kSamplesAttribute);
+  if (samples.empty()) return {};
+  const std::string absolute = absolute_path(samples);
+  if (!object_exists(file, absolute))
+    bad_input(file, "attribute '" + path + "@" + kSamplesAttribute + "'",
+              "names '" + samples + "', which is not in the file");
+  return absolute;
+}
+
+// The samples dataset: 2-D floats, and the rows the table needs of it fit
+// in what the file stores.
+void check_samples(hid_t file, const std::string& samples_path, hsize_t rows, const std::string& table_path) {
+  const std::string label = "samples dataset '" + samples_path + "' of table '" + table_path + "'";
+  Handle dataset = open_object(file, samples_path);
+  if (H5Iget_type(dataset.id()) != H5I_DATASET) bad_input(file, label, "is not a dataset");
+  Handle type = checked_handle(H5Dget_type(dataset.id()), H5Tclose, file, "get the type of", samples_path);
+  if (H5Tget_class(type.id()) != H5T_FLOAT)
+    bad_input(file, label, "holds " + type_class_noun(type.id()) + "; allowed: floats (docs/hdf5-schema.md)");
+  Handle space = checked_handle(H5Dget_space(dataset.id()), H5Sclose, file, "get the shape of", samples_path);
+  const int rank = H5Sget_simple_extent_ndims(space.id());
+  if (rank != 2) bad_input(file, label, "has " + std::to_string(rank) + " dimensions; allowed: 2 (rows x samples)");
+  hsize_t extent[2] = {0, 0};
+  checked(H5Sget_simple_extent_dims(space.id(), extent, nullptr), file, "get the shape of", samples_path);
+  const hsize_t read_rows = std::min(rows, extent[0]);
+  if (extent[1] > 0 && read_rows > std::numeric_limits<hsize_t>::max() / extent[1])
+    bad_input(file, label, "declares more samples than can be counted");
+  check_read_size(file, label, read_rows * extent[1], sizeof(double), readable_bytes(file, dataset.id()), "samples");
+}
+
 }  // namespace
 
 Table read_table(hid_t file, const std::string& table_path) {
   const std::string path = absolute_path(table_path);
   if (!object_exists(file, path)) throw RuntimeFailure("HDF5: no table '" + path + "' in the file");
   Handle dataset = open_object(file, path);
+  if (H5Iget_type(dataset.id()) != H5I_DATASET) bad_input(file, table_label(path), "is a group, not a dataset");
   const ReadPlan plan = plan_read(file, path, dataset.id());
   const hsize_t rows = length_of(file, dataset.id(), path);
+  // Before anything is allocated: the declared rows must be in the file.
+  check_read_size(file, table_label(path), rows, std::max(plan.row_bytes, plan.stored_row_bytes),
+                  readable_bytes(file, dataset.id()), "rows");
+
+  std::vector<Column> columns;
+  for (const MemberReader& member : plan.members) columns.push_back(member.column);
+  apply_units(file, dataset.id(), path, columns);
+  const std::string samples_path = samples_path_of(file, dataset.id(), path);
+  if (!samples_path.empty()) check_samples(file, samples_path, rows, path);
 
   std::vector<std::vector<Value>> cells;
   cells.reserve(rows);
   for (hsize_t first = 0; first < rows; first += kRowsPerRead)
     read_rows(file, dataset.id(), path, plan, first, std::min(kRowsPerRead, rows - first), cells);
 
-  std::vector<Column> columns;
-  for (const MemberReader& member : plan.members) columns.push_back(member.column);
   // A variable-length string column (a file written by another tool) gets
   // the width of its longest value, so the table can be written again.
   for (std::size_t c = 0; c < columns.size(); ++c) {
     if (columns[c].type != ColumnType::String || columns[c].width != 0) continue;
     std::size_t longest = 1;
-    for (const auto& row : cells) longest = std::max(longest, row[c].as_string().size());
+    for (const auto& row : cells) longest = std::max(longest, row[c].as_string().size() + 1);
     columns[c].width = longest;
   }
-  if (has_attribute(dataset.id(), kUnitsAttribute)) {
-    const std::vector<std::string> units = read_text_array_attribute(dataset.id(), kUnitsAttribute);
-    if (units.size() == columns.size())
-      for (std::size_t c = 0; c < columns.size(); ++c) columns[c].unit = units[c];
-  }
-  std::string samples_path;
-  if (has_attribute(dataset.id(), kSamplesAttribute)) samples_path = read_text_attribute(dataset.id(), kSamplesAttribute);
 
   Table table(relative_path(path), std::move(columns), samples_path.empty() ? "" : relative_path(samples_path));
   std::vector<std::vector<double>> samples;
-  if (!samples_path.empty()) samples = read_samples(file, absolute_path(samples_path), 0, rows);
+  if (!samples_path.empty()) samples = read_samples(file, samples_path, 0, rows);
   for (hsize_t r = 0; r < rows; ++r)
     table.add_row_values(std::move(cells[r]), samples.empty() ? std::vector<double>{} : std::move(samples[r]));
+  std::vector<std::vector<Value>>().swap(cells);
+  table.set_source(file_name(file));
   return table;
 }
 

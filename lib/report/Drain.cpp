@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "core/Errors.hpp"
+#include "core/PrintableText.hpp"
 #include "h5/ResultFile.hpp"
 #include "model/NodeFlags.hpp"
 #include "report/SurveyTables.hpp"
@@ -57,13 +58,9 @@ std::string elided(const std::string& text, std::size_t n) {
   return text.substr(0, head) + ".." + text.substr(text.size() - tail);
 }
 
-// A host as stderr may show it: non-printable bytes as '?'.
-std::string printable(const std::string& text) {
-  std::string s = text;
-  for (char& c : s)
-    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) c = '?';
-  return s;
-}
+// A host as stderr may show it: control characters escaped (the one helper
+// every printer of file text uses), long names cut.
+std::string printable(const std::string& text) { return printable_text(text, 200); }
 
 std::string plural(std::size_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
@@ -170,7 +167,7 @@ std::vector<std::string> drain_lines(const Table& flags, const std::string& job_
                                      std::vector<std::string>& refusals) {
   for (const char* column : {"host", "metric"})
     if (!flags.has_column(column))
-      throw RuntimeFailure(std::string("bwreport drain: the /flags table has no '") + column + "' column");
+      throw UsageError(std::string("bwreport drain: the /flags table has no '") + column + "' column");
 
   // The job id as one word ("4242", "4242_7"); none: "nojob".
   std::string job = job_id;

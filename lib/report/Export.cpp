@@ -2,11 +2,13 @@
 // of a survey file (and each benchmark's export views, e.g. the
 // BabelStream-style stream/babelstream) as flat CSV or JSON files, one per
 // table, or one table to standard output.
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
 
 #include "core/Errors.hpp"
+#include "core/PrintableText.hpp"
 #include "h5/ResultFile.hpp"
 #include "report/ReportCommand.hpp"
 #include "report/TableText.hpp"
@@ -72,7 +74,8 @@ int run_export(const CommandArgs& args, std::ostream& out) {
       }
     std::string known;
     for (const Named& t : tables) known += (known.empty() ? "" : ", ") + t.path;
-    throw UsageError("bwreport export: --table: '" + wanted + "' is not in '" + path + "'; tables: " + known);
+    throw UsageError("bwreport export: --table: '" + printable_text(wanted, 200) + "' is not in '" +
+                     printable_text(path, 200) + "'; tables: " + printable_text(known, 400));
   }
 
   namespace fs = std::filesystem;
@@ -80,17 +83,22 @@ int run_export(const CommandArgs& args, std::ostream& out) {
                                              : fs::path(fs::path(path).replace_extension("").string() + (json ? "-json" : "-csv"));
   std::error_code error;
   fs::create_directories(dir, error);
-  if (error) throw UsageError("bwreport export: --dir: cannot create '" + dir.string() + "': " + error.message());
+  if (error)
+    throw UsageError("bwreport export: --dir: cannot create '" + printable_text(dir.string(), 300) + "': " +
+                     error.message());
   for (const Named& t : tables) {
+    // A file name of the table's path: '/' and anything unusual (the path
+    // comes from the file) become '_'.
     std::string name = t.path;
     for (char& c : name)
-      if (c == '/') c = '_';
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_') c = '_';
+    if (name.empty() || name[0] == '.') name.insert(0, "_");
     const fs::path target = dir / (name + (json ? ".json" : ".csv"));
     std::ofstream file_out(target);
     write(file_out, t.table, json);
     file_out.close();
-    if (!file_out) throw RuntimeFailure("bwreport export: cannot write '" + target.string() + "'");
-    out << target.string() << "  (" << t.table.rows() << " rows)\n";
+    if (!file_out) throw RuntimeFailure("bwreport export: cannot write '" + printable_text(target.string(), 300) + "'");
+    out << printable_text(target.string()) << "  (" << t.table.rows() << " rows)\n";
   }
   return 0;
 }

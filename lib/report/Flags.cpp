@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <ostream>
 
+#include "core/PrintableText.hpp"
+
 #include "h5/ResultFile.hpp"
 #include "model/NodeFlags.hpp"
 #include "report/ReportCommand.hpp"
@@ -35,7 +37,7 @@ int run_flags(const CommandArgs& args, std::ostream& out) {
                 "rule within each hardware cohort: below %g x the peers' median (3 nodes or more), or below the "
                 "median - k_n x 1.4826 x MAD and 95 %% of it (8 nodes or more; k_n = %g - %g/sqrt(n))",
                 settings.fraction, settings.k, model::kSmallCohortK);
-  out << path << ": " << rule << (settings.floors.empty() ? "" : "; or beyond a --flags.floor")
+  out << printable_text(path) << ": " << rule << (settings.floors.empty() ? "" : "; or beyond a --flags.floor")
       << (stored ? "; as stored by the survey" : "; computed again, without retests") << "\n";
   for (const std::string& line :
        survey::flag_summary_lines(flags, file.attribute_int("/", "n_nodes"), read_node_cohorts(file)))

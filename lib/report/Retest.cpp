@@ -4,8 +4,11 @@
 #include <iostream>
 #include <ostream>
 
+#include "core/Errors.hpp"
+#include "core/PrintableText.hpp"
 #include "h5/ResultFile.hpp"
 #include "model/NodeFlags.hpp"
+#include "report/Drain.hpp"
 #include "report/ReportCommand.hpp"
 #include "report/SurveyTables.hpp"
 #include "survey/Hostlist.hpp"
@@ -32,9 +35,16 @@ int run_retest(const CommandArgs& args, std::ostream& out) {
   // Flags an in-job retest dismissed are left out.
   const std::vector<std::string> hosts = model::flagged_hosts(flags, true);
   if (hosts.empty()) {
-    std::cerr << "bwreport retest: no node of " << path << " is flagged" << std::endl;
+    std::cerr << "bwreport retest: no node of " << printable_text(path) << " is flagged" << std::endl;
     return 0;
   }
+  // The list goes into sbatch --nodelist: a name Slurm could not take (a
+  // newline, a comma, a bracket would change the list) is refused, not printed.
+  for (const std::string& host : hosts)
+    if (!is_valid_node_name(host))
+      throw UsageError("bwreport retest: '" + printable_text(path, 200) + "': table '/flags': host '" +
+                       printable_text(host, 200) +
+                       "' is not a node name Slurm takes (1 to 128 letters, digits, '.', '_' or '-')");
   out << survey::compress_hostlist(hosts) << "\n";
   return 0;
 }

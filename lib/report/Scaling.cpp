@@ -9,6 +9,7 @@
 #include <ostream>
 
 #include "core/Errors.hpp"
+#include "core/PrintableText.hpp"
 #include "core/OptionText.hpp"
 #include "core/Report.hpp"
 #include "core/ResultColumns.hpp"
@@ -34,13 +35,13 @@ std::vector<model::StudyRun> read_runs(const h5::ResultReader& file, std::vector
     const std::string group = "runs/" + name;
     const std::string summary = group + "/beff/summary";
     if (!file.exists("/" + summary)) {
-      skipped.push_back(name + " (no b_eff)");
+      skipped.push_back(printable_text(name, 200) + " (no b_eff)");
       continue;
     }
     const Table t = file.read_table(summary);
     for (std::size_t r = 0; r < t.rows(); ++r) {
       if (t.get_string(r, "ring_kind") != "natural") continue;
-      runs.push_back({name, static_cast<int>(file.attribute_int("/" + group, "n_nodes")),
+      runs.push_back({printable_text(name, 200), static_cast<int>(file.attribute_int("/" + group, "n_nodes")),
                       static_cast<int>(t.get_int(r, "ranks")), t.get_double(r, "b_eff_Bps")});
       break;
     }
@@ -106,8 +107,8 @@ int run_scaling(const CommandArgs& args, std::ostream& out) {
   if (runs.empty()) throw UsageError("bwreport scaling: no run of '" + path + "' has b_eff (/beff/summary)");
   const model::ScalingStudy study = model::analyse_scaling_study(runs, min_efficiency);
 
-  out << "Scaling study " << path << ": " << runs.size() << (runs.size() == 1 ? " run" : " runs")
-      << "; reference " << gbps(study.reference_per_rank_Bps) << " GB/s per rank (" << study.reference_run << ")\n";
+  out << "Scaling study " << printable_text(path) << ": " << runs.size() << (runs.size() == 1 ? " run" : " runs")
+      << "; reference " << gbps(study.reference_per_rank_Bps) << " GB/s per rank (" << printable_text(study.reference_run, 200) << ")\n";
   std::vector<std::vector<std::string>> rows;
   for (const model::StudyPoint& p : study.points) {
     char e[32];
@@ -139,7 +140,7 @@ int run_scaling(const CommandArgs& args, std::ostream& out) {
     file.append(checks);
     file.set_attribute("/scaling", "min_efficiency", min_efficiency);
     file.close();
-    out << "stored in " << path << ": /scaling/points, /scaling/fit, /checks\n";
+    out << "stored in " << printable_text(path) << ": /scaling/points, /scaling/fit, /checks\n";
   }
   return all_passed ? kExitOk : kExitCheckFailed;
 }

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "core/PrintableText.hpp"
 #include "core/ResultColumns.hpp"
 #include "h5/ResultFile.hpp"
 #include "survey/FlagReport.hpp"
@@ -16,8 +17,20 @@ std::string count(std::int64_t n, const std::string& noun) {
   return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
 }
 
+// Everything printed from the file goes through these: its text is escaped
+// (a host name or attribute cannot add lines or send terminal escapes).
+constexpr std::size_t kMaxPrintedAttribute = 4096;
+
+std::string required_text(const h5::ResultReader& file, const std::string& object, const std::string& name) {
+  return printable_text(file.attribute_text(object, name), kMaxPrintedAttribute);
+}
+
 std::string text_attribute(const h5::ResultReader& file, const std::string& object, const std::string& name) {
-  return file.has_attribute(object, name) ? file.attribute_text(object, name) : std::string();
+  return file.has_attribute(object, name) ? required_text(file, object, name) : std::string();
+}
+
+Table printable_table(const h5::ResultReader& file, const std::string& path) {
+  return with_printable_text(file.read_table(path));
 }
 
 // Where the run was: the Slurm job, its nodes, every SLURM_* variable.
@@ -38,7 +51,7 @@ void add_provenance(const h5::ResultReader& file, std::vector<std::string>& line
   }
   std::vector<std::string> slurm;
   for (const std::string& name : file.attribute_names("/provenance"))
-    if (name.rfind("SLURM_", 0) == 0) slurm.push_back("  " + name + "=" + file.attribute_text("/provenance", name));
+    if (name.rfind("SLURM_", 0) == 0) slurm.push_back("  " + printable_text(name, 200) + "=" + required_text(file, "/provenance", name));
   if (!slurm.empty()) {
     lines.push_back("SLURM_* variables of the job (/provenance):");
     lines.insert(lines.end(), slurm.begin(), slurm.end());
@@ -50,7 +63,7 @@ void add_provenance(const h5::ResultReader& file, std::vector<std::string>& line
 void add_checks(const h5::ResultReader& file, const std::string& checks_path, std::vector<std::string>& lines) {
   if (!file.exists("/" + checks_path)) return;
   Outcome outcome;
-  outcome.account(file.read_table(checks_path));
+  outcome.account(printable_table(file, checks_path));
   lines.emplace_back();
   lines.push_back("Checks: " + std::to_string(outcome.checks_passed()) + " passed, " +
                   std::to_string(outcome.checks_failed()) + " failed, " + std::to_string(outcome.warnings()) +
@@ -61,11 +74,11 @@ void add_checks(const h5::ResultReader& file, const std::string& checks_path, st
 std::vector<std::string> summarize_merged(const h5::ResultReader& file, const std::string& path) {
   std::vector<std::string> lines;
   const std::vector<std::string> runs = file.exists("/runs") ? file.list("/runs") : std::vector<std::string>{};
-  lines.push_back(path + ": scaling study of " + count(static_cast<std::int64_t>(runs.size()), "run") +
+  lines.push_back(printable_text(path) + ": scaling study of " + count(static_cast<std::int64_t>(runs.size()), "run") +
                   " (bwreport merge), created " + text_attribute(file, "/", "created_utc"));
   for (const std::string& run : runs) {
     const std::string group = "/runs/" + run;
-    std::string line = "  " + run + ": ";
+    std::string line = "  " + printable_text(run, 200) + ": ";
     if (file.has_attribute(group, "n_nodes")) line += count(file.attribute_int(group, "n_nodes"), "node") + ", ";
     if (file.has_attribute(group, "n_ranks")) line += count(file.attribute_int(group, "n_ranks"), "rank") + ", ";
     line += "status " + text_attribute(file, group, "status");
@@ -75,7 +88,7 @@ std::vector<std::string> summarize_merged(const h5::ResultReader& file, const st
     lines.push_back(line);
   }
   if (file.exists("/scaling/fit")) {
-    const Table fit = file.read_table("scaling/fit");
+    const Table fit = printable_table(file, "scaling/fit");
     for (std::size_t r = 0; r < fit.rows(); ++r) {
       char buf[320];
       std::snprintf(buf, sizeof buf,
@@ -88,7 +101,7 @@ std::vector<std::string> summarize_merged(const h5::ResultReader& file, const st
       lines.push_back(buf);
     }
   } else {
-    lines.push_back("no scaling verdict yet: run bwreport scaling " + path);
+    lines.push_back("no scaling verdict yet: run bwreport scaling " + printable_text(path));
   }
   add_checks(file, kChecksPath, lines);
   return lines;
@@ -100,15 +113,15 @@ std::vector<std::string> summarize_file(const std::string& path) {
   const auto file = h5::ResultReader::open(path);
   if (text_attribute(file, "/", "file_kind") == "scaling-study") return summarize_merged(file, path);
   std::vector<std::string> lines;
-  lines.push_back(path + ": bwsurvey " + file.attribute_text("/", "tool_version") + ", status " +
-                  file.attribute_text("/", "status") + ", " + count(file.attribute_int("/", "n_nodes"), "node") + ", " +
+  lines.push_back(printable_text(path) + ": bwsurvey " + required_text(file, "/", "tool_version") + ", status " +
+                  required_text(file, "/", "status") + ", " + count(file.attribute_int("/", "n_nodes"), "node") + ", " +
                   count(file.attribute_int("/", "n_ranks"), "rank") + ", created " +
-                  file.attribute_text("/", "created_utc"));
+                  required_text(file, "/", "created_utc"));
   if (const std::string hooks = text_attribute(file, "/", "test_hooks"); !hooks.empty())
     lines.push_back("TEST HOOK ACTIVE: " + hooks + " (results were altered on purpose by a test build)");
-  if (file.attribute_text("/", "status") != "complete") {
+  if (required_text(file, "/", "status") != "complete") {
     lines.push_back("completed phases: " + text_attribute(file, "/", "completed_phases") + " (of " +
-                    text_attribute(file, "/", "tests") + "); finish it with bwsurvey --resume " + path);
+                    text_attribute(file, "/", "tests") + "); finish it with bwsurvey --resume " + printable_text(path));
     const std::string reason = text_attribute(file, "/", "abort_reason");
     if (!reason.empty()) lines.push_back("aborted: " + reason);
   }
@@ -116,7 +129,7 @@ std::vector<std::string> summarize_file(const std::string& path) {
   for (const auto& entry : benchmark_registry()) {
     std::vector<Table> tables;
     for (const std::string& table : entry.report_tables)
-      if (file.exists("/" + table)) tables.push_back(file.read_table(table));
+      if (file.exists("/" + table)) tables.push_back(printable_table(file, table));
     if (tables.empty()) continue;
     // A shared table (bs/fits holds the cpu and the ocl rows) may hold
     // nothing for this report: no blank line for it then.
@@ -128,14 +141,14 @@ std::vector<std::string> summarize_file(const std::string& path) {
   if (file.exists("/flags")) {
     lines.emplace_back();
     const model::NodeCohorts cohorts =
-        file.exists("/nodes/table") ? model::node_cohorts(file.read_table("nodes/table")) : model::NodeCohorts{};
+        file.exists("/nodes/table") ? model::node_cohorts(printable_table(file, "nodes/table")) : model::NodeCohorts{};
     for (std::string& line :
-         flag_summary_lines(file.read_table("flags"), file.attribute_int("/", "n_nodes"), cohorts))
+         flag_summary_lines(printable_table(file, "flags"), file.attribute_int("/", "n_nodes"), cohorts))
       lines.push_back(std::move(line));
   }
   add_checks(file, kChecksPath, lines);
   if (file.exists("/flags"))
-    for (std::string& line : drain_hint_lines(file.read_table("flags"), path)) lines.push_back(std::move(line));
+    for (std::string& line : drain_hint_lines(printable_table(file, "flags"), printable_text(path))) lines.push_back(std::move(line));
   return lines;
 }
 

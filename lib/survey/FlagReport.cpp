@@ -5,12 +5,18 @@
 #include <cstdio>
 #include <map>
 
+#include "core/PrintableText.hpp"
 #include "model/NodeFlags.hpp"
 #include "survey/Hostlist.hpp"
 #include "survey/Registry.hpp"
 
 namespace bws::survey {
 namespace {
+
+// Host names, metrics and reasons may come from a result file (bwreport):
+// escaped and bounded before they are printed (printable_text is idempotent,
+// so text a caller escaped already is unchanged).
+std::string shown_text(const std::string& text) { return printable_text(text, 256); }
 
 // Bandwidths in GB/s, times in us, anything else as it is.
 std::string with_unit(double value, const std::string& unit) {
@@ -20,7 +26,7 @@ std::string with_unit(double value, const std::string& unit) {
   else if (unit == "s")
     std::snprintf(buf, sizeof buf, "%.3g us", value * 1e6);
   else
-    std::snprintf(buf, sizeof buf, "%.4g %s", value, unit.c_str());
+    std::snprintf(buf, sizeof buf, "%.4g %s", value, shown_text(unit).c_str());
   return buf;
 }
 
@@ -30,7 +36,7 @@ std::string retest_text(const Table& flags, std::size_t r) {
   const std::string unit = flags.get_string(r, "unit");
   const double retest = flags.get_double(r, "retest_median");
   if (status == model::kFlagNotRetested) return "; not retested";
-  return "; " + status + (std::isfinite(retest) ? " by the retest (" + with_unit(retest, unit) + ")" : "");
+  return "; " + shown_text(status) + (std::isfinite(retest) ? " by the retest (" + with_unit(retest, unit) + ")" : "");
 }
 
 }  // namespace
@@ -53,7 +59,7 @@ std::vector<std::string> cohort_summary_lines(const model::NodeCohorts& cohorts)
   };
   if (groups.size() == 1) {
     const std::size_t n = groups[0].second.size();
-    lines.push_back("Cohort: " + groups[0].first + " (" + std::to_string(n) + (n == 1 ? " node)" : " nodes)") +
+    lines.push_back("Cohort: " + shown_text(groups[0].first) + " (" + std::to_string(n) + (n == 1 ? " node)" : " nodes)") +
                     size_note(n));
     return lines;
   }
@@ -61,8 +67,8 @@ std::vector<std::string> cohort_summary_lines(const model::NodeCohorts& cohorts)
   constexpr std::size_t kMaxCohortLines = 20;
   for (std::size_t g = 0; g < groups.size() && g < kMaxCohortLines; ++g) {
     const std::size_t n = groups[g].second.size();
-    lines.push_back("  " + groups[g].first + ": " + std::to_string(n) + (n == 1 ? " node " : " nodes ") +
-                    compress_hostlist(groups[g].second) + size_note(n));
+    lines.push_back("  " + shown_text(groups[g].first) + ": " + std::to_string(n) + (n == 1 ? " node " : " nodes ") +
+                    printable_text(compress_hostlist(groups[g].second), 1024) + size_note(n));
   }
   if (groups.size() > kMaxCohortLines)
     lines.push_back("  ... " + std::to_string(groups.size() - kMaxCohortLines) + " more cohorts (bwreport flags)");
@@ -80,7 +86,7 @@ std::vector<std::string> flag_summary_lines(const Table& flags, long long n_node
   } else {
     std::string list;
     constexpr std::size_t kMaxHostsInLine = 50;
-    for (std::size_t i = 0; i < standing.size() && i < kMaxHostsInLine; ++i) list += (list.empty() ? "" : " ") + standing[i];
+    for (std::size_t i = 0; i < standing.size() && i < kMaxHostsInLine; ++i) list += (list.empty() ? "" : " ") + shown_text(standing[i]);
     if (standing.size() > kMaxHostsInLine) list += " ...";
     lines.push_back("Flagged nodes (" + std::to_string(standing.size()) + " of " + std::to_string(n_nodes) +
                     "): " + list);
@@ -97,13 +103,13 @@ std::vector<std::string> flag_summary_lines(const Table& flags, long long n_node
     }
     const double value = flags.get_double(r, "value");
     if (!std::isfinite(value)) {  // a configuration finding: its reason says it all
-      lines.push_back("  " + flags.get_string(r, "host") + "  " + flags.get_string(r, "metric") + ": " +
-                      flags.get_string(r, "reason"));
+      lines.push_back("  " + shown_text(flags.get_string(r, "host")) + "  " + shown_text(flags.get_string(r, "metric")) + ": " +
+                      shown_text(flags.get_string(r, "reason")));
       continue;
     }
-    lines.push_back("  " + flags.get_string(r, "host") + "  " + flags.get_string(r, "metric") + ": " +
-                    with_unit(value, unit) + against + " (" + flags.get_string(r, "reason") + retest_text(flags, r) +
-                    ")");
+    lines.push_back("  " + shown_text(flags.get_string(r, "host")) + "  " + shown_text(flags.get_string(r, "metric")) + ": " +
+                    with_unit(value, unit) + against + " (" + shown_text(flags.get_string(r, "reason")) +
+                    retest_text(flags, r) + ")");
   }
   if (flags.rows() > kMaxLines) lines.push_back("  ... " + std::to_string(flags.rows() - kMaxLines) + " more in /flags");
   return lines;
@@ -125,7 +131,7 @@ std::vector<std::string> peak_fraction_lines(const Table& nodes, const std::vect
     if (std::isfinite(Bps) && Bps > 0)
       peak[nodes.get_string(r, "host")] = Bps;
     else if (unknown.empty())
-      unknown = nodes.get_string(r, "memory_source");
+      unknown = shown_text(nodes.get_string(r, "memory_source"));
   }
   if (peak.empty()) {
     lines.push_back("Theoretical memory bandwidth: " + (unknown.empty() ? std::string("unknown") : unknown));
@@ -144,8 +150,8 @@ std::vector<std::string> peak_fraction_lines(const Table& nodes, const std::vect
       continue;
     }
     char text[200];
-    std::snprintf(text, sizeof text, "  %s  %s: %.3g GB/s = %.0f %% of the DIMMs' %.4g GB/s", v.host.c_str(),
-                  v.metric.c_str(), v.value / 1e9, 100 * v.value / it->second, it->second / 1e9);
+    std::snprintf(text, sizeof text, "  %s  %s: %.3g GB/s = %.0f %% of the DIMMs' %.4g GB/s", shown_text(v.host).c_str(),
+                  shown_text(v.metric).c_str(), v.value / 1e9, 100 * v.value / it->second, it->second / 1e9);
     if (shown == 0) lines.push_back("STREAM Triad against the theoretical memory bandwidth (channels x MT/s x width):");
     lines.push_back(text);
     ++shown;

@@ -10,6 +10,7 @@
 #include <ostream>
 
 #include "core/Errors.hpp"
+#include "core/PrintableText.hpp"
 
 namespace bws::survey {
 namespace {
@@ -94,7 +95,7 @@ int plot_command(const std::vector<std::string>& args, std::ostream& out, std::o
         extra.push_back(a);
         extra.push_back(value(a.c_str()));
       } else if (!a.empty() && a[0] == '-') {
-        throw UsageError("unknown option '" + a + "'; allowed: -o DIR, --ai X, --type double|float");
+        throw UsageError("unknown option '" + printable_text(a, 100) + "'; allowed: -o DIR, --ai X, --type double|float");
       } else {
         files.push_back(a);
       }
@@ -103,7 +104,8 @@ int plot_command(const std::vector<std::string>& args, std::ostream& out, std::o
     if (out_dir.empty()) throw UsageError("-o DIR is missing; allowed: a directory for the PNGs and index.html");
     for (const std::string& f : files) {
       std::error_code ec;
-      if (!fs::is_regular_file(f, ec)) throw UsageError("'" + f + "' is not a file; allowed: survey files");
+      if (!fs::is_regular_file(f, ec))
+        throw UsageError("'" + printable_text(f, 200) + "' is not a file; allowed: survey files");
     }
     const auto script = find_report_script(self_executable("bwreport"));
     if (!script)
@@ -117,10 +119,10 @@ int plot_command(const std::vector<std::string>& args, std::ostream& out, std::o
     const int code = run_program(argv, err);
     return code == 0 ? kExitOk : code == kExitUsage ? kExitUsage : kExitFailure;
   } catch (const UsageError& e) {
-    err << "bwreport plot: error: " << e.what() << std::endl;
+    err << "bwreport plot: error: " << printable_text(e.what(), 1000) << std::endl;
     return kExitUsage;
   } catch (const std::exception& e) {
-    err << "bwreport plot: error: " << e.what() << std::endl;
+    err << "bwreport plot: error: " << printable_text(e.what(), 1000) << std::endl;
     return kExitFailure;
   }
 }

@@ -9,6 +9,7 @@
 #include <ostream>
 
 #include "core/Errors.hpp"
+#include "core/PrintableText.hpp"
 #include "core/OptionText.hpp"
 #include "h5/ResultFile.hpp"
 #include "roofline/KernelRoofline.hpp"
@@ -92,9 +93,10 @@ roofline::KernelDescription kernel_of(const po::variables_map& vm) {
 std::vector<roofline::CeilingPair> measured_ceilings(const std::string& path, bool use_float) {
   const auto file = h5::ResultReader::open(path);
   if (!file.exists(std::string("/") + roofline::kNodesPath))
-    throw UsageError(path + " has no /" + roofline::kNodesPath +
+    throw UsageError(printable_text(path, 200) + " has no /" + roofline::kNodesPath +
                      "; allowed: a file of bwsurvey --tests roofline (or a survey that included it)");
-  const Table nodes = file.read_table(roofline::kNodesPath);
+  // Host names come from the file: escaped before they are printed.
+  const Table nodes = with_printable_text(file.read_table(roofline::kNodesPath));
   std::vector<roofline::CeilingPair> pairs;
   for (std::size_t r = 0; r < nodes.rows(); ++r) {
     const roofline::Ceilings c = roofline::ceilings_of_row(nodes, r);
@@ -166,10 +168,10 @@ int roofline_command(const std::vector<std::string>& args, std::ostream& out, st
   try {
     return run(args, out);
   } catch (const UsageError& e) {
-    err << "bwreport roofline: error: " << e.what() << std::endl;
+    err << "bwreport roofline: error: " << printable_text(e.what(), 1000) << std::endl;
     return kExitUsage;
   } catch (const std::exception& e) {
-    err << "bwreport roofline: error: " << e.what() << std::endl;
+    err << "bwreport roofline: error: " << printable_text(e.what(), 1000) << std::endl;
     return kExitFailure;
   }
 }

@@ -1,0 +1,101 @@
+#include "core/PrintableText.hpp"
+
+#include <cstdio>
+
+#include "core/Table.hpp"
+
+namespace bws {
+
+namespace {
+
+// Length of the valid UTF-8 sequence starting at text[i] (1 to 4), or 0
+// when the bytes there are not one (overlong forms and surrogates included).
+std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char lead = byte(i);
+  if (lead < 0x80) return 1;
+  std::size_t length = 0;
+  unsigned min_second = 0x80, max_second = 0xBF;
+  if (lead >= 0xC2 && lead <= 0xDF) {
+    length = 2;
+  } else if (lead >= 0xE0 && lead <= 0xEF) {
+    length = 3;
+    if (lead == 0xE0) min_second = 0xA0;  // overlong
+    if (lead == 0xED) max_second = 0x9F;  // surrogates
+  } else if (lead >= 0xF0 && lead <= 0xF4) {
+    length = 4;
+    if (lead == 0xF0) min_second = 0x90;  // overlong
+    if (lead == 0xF4) max_second = 0x8F;  // above U+10FFFF
+  } else {
+    return 0;
+  }
+  if (i + length > text.size()) return 0;
+  if (byte(i + 1) < min_second || byte(i + 1) > max_second) return 0;
+  for (std::size_t k = 2; k < length; ++k)
+    if ((byte(i + k) & 0xC0) != 0x80) return 0;
+  return length;
+}
+
+bool is_control(unsigned char c) { return c < 0x20 || c == 0x7F; }
+
+// The escape of one byte that is shown escaped.
+std::string escaped(unsigned char c) {
+  switch (c) {
+    case '\n': return "\\n";
+    case '\r': return "\\r";
+    case '\t': return "\\t";
+    default: {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      return buf;
+    }
+  }
+}
+
+}  // namespace
+
+std::string printable_text(std::string_view text, std::size_t max_bytes) {
+  std::string out;
+  out.reserve(text.size() < 256 ? text.size() : 256);
+  static constexpr std::string_view kCut = "...";
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t length = utf8_sequence_length(text, i);
+    const bool plain = length > 1 || (length == 1 && !is_control(static_cast<unsigned char>(text[i])));
+    const std::string piece = plain ? std::string(text.substr(i, length)) : escaped(static_cast<unsigned char>(text[i]));
+    if (max_bytes != kPrintableUnlimited && out.size() + piece.size() > max_bytes) {
+      // Room for the "..." marker: drop whole pieces from the end if needed.
+      while (!out.empty() && out.size() + kCut.size() > max_bytes) {
+        std::size_t back = out.size() - 1;
+        while (back > 0 && (static_cast<unsigned char>(out[back]) & 0xC0) == 0x80) --back;
+        out.resize(back);
+      }
+      return out + std::string(kCut.substr(0, max_bytes < kCut.size() ? max_bytes : kCut.size()));
+    }
+    out += piece;
+    i += plain ? length : 1;
+  }
+  return out;
+}
+
+Table with_printable_text(Table table) {
+  const std::vector<Column>& columns = table.columns();
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    if (columns[c].type != ColumnType::String) continue;
+    for (std::size_t r = 0; r < table.rows(); ++r) {
+      const std::string& text = table.row(r)[c].as_string();
+      if (!is_printable_text(text)) table.set(r, columns[c].name, Value(printable_text(text)));
+    }
+  }
+  return table;
+}
+
+bool is_printable_text(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t length = utf8_sequence_length(text, i);
+    if (length == 0 || (length == 1 && is_control(static_cast<unsigned char>(text[i])))) return false;
+    i += length;
+  }
+  return true;
+}
+
+}  // namespace bws

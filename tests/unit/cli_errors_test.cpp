@@ -172,10 +172,10 @@ TEST_F(CliErrors, OpenClOptionsAndTheirErrors) {
 }
 
 TEST_F(CliErrors, FlagAndRetestOptionsNameTheirRange) {
-  expect_usage_error("--retest 11", "--retest: 11 is out of range; allowed: a whole number 0..10");
-  expect_usage_error("--retest 1.5", "--retest: 1.5 is out of range");
-  expect_usage_error("--flags.fraction 0", "--flags.fraction: 0 is out of range; allowed: (0, 1]");
-  expect_usage_error("--flags.k -1", "--flags.k: -1 is out of range; allowed: a number > 0");
+  expect_usage_error("--retest 11", "--retest: '11' is out of range; allowed: a whole number 0..10");
+  expect_usage_error("--retest 1.5", "--retest: '1.5' is out of range");
+  expect_usage_error("--flags.fraction 0", "--flags.fraction: '0' is out of range; allowed: (0, 1]");
+  expect_usage_error("--flags.k -1", "--flags.k: '-1' is out of range; allowed: a number > 0 and <= 100");
 }
 
 // Issue 12, item 6: a test hook never changes a result silently. In a test

@@ -77,7 +77,7 @@ std::uint64_t parse_size(std::string_view text, std::string_view option, std::ui
   const double value = number * multiplier;
   if (value == 0) bad(option, text, "must be positive; " + std::string(kSizeHelp));
   if (!(value <= static_cast<double>(max)))
-    bad(option, text, "is absurdly large; allowed: 1 up to " + format_bytes(static_cast<double>(max)));
+    bad(option, text, "is absurdly large (above " + format_bytes(static_cast<double>(max)) + ")");
   if (value != std::floor(value)) bad(option, text, "is not a whole number; " + std::string(kSizeHelp));
   return static_cast<std::uint64_t>(value);
 }

@@ -117,11 +117,11 @@ int corrupt_rank_from_environment(int ranks) {
   const char* text = std::getenv(kCorruptEnvironment);
   if (text == nullptr || *text == '\0') return -1;
   const std::string t = trim_text(text);
-  if (t.empty() || !std::all_of(t.begin(), t.end(), [](unsigned char c) { return std::isdigit(c); }) ||
-      t.size() > 9 || std::stoi(t) >= ranks)
-    throw UsageError(std::string(kCorruptEnvironment) + " (a test hook): '" + text + "' is not a rank; allowed: 0.." +
+  std::uint64_t rank = 0;
+  if (read_whole_number(t, rank) != NumberRead::Ok || rank >= static_cast<std::uint64_t>(ranks))
+    throw UsageError(std::string(kCorruptEnvironment) + " (a test hook): " + quoted_input(text) + " is not a rank; allowed: 0.." +
                      std::to_string(ranks - 1));
-  return std::stoi(t);
+  return static_cast<int>(rank);
 #else
   (void)ranks;
   return -1;  // a build without test hooks ignores the variable (bwsurvey says so at start)

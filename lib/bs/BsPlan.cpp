@@ -45,9 +45,10 @@ std::vector<int> parse_degrees(const std::string& text) {
     const std::string s = trim_text(t);
     if (s.empty() || !std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); }))
       throw UsageError(option_flag(kDegreesOption) + ": '" + text + "' is not a list of degrees" + allowed);
-    if (s.size() > 3 || std::stoi(s) < kMinDegree || std::stoi(s) > kMaxDegree)
-      throw UsageError(option_flag(kDegreesOption) + ": degree " + s + " is out of range" + allowed);
-    return std::stoi(s);
+    std::uint64_t degree = 0;
+    if (read_whole_number(s, degree) != NumberRead::Ok || degree < kMinDegree || degree > kMaxDegree)
+      throw UsageError(option_flag(kDegreesOption) + ": degree " + quoted_input(s) + " is out of range" + allowed);
+    return static_cast<int>(degree);
   };
   for (const std::string& item : split_comma_list(text)) {
     const std::string t = trim_text(item);

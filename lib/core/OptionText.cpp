@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <charconv>
 #include <cstdlib>
 
 #include "core/Errors.hpp"
@@ -52,30 +53,101 @@ std::optional<std::pair<std::string, std::string>> split_range_item(const std::s
   return std::make_pair(item.substr(0, sep), item.substr(sep + sep_len));
 }
 
-std::uint64_t parse_whole_number(const std::string& text, const char* key, std::uint64_t lo, std::uint64_t hi) {
+std::string quoted_input(std::string_view text, std::size_t max_chars) {
+  std::string out = "'";
+  std::size_t shown = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if ((c & 0xC0) != 0x80 && shown++ == max_chars) {  // at a character's first byte
+      out += "...";
+      break;
+    }
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c < 0x20 || c == 0x7f) {
+      static const char* const hex = "0123456789abcdef";
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "'";
+}
+
+NumberRead read_whole_number(std::string_view text, std::uint64_t& value) {
   const std::string t = trim_text(text);
-  const std::string allowed = "; allowed: " + std::to_string(lo) + ".." + std::to_string(hi);
   if (t.empty() || !std::all_of(t.begin(), t.end(), [](unsigned char c) { return std::isdigit(c); }))
-    throw UsageError(option_flag(key) + ": '" + text + "' is not a whole number" + allowed);
-  // More digits than hi has cannot be in range (and might overflow).
-  if (t.size() > std::to_string(hi).size() + 1 || std::stoull(t) < lo || std::stoull(t) > hi)
-    throw UsageError(option_flag(key) + ": '" + text + "' is out of range" + allowed);
-  return std::stoull(t);
+    return NumberRead::NotANumber;
+  const auto [end, error] = std::from_chars(t.data(), t.data() + t.size(), value);
+  if (error == std::errc::result_out_of_range) return NumberRead::OutOfRange;
+  if (error != std::errc() || end != t.data() + t.size()) return NumberRead::NotANumber;
+  return NumberRead::Ok;
+}
+
+NumberRead read_real_number(std::string_view text, double& value) {
+  const std::string t = trim_text(text);
+  std::size_t i = 0;
+  auto digits = [&] {
+    const std::size_t from = i;
+    while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i]))) ++i;
+    return i > from;
+  };
+  if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
+  bool mantissa = digits();
+  if (i < t.size() && t[i] == '.') {
+    ++i;
+    mantissa = digits() || mantissa;
+  }
+  if (!mantissa) return NumberRead::NotANumber;
+  if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+    ++i;
+    if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
+    if (!digits()) return NumberRead::NotANumber;
+  }
+  if (i != t.size()) return NumberRead::NotANumber;
+  // The syntax is checked: strtod only converts (in the "C" locale's
+  // syntax, which is the one above), and overflows to HUGE_VAL.
+  value = std::strtod(t.c_str(), nullptr);
+  if (!std::isfinite(value)) return NumberRead::OutOfRange;
+  return NumberRead::Ok;
+}
+
+std::uint64_t parse_whole_number(const std::string& text, const char* key, std::uint64_t lo, std::uint64_t hi) {
+  const std::string allowed = "; allowed: " + std::to_string(lo) + ".." + std::to_string(hi);
+  std::uint64_t value = 0;
+  const NumberRead read = read_whole_number(text, value);
+  if (read == NumberRead::NotANumber)
+    throw UsageError(option_flag(key) + ": " + quoted_input(text) + " is not a whole number" + allowed);
+  if (read == NumberRead::OutOfRange || value < lo || value > hi)
+    throw UsageError(option_flag(key) + ": " + quoted_input(text) + " is out of range" + allowed);
+  return value;
 }
 
 bool parse_flag_text(const std::string& text, const char* key, const char* allowed) {
   const std::string t = lower_text(trim_text(text));
   if (t == "true" || t == "1" || t == "yes" || t == "on") return true;
   if (t == "false" || t == "0" || t == "no" || t == "off") return false;
-  throw UsageError(option_flag(key) + ": '" + text + "' is not a flag; allowed: " + allowed);
+  throw UsageError(option_flag(key) + ": " + quoted_input(text) + " is not a flag; allowed: " + allowed);
 }
 
 double parse_real_number(const std::string& text, const char* key, const std::string& allowed) {
-  const std::string t = trim_text(text);
-  char* end = nullptr;
-  const double value = t.empty() ? 0 : std::strtod(t.c_str(), &end);
-  if (t.empty() || end != t.c_str() + t.size() || !std::isfinite(value))
-    throw UsageError(option_flag(key) + ": '" + text + "' is not a number; allowed: " + allowed);
+  double value = 0;
+  const NumberRead read = read_real_number(text, value);
+  if (read == NumberRead::NotANumber)
+    throw UsageError(option_flag(key) + ": " + quoted_input(text) + " is not a number; allowed: " + allowed);
+  if (read == NumberRead::OutOfRange)
+    throw UsageError(option_flag(key) + ": " + quoted_input(text) + " is out of range; allowed: " + allowed);
+  return value;
+}
+
+double parse_real_number(const std::string& text, const char* key, double lo, double hi, const std::string& allowed) {
+  const double value = parse_real_number(text, key, allowed);
+  if (!(value >= lo && value <= hi))
+    throw UsageError(option_flag(key) + ": " + quoted_input(text) + " is out of range; allowed: " + allowed);
   return value;
 }
 

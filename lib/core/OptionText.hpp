@@ -29,13 +29,36 @@ std::vector<std::string> split_comma_list(const std::string& text);
 // anything else (a single value, or "-3") gives nullopt.
 std::optional<std::pair<std::string, std::string>> split_range_item(const std::string& item);
 
+// An input value as a message quotes it: in single quotes, control
+// characters escaped (\n, \x00), at most kMaxQuotedChars characters of it
+// and then "...". Every message that echoes input uses it: a value of
+// kilobytes (or with newlines) never comes back whole. A file path may
+// show more (kMaxQuotedPathChars): its end tells files apart.
+inline constexpr std::size_t kMaxQuotedChars = 80;
+inline constexpr std::size_t kMaxQuotedPathChars = 200;
+std::string quoted_input(std::string_view text, std::size_t max_chars = kMaxQuotedChars);
+
+// The checked number readers every parse of input goes through (no
+// std::stod/stoi: they throw std::invalid_argument or std::out_of_range,
+// which name no option). Surrounding whitespace is allowed.
+enum class NumberRead { Ok, NotANumber, OutOfRange };
+// Decimal digits only (no sign, no exponent) that fit in 64 bits.
+NumberRead read_whole_number(std::string_view text, std::uint64_t& value);
+// [+-]digits[.digits][(e|E)[+-]digits] (or .digits), finite: no hex, inf or
+// nan; a magnitude beyond double's range is OutOfRange.
+NumberRead read_real_number(std::string_view text, double& value);
+
 // A whole number in [lo, hi]; UsageError "--key: 'x' is not a whole number;
 // allowed: lo..hi" or "... is out of range; allowed: lo..hi" otherwise.
 std::uint64_t parse_whole_number(const std::string& text, const char* key, std::uint64_t lo, std::uint64_t hi);
 // A truth value: true/1/yes/on or false/0/no/off (any case); UsageError
 // "--key: 'x' is not a flag; allowed: <allowed>" otherwise.
 bool parse_flag_text(const std::string& text, const char* key, const char* allowed = "true, false");
-// A finite real number; UsageError "--key: 'x' is not a number; allowed: <allowed>".
+// A finite real number; UsageError "--key: 'x' is not a number; allowed:
+// <allowed>" (or "is out of range" beyond double's range).
 double parse_real_number(const std::string& text, const char* key, const std::string& allowed);
+// A finite real number in [lo, hi]; UsageError "--key: 'x' is out of range;
+// allowed: <allowed>" outside.
+double parse_real_number(const std::string& text, const char* key, double lo, double hi, const std::string& allowed);
 
 }  // namespace bws

@@ -3,9 +3,11 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "core/Errors.hpp"
+#include "core/OptionText.hpp"
 
 namespace bws {
 namespace {
@@ -15,7 +17,7 @@ const char* const kSizeHelp =
     "KB, MB, GB, TB (x1000), e.g. 64M, 1GiB, 1e7";
 
 [[noreturn]] void bad(std::string_view option, std::string_view text, const std::string& why) {
-  throw UsageError(std::string(option) + ": '" + std::string(text) + "' " + why);
+  throw UsageError(std::string(option) + ": " + quoted_input(text) + " " + why);
 }
 
 std::string lower(std::string_view s) {
@@ -66,7 +68,9 @@ std::uint64_t parse_size(std::string_view text, std::string_view option, std::ui
     if (i < trimmed.size() && (trimmed[i] == '+' || trimmed[i] == '-')) ++i;
     if (!digits()) i = mark;  // "1E" is not an exponent; let the suffix check reject it
   }
-  const double number = std::stod(trimmed.substr(0, i));
+  // The syntax is checked above; strtod only converts (no exception: a
+  // magnitude beyond double's range is HUGE_VAL, caught as too large below).
+  const double number = std::strtod(trimmed.substr(0, i).c_str(), nullptr);
   const double multiplier = suffix_multiplier(std::string_view(trimmed).substr(i));
   if (multiplier == 0) bad(option, text, std::string("has an unknown suffix; ") + kSizeHelp);
 
@@ -74,7 +78,7 @@ std::uint64_t parse_size(std::string_view text, std::string_view option, std::ui
   if (value == 0) bad(option, text, "must be positive; " + std::string(kSizeHelp));
   if (!(value <= static_cast<double>(max)))
     bad(option, text, "is absurdly large (above " + format_bytes(static_cast<double>(max)) + ")");
-  if (value != std::floor(value)) bad(option, text, "is not a whole number");
+  if (value != std::floor(value)) bad(option, text, "is not a whole number; " + std::string(kSizeHelp));
   return static_cast<std::uint64_t>(value);
 }
 

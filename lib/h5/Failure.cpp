@@ -52,6 +52,8 @@ void fail(hid_t context, std::string_view action, std::string_view object) {
   message += "'";
   const std::string file = file_name_of(context);
   if (!file.empty()) message += " in '" + file + "'";
+  // HDF5's descriptions may end in a newline or hold several lines ("addr
+  // overflow\n..."): RuntimeFailure folds the message onto one line.
   if (!detail.empty()) message += ": " + detail;
   throw RuntimeFailure(message);
 }

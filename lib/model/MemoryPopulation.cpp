@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <climits>
 #include <cstdio>
 #include <limits>
 #include <map>
@@ -25,11 +26,8 @@ std::string firmware_string(const std::string& s) {
 // ---- where a slot sits ----
 
 int to_int(const std::string& digits) {
-  try {
-    return std::stoi(digits);
-  } catch (...) {
-    return -1;
-  }
+  std::uint64_t value = 0;
+  return read_whole_number(digits, value) == NumberRead::Ok && value <= INT_MAX ? static_cast<int>(value) : -1;
 }
 
 std::string upper(std::string s) {
@@ -140,7 +138,8 @@ std::uint64_t size_from_text(const std::string& value) {
   static const std::map<std::string, int> shift = {{"bytes", 0}, {"kB", 10}, {"KB", 10}, {"MB", 20},
                                                    {"GB", 30},   {"TB", 40}, {"PB", 50}};
   const auto it = shift.find(unit);
-  return it == shift.end() ? 0 : amount << it->second;
+  if (it == shift.end() || amount > (UINT64_MAX >> it->second)) return 0;  // unknown, or beyond 64 bits
+  return amount << it->second;
 }
 
 // "4800 MT/s"; dmidecode before 3.2 wrote the same number as "2666 MHz"

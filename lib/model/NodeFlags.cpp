@@ -7,10 +7,14 @@
 #include "core/Errors.hpp"
 #include "core/OptionText.hpp"
 #include "core/ResultColumns.hpp"
+#include "model/References.hpp"
 #include "model/RobustStats.hpp"
 
 namespace bws::model {
 namespace {
+
+// A robust z beyond 100 never happens: a larger k would never flag.
+constexpr double kMaxFlagK = 100;
 
 std::string number(double v) {
   char buf[48];
@@ -51,7 +55,7 @@ void add_flag_options(boost::program_options::options_description& desc, const s
   add_text_option(desc, "flags.k", "3.5",
                   "in a cohort of 8 nodes or more, flag a node more than k robust standard deviations (1.4826 x "
                   "MAD) below the median of its cohort peers (and below 95 % of it); k is used as given at 10,000 "
-                  "nodes and lowered by 3.2/sqrt(n) in smaller cohorts (the retest confirms): a number > 0");
+                  "nodes and lowered by 3.2/sqrt(n) in smaller cohorts (the retest confirms): a number > 0 and <= 100");
   add_text_option(desc, "flags.fraction", "0.75",
                   "in a cohort of 3 nodes or more, flag a node below this fraction of the median of its cohort "
                   "peers, however noisy they are: a number in (0, 1]");
@@ -65,24 +69,40 @@ void add_flag_options(boost::program_options::options_description& desc, const s
 FlagSettings parse_flag_settings(const Config& config, const std::vector<NodeMetric>& metrics) {
   FlagSettings s;
   const std::string k_default = number(FlagRule{}.k), f_default = number(FlagRule{}.fraction);
-  s.k = parse_real_number(option_text(config, "flags.k", k_default.c_str()), "flags.k", "a number > 0");
-  if (!(s.k > 0 && std::isfinite(s.k)))
-    throw UsageError("--flags.k: " + config.get("flags.k") + " is out of range; allowed: a number > 0");
-  s.fraction = parse_real_number(option_text(config, "flags.fraction", f_default.c_str()), "flags.fraction", "a number in (0, 1]");
+  const std::string k_text = option_text(config, "flags.k", k_default.c_str());
+  s.k = parse_real_number(k_text, "flags.k", "a number > 0 and <= 100");
+  if (!(s.k > 0 && s.k <= kMaxFlagK))
+    throw UsageError("--flags.k: " + quoted_input(k_text) + " is out of range; allowed: a number > 0 and <= 100");
+  const std::string f_text = option_text(config, "flags.fraction", f_default.c_str());
+  s.fraction = parse_real_number(f_text, "flags.fraction", "a number in (0, 1]");
   if (!(s.fraction > 0 && s.fraction <= 1))
-    throw UsageError("--flags.fraction: " + config.get("flags.fraction") + " is out of range; allowed: (0, 1]");
+    throw UsageError("--flags.fraction: " + quoted_input(f_text) + " is out of range; allowed: (0, 1]");
   const std::string floors = trim_text(option_text(config, "flags.floor", ""));
   if (floors.empty()) return s;
-  for (const std::string& item : split_comma_list(floors)) {
+  // Metric names hold commas within their brackets ("bs.wmax[BS6,3]=1e9"):
+  // split at commas outside brackets.
+  std::vector<std::string> items(1);
+  int depth = 0;
+  for (char c : floors) {
+    if (c == '[') ++depth;
+    if (c == ']' && depth > 0) --depth;
+    if (c == ',' && depth == 0) items.emplace_back();
+    else items.back() += c;
+  }
+  for (const std::string& item : items) {
     const auto eq = item.find('=');
     if (eq == std::string::npos)
-      throw UsageError("--flags.floor: '" + item + "' is not METRIC=VALUE; metrics: " + known_metrics(metrics));
+      throw UsageError("--flags.floor: " + quoted_input(trim_text(item)) + " is not METRIC=VALUE; metrics: " +
+                       known_metrics(metrics));
     const std::string name = trim_text(item.substr(0, eq));
-    const std::string base = name.substr(0, name.find('['));
-    if (std::none_of(metrics.begin(), metrics.end(), [&](const NodeMetric& m) { return m.name == base; }))
-      throw UsageError("--flags.floor: unknown metric '" + name + "'; metrics: " + known_metrics(metrics));
-    const double value = parse_real_number(item.substr(eq + 1), "flags.floor", "METRIC=VALUE with a number");
-    s.floors[name] = value;
+    std::string why;
+    if (!resolve_metric_key(metrics, name, why)) throw UsageError("--flags.floor: " + why);
+    const double value = parse_real_number(item.substr(eq + 1), "flags.floor", "METRIC=VALUE with a number > 0");
+    if (!(value > 0))
+      throw UsageError("--flags.floor: " + quoted_input(trim_text(item)) + " is out of range; allowed: METRIC=VALUE with a "
+                       "number > 0");
+    if (!s.floors.emplace(name, value).second)
+      throw UsageError("--flags.floor: metric " + quoted_input(name) + " is given twice; give each metric once");
   }
   return s;
 }

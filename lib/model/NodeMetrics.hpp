@@ -33,6 +33,10 @@ struct NodeMetric {
   // A column whose text joins the node's hardware class in the cohort
   // ("device" for a device metric: GPUs of two models are two cohorts).
   std::string cohort_column = {};
+  // The texts each group_by column can hold (one list per column; an empty
+  // list: any), so that a floor or reference naming a group no run can
+  // produce ("stream.triad[quad]") is refused when it is given.
+  std::vector<std::vector<std::string>> group_values = {};
 };
 
 struct NodeMetricValue {

@@ -31,14 +31,48 @@ double unit_factor(const std::string& unit, const std::string& metric_unit) {
   return unit == metric_unit ? 1 : 0;
 }
 
-const NodeMetric* find_metric(const std::vector<NodeMetric>& metrics, const std::string& key) {
-  const std::string base = key.substr(0, key.find('['));
-  for (const NodeMetric& m : metrics)
-    if (m.name == base) return &m;
-  return nullptr;
+std::string metric_names(const std::vector<NodeMetric>& metrics) {
+  std::string known;
+  for (const NodeMetric& m : metrics) known += (known.empty() ? "" : ", ") + m.name;
+  return known.empty() ? "(none)" : known;
 }
 
 }  // namespace
+
+const NodeMetric* resolve_metric_key(const std::vector<NodeMetric>& metrics, const std::string& key, std::string& why) {
+  const std::size_t open = key.find('[');
+  const std::string base = trim_text(key.substr(0, open));
+  const auto it = std::find_if(metrics.begin(), metrics.end(), [&](const NodeMetric& m) { return m.name == base; });
+  if (it == metrics.end()) {
+    why = "unknown metric " + quoted_input(key) + "; metrics: " + metric_names(metrics);
+    return nullptr;
+  }
+  if (open == std::string::npos) return &*it;
+  if (key.back() != ']') {
+    why = "metric " + quoted_input(key) + " is not NAME or NAME[GROUP]";
+    return nullptr;
+  }
+  const std::vector<std::string> values = split_comma_list(key.substr(open + 1, key.size() - open - 2));
+  if (it->group_by.empty()) {
+    why = "metric " + quoted_input(key) + " has no groups: " + it->name + " has one value per node";
+    return nullptr;
+  }
+  std::string columns;
+  for (const std::string& c : it->group_by) columns += (columns.empty() ? "" : ",") + c;
+  if (values.size() != it->group_by.size()) {
+    why = "metric " + quoted_input(key) + " matches no group: " + it->name + "'s groups are [" + columns + "]";
+    return nullptr;
+  }
+  for (std::size_t g = 0; g < values.size() && g < it->group_values.size(); ++g) {
+    const std::vector<std::string>& allowed = it->group_values[g];
+    if (allowed.empty() || std::find(allowed.begin(), allowed.end(), values[g]) != allowed.end()) continue;
+    std::string list;
+    for (const std::string& v : allowed) list += (list.empty() ? "" : ", ") + v;
+    why = "metric " + quoted_input(key) + " matches no group: " + it->group_by[g] + " is one of " + list;
+    return nullptr;
+  }
+  return &*it;
+}
 
 std::vector<Reference> parse_references(const std::string& text, const std::string& origin,
                                         const std::vector<NodeMetric>& metrics) {
@@ -63,26 +97,29 @@ std::vector<Reference> parse_references(const std::string& text, const std::stri
     r.host_pattern = section;
     r.metric = trim_text(l.substr(0, eq));
     r.line = line;
-    const NodeMetric* metric = find_metric(metrics, r.metric);
-    if (!metric) {
-      std::string known;
-      for (const NodeMetric& m : metrics) known += (known.empty() ? "" : ", ") + m.name;
-      throw UsageError(where + "unknown metric '" + r.metric + "'; metrics: " + known);
-    }
+    std::string why;
+    const NodeMetric* metric = resolve_metric_key(metrics, r.metric, why);
+    if (!metric) throw UsageError(where + why);
+    for (const Reference& other : refs)
+      if (other.host_pattern == r.host_pattern && other.metric == r.metric)
+        throw UsageError(where + quoted_input(r.metric) + " for hosts " + quoted_input(r.host_pattern) + " is given twice (line " +
+                         std::to_string(other.line) + " too); give each metric once per section");
     const std::vector<std::string> fields = split_comma_list(l.substr(eq + 1));
     if (fields.size() != 4) throw UsageError(where + "expected 'metric = target, lower, upper, unit' (4 values)");
     const double factor = unit_factor(fields[3], metric->unit);
     if (factor == 0)
-      throw UsageError(where + "unit '" + fields[3] + "' does not fit " + metric->name + ", measured in " + metric->unit);
+      throw UsageError(where + "unit " + quoted_input(fields[3]) + " does not fit " + metric->name + ", measured in " +
+                       metric->unit);
     auto number = [&](const std::string& f, const char* what) {
-      char* end = nullptr;
-      const double v = std::strtod(f.c_str(), &end);
-      if (f.empty() || end != f.c_str() + f.size() || !std::isfinite(v))
-        throw UsageError(where + what + " '" + f + "' is not a number");
+      double v = 0;
+      const NumberRead read = read_real_number(f, v);
+      if (read == NumberRead::NotANumber) throw UsageError(where + what + " " + quoted_input(f) + " is not a number");
+      if (read == NumberRead::OutOfRange) throw UsageError(where + what + " " + quoted_input(f) + " is out of range");
       return v;
     };
     r.target = number(fields[0], "target") * factor;
     if (!(r.target > 0)) throw UsageError(where + "the target must be > 0");
+    if (!std::isfinite(r.target)) throw UsageError(where + "target " + quoted_input(fields[0]) + " is out of range");
     r.lower_open = lower_text(fields[1]) == "none";
     r.upper_open = lower_text(fields[2]) == "none";
     if (!r.lower_open) r.lower_fraction = number(fields[1], "lower");

@@ -26,11 +26,20 @@ struct Reference {
   int line = 0;
 };
 
+// The metric that `key` ("stream.triad", "stream.triad[double]") names, or
+// nullptr with `why` saying why no value can ever match it: an unknown name,
+// a group on a metric without groups, a group with another number of values
+// than the metric's group columns, or a value its column never holds.
+const NodeMetric* resolve_metric_key(const std::vector<NodeMetric>& metrics, const std::string& key, std::string& why);
+
 // Parses the file's text; `origin` names the option and file in messages:
 // UsageError "--reference 'ref.ini' line 4: ...". Units are converted to the
 // metric's (B/s from kB/s, MB/s, GB/s, TB/s, KiB/s, MiB/s, GiB/s; s from ms,
-// us, ns); a unit that does not fit the metric, an unknown metric, a target
-// that is not > 0 or a lower fraction above the upper one is an error.
+// us, ns); a unit that does not fit the metric, an unknown metric or group
+// (resolve_metric_key), a metric given twice in one section, a target that
+// is not > 0 or a lower fraction above the upper one is an error. (A metric
+// of a test this survey does not run is allowed: one file of references
+// serves every survey of a site.)
 std::vector<Reference> parse_references(const std::string& text, const std::string& origin,
                                         const std::vector<NodeMetric>& metrics);
 

@@ -47,8 +47,8 @@ const OclPlatformInfo& choose_platform(const std::vector<OclPlatformInfo>& platf
     throw UsageError(key + " auto: no platform has a device" + allowed);
   }
   if (is_index(t)) {
-    const auto index = std::stoul(t);
-    if (index >= platforms.size()) throw UsageError(key + ": " + t + " is out of range" + allowed);
+    std::uint64_t index = 0;
+    if (read_whole_number(t, index) != NumberRead::Ok || index >= platforms.size()) throw UsageError(key + ": " + t + " is out of range" + allowed);
     return platforms[index];
   }
   std::vector<const OclPlatformInfo*> matches;
@@ -76,8 +76,8 @@ OclChoice choose_device(const std::vector<OclPlatformInfo>& platforms, const std
   if (lower_text(t) == "auto") {
     for (const OclDeviceInfo& d : platform.devices) candidates.push_back(&d);
   } else if (is_index(t)) {
-    const auto index = std::stoul(t);
-    if (index >= platform.devices.size()) throw UsageError(key + ": " + t + " is out of range" + allowed);
+    std::uint64_t index = 0;
+    if (read_whole_number(t, index) != NumberRead::Ok || index >= platform.devices.size()) throw UsageError(key + ": " + t + " is out of range" + allowed);
     candidates.push_back(&platform.devices[index]);
   } else {
     for (const OclDeviceInfo& d : platform.devices)

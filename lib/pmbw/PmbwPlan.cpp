@@ -83,7 +83,9 @@ std::vector<int> parse_thread_counts(const std::string& text_in, int max_threads
     const std::string s = trim_text(t);
     if (s.empty() || s.size() > 6 || !std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); }))
       throw UsageError(option_flag(kThreadsOption) + ": '" + text_in + "' is not a thread count list" + allowed);
-    const int n = std::stoi(s);
+    std::uint64_t count = 0;
+    read_whole_number(s, count);  // at most 6 digits, checked above
+    const int n = static_cast<int>(count);
     if (n < 1 || n > max_threads)
       throw UsageError(option_flag(kThreadsOption) + ": " + s + " threads is out of range" + allowed);
     return n;

@@ -6,6 +6,7 @@
 #include <boost/program_options/variables_map.hpp>
 
 #include "core/Errors.hpp"
+#include "core/OptionText.hpp"
 #include "model/NodeFlags.hpp"
 #include "survey/IniFile.hpp"
 #include "survey/Registry.hpp"
@@ -141,6 +142,45 @@ void store_resumed_configuration(const po::options_description& desc, po::variab
   vm.at("out") = po::variable_value(boost::any(path), false);
 }
 
+// Whether the option's default is empty text (or it has none): an empty
+// value in an INI file then means the default (--print-config writes
+// "sizes = " for them, and reads back).
+bool default_is_empty(const po::option_description& option) {
+  boost::any value;
+  if (!option.semantic()->apply_default(value)) return true;
+  const std::string* text = boost::any_cast<std::string>(&value);
+  return text && text->empty();
+}
+
+// What Boost accepts but bwsurvey refuses on the command line: a word that
+// belongs to no option (it would be ignored: "--quick false" ran quick,
+// "--out /a b/x.h5" wrote /a), and an empty value ("--beff.sizes ''", most
+// often a shell variable that was not set, which would silently mean the
+// default).
+void refuse_stray_and_empty_values(const po::options_description& desc, const po::parsed_options& parsed) {
+  for (std::size_t i = 0; i < parsed.options.size(); ++i) {
+    const po::option& o = parsed.options[i];
+    if (o.string_key.empty()) {
+      std::string after;
+      if (i > 0 && !parsed.options[i - 1].string_key.empty()) after = " (after --" + parsed.options[i - 1].string_key + ")";
+      throw UsageError("unexpected argument " + quoted_input(o.original_tokens.empty() ? std::string() : o.original_tokens[0]) +
+                       after + "; bwsurvey takes only --options, each with at most one value (a switch such as "
+                       "--quick takes none; quote a value that has spaces)");
+    }
+    for (const std::string& value : o.value) {
+      if (!trim_text(value).empty()) continue;
+      std::string default_text = "see --help";
+      boost::any default_value;
+      const po::option_description* known = desc.find_nothrow(o.string_key, false);
+      if (known && known->semantic()->apply_default(default_value))
+        if (const std::string* text = boost::any_cast<std::string>(&default_value))
+          default_text = text->empty() ? "none" : quoted_input(*text);
+      throw UsageError("--" + o.string_key + ": empty value; give a value, or leave the option out for its default (" +
+                       default_text + ")");
+    }
+  }
+}
+
 }  // namespace
 
 CommandLine parse_command_line(int argc, const char* const argv[], const ConfigReader& read_config,
@@ -151,9 +191,11 @@ CommandLine parse_command_line(int argc, const char* const argv[], const ConfigR
   for (int i = 0; i < argc; ++i) out.text += (i ? " " : "") + std::string(argv[i]);
 
   try {
-    po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
+    const po::parsed_options given = po::command_line_parser(argc, argv).options(desc).run();
+    refuse_stray_and_empty_values(desc, given);
+    po::store(given, vm);
   } catch (const po::unknown_option& e) {
-    throw UsageError("unknown option '" + e.get_option_name() + "'; see --help for the options");
+    throw UsageError("unknown option " + quoted_input(e.get_option_name()) + "; see --help for the options");
   } catch (const po::too_many_positional_options_error&) {
     throw UsageError("unexpected argument; bwsurvey takes only options (see --help)");
   } catch (const po::error& e) {
@@ -169,8 +211,11 @@ CommandLine parse_command_line(int argc, const char* const argv[], const ConfigR
     for (const IniEntry& entry : parse_ini(text, path)) {
       const po::option_description* known = desc.find_nothrow(entry.key, false);
       if (!known || (invocation_only_keys().count(entry.key) && entry.key != "force"))
-        throw UsageError("--config '" + path + "' line " + std::to_string(entry.line) + ": unknown option '" +
-                         entry.key + "'");
+        throw UsageError("--config " + quoted_input(path, kMaxQuotedPathChars) + " line " + std::to_string(entry.line) +
+                         ": unknown option " + quoted_input(entry.key));
+      if (trim_text(entry.value).empty() && !default_is_empty(*known))
+        throw UsageError("--config " + quoted_input(path, kMaxQuotedPathChars) + " line " + std::to_string(entry.line) +
+                         ": " + entry.key + " has an empty value; give a value, or leave the key out for its default");
       po::option opt(entry.key, {entry.value});
       opt.original_tokens = {entry.key, entry.value};
       parsed.options.push_back(opt);

@@ -288,7 +288,7 @@ class Survey {
         memory_population_ = read_memory_population_file(settings_.dmidecode_file, layout_.host);
       if (root() && !settings_.reference.empty())
         references_ = model::parse_references(read_config_file(settings_.reference, "--reference"),
-                                              "--reference '" + settings_.reference + "'", all_node_metrics());
+                                              "--reference " + quoted_input(settings_.reference), all_node_metrics());
     } catch (const UsageError& e) {
       error = error_line(e);
     }

@@ -6,6 +6,8 @@
 #include <set>
 #include <stdexcept>
 
+#include "core/OptionText.hpp"
+
 namespace bws::survey {
 namespace {
 
@@ -56,8 +58,8 @@ void expand_one(const std::string& host, std::vector<std::string>& out) {
     const auto dash = range.find('-');
     const std::string lo = range.substr(0, dash), hi = dash == std::string::npos ? lo : range.substr(dash + 1);
     if (!all_digits(lo) || !all_digits(hi)) throw std::invalid_argument("host list '" + host + "': bad range '" + range + "'");
-    const unsigned long long a = std::stoull(lo), b = std::stoull(hi);
-    if (b < a || b - a > 1000000) throw std::invalid_argument("host list '" + host + "': bad range '" + range + "'");
+    std::uint64_t a = 0, b = 0;
+    if (read_whole_number(lo, a) != NumberRead::Ok || read_whole_number(hi, b) != NumberRead::Ok || b < a || b - a > 1000000) throw std::invalid_argument("host list '" + host + "': bad range '" + range + "'");
     for (unsigned long long n = a; n <= b; ++n) expand_one(prefix + padded(n, lo.size()) + rest, out);
     if (comma == std::string::npos) break;
     from = comma + 1;
@@ -109,7 +111,9 @@ std::string compress_hostlist(const std::vector<std::string>& hosts) {
       return !g.plain && g.prefix == key.prefix && g.width == key.width;
     });
     if (it == groups.end()) it = groups.insert(groups.end(), key);
-    it->numbers.insert(std::stoull(digits));
+    std::uint64_t number = 0;
+    read_whole_number(digits, number);  // at most 18 digits, checked above
+    it->numbers.insert(number);
   }
   std::string out;
   for (const Group& g : groups) {

@@ -3,6 +3,7 @@
 // prefix the following keys ("[stream]" + "ntimes = 5" is stream.ntimes),
 // comments starting with '#' or ';', blank lines. Every problem names the
 // file and the line.
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -18,8 +19,20 @@ struct IniEntry {
 // "--config 'f.ini' line 3: ..." on a malformed line.
 std::vector<IniEntry> parse_ini(const std::string& text, const std::string& origin);
 
-// Reads a file's whole text; UsageError naming `option` when it is missing
-// or unreadable.
+// The largest file read_config_file reads: INI and reference files are a
+// few KiB; a larger one is a mistake (a data file named by accident).
+inline constexpr std::size_t kMaxConfigFileBytes = std::size_t(16) << 20;
+
+// Reads a regular file of at most kMaxConfigFileBytes, or returns false with
+// `why` ("cannot be read: No such file or directory", "is a FIFO, not a
+// regular file", "is larger than 16 MiB"). The file is opened without
+// blocking and checked before a byte is read: a FIFO, a device (/dev/zero)
+// or a socket is never read, so nothing waits or reads forever.
+bool read_small_regular_file(const std::string& path, std::string& text, std::string& why);
+
+// Reads a file's whole text (read_small_regular_file); UsageError naming
+// `option` and the file when it is missing, unreadable, not a regular file
+// or too large.
 std::string read_config_file(const std::string& path, const std::string& option = "--config");
 
 }  // namespace bws::survey

@@ -1,6 +1,8 @@
 #include "survey/MemoryDiscovery.hpp"
 
 #include "core/Errors.hpp"
+#include "core/OptionText.hpp"
+#include "survey/IniFile.hpp"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -105,11 +107,10 @@ model::MemoryPopulation read_memory_population_file(const std::string& path_patt
   std::string path = path_pattern;
   for (std::size_t at = path.find("%h"); at != std::string::npos; at = path.find("%h", at + host.size()))
     path.replace(at, 2, host);
-  std::ifstream in(path);
-  if (!in)
-    throw UsageError("--memory.dmidecode: cannot read '" + path + "' (node " + host +
-                     "); allowed: a readable file of `dmidecode -t memory` output, %h for the hostname");
-  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  std::string text, why;
+  if (!read_small_regular_file(path, text, why))  // never a FIFO or /dev/zero: it would block or never end
+    throw UsageError("--memory.dmidecode: cannot read " + quoted_input(path, kMaxQuotedPathChars) + " (node " + host + "): " +
+                     why + "; allowed: a readable file of `dmidecode -t memory` output, %h for the hostname");
   model::MemoryPopulation population = model::parse_dmidecode_memory(text);
   if (population.slots.empty())
     throw UsageError("--memory.dmidecode: '" + path + "' (node " + host +

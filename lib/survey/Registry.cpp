@@ -2,6 +2,8 @@
 
 #include "beff/BeffBenchmark.hpp"
 #include "bs/BsBenchmark.hpp"
+#include "bs/BsPlan.hpp"
+#include "bs/BsTypes.hpp"
 #include "pmbw/PmbwBenchmark.hpp"
 #include "roofline/RooflineBenchmark.hpp"
 #include "stream/StreamBabelStream.hpp"
@@ -9,6 +11,25 @@
 #include "stream/StreamBenchmark.hpp"
 
 namespace bws::survey {
+namespace {
+
+// The group texts of the node metrics (NodeMetric::group_values): STREAM's
+// element types, BS's test labels and degrees (0 for BS1-BS5).
+const std::vector<std::string> kStreamTypes = {"double", "float"};
+
+std::vector<std::string> bs_test_labels() {
+  std::vector<std::string> labels;
+  for (const bs::BsTestSpec& spec : bs::kBsTests) labels.emplace_back(spec.label);
+  return labels;
+}
+
+std::vector<std::string> bs_degree_labels() {
+  std::vector<std::string> labels = {"0"};
+  for (int d = bs::kMinDegree; d <= bs::kMaxDegree; ++d) labels.push_back(std::to_string(d));
+  return labels;
+}
+
+}  // namespace
 
 const std::vector<RegistryEntry>& benchmark_registry() {
   // b_eff's PCIe path opens device buffers through lib/ocl (nullptr in a
@@ -16,12 +37,15 @@ const std::vector<RegistryEntry>& benchmark_registry() {
   const auto make_beff = [] { return beff::make_beff_benchmark(ocl::device_buffers_provider()); };
   static const std::vector<RegistryEntry> entries = {
       {"stream", true, stream::make_stream_benchmark, nullptr, stream::make_stream_report, {"stream/nodes"}, nullptr,
-       {{"stream.triad", "stream/nodes", "bandwidth", "B/s", {{"kernel", "Triad"}}, {"type"}}},
+       {{.name = "stream.triad", .table = "stream/nodes", .column = "bandwidth", .unit = "B/s",
+         .where = {{"kernel", "Triad"}}, .group_by = {"type"}, .group_values = {kStreamTypes}}},
        {{"stream/babelstream", {"stream/results"}, stream::babelstream_table}}},
       {"beff", true, nullptr, make_beff, beff::make_beff_report, {"beff/sizes", "beff/summary"}, nullptr,
        {{"beff.per_rank", "beff/ranks", "b_eff_Bps", "B/s", {}, {}, model::HostAggregate::Mean}}},
       {"bs", false /*not in the default set: it is long*/, bs::make_bs_benchmark, nullptr, bs::make_bs_report, {"bs/fits"}, nullptr,
-       {{"bs.wmax", "bs/fits", "Wmax_Bps", "B/s", {{"fitted", "1"}, {"backend", "cpu"}}, {"test", "degree"}}}},
+       {{.name = "bs.wmax", .table = "bs/fits", .column = "Wmax_Bps", .unit = "B/s",
+         .where = {{"fitted", "1"}, {"backend", "cpu"}}, .group_by = {"test", "degree"},
+         .group_values = {bs_test_labels(), bs_degree_labels()}}}},
       {"pmbw", false /*not in the default set: hours at the default sizes*/, pmbw::make_pmbw_benchmark, nullptr,
        pmbw::make_pmbw_report, {"pmbw/nodes"}, pmbw::make_pmbw_exporter,
        {{"pmbw.scan_ram", "pmbw/nodes", "scan_ram_Bps", "B/s"},
@@ -31,8 +55,9 @@ const std::vector<RegistryEntry>& benchmark_registry() {
       {"ocl", false /*needs an OpenCL device*/, ocl::make_ocl_benchmark, nullptr, ocl::make_ocl_report,
        {"ocl/stream/nodes", "bs/fits"}, nullptr,
        // Device metrics: cohorts add the device's name (two GPU models are two cohorts).
-       {{"ocl.triad", "ocl/stream/nodes", "bandwidth", "B/s", {{"kernel", "Triad"}}, {"type"}, model::HostAggregate::Sum,
-         true, "device"}},
+       {{.name = "ocl.triad", .table = "ocl/stream/nodes", .column = "bandwidth", .unit = "B/s",
+         .where = {{"kernel", "Triad"}}, .group_by = {"type"}, .cohort_column = "device",
+         .group_values = {kStreamTypes}}},
        {}, {{"beff", {{"beff.path", "device"}}, ocl::wants_device_beff}}},
   };
   return entries;

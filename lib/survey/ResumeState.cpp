@@ -21,7 +21,10 @@ std::map<std::string, std::uint64_t> decode_row_counts(const std::string& text) 
     const std::string item = text.substr(from, end - from);
     const auto eq = item.rfind('=');
     if (eq == std::string::npos) throw RuntimeFailure("phase_start_rows: '" + item + "' is not path=rows");
-    counts[item.substr(0, eq)] = std::stoull(item.substr(eq + 1));
+    std::uint64_t rows = 0;
+    if (read_whole_number(item.substr(eq + 1), rows) != NumberRead::Ok)
+      throw RuntimeFailure("phase_start_rows: " + quoted_input(item) + " is not path=rows");
+    counts[item.substr(0, eq)] = rows;
     from = end + 1;
   }
   return counts;

@@ -9,6 +9,10 @@
 namespace bws::survey {
 namespace {
 
+constexpr std::uint64_t kMaxThreads = 4096;
+// --phase-timeout above a year is a typo, and would overflow the clocks' durations.
+constexpr double kMaxPhaseTimeoutSeconds = 365.0 * 24 * 3600;
+
 std::string available_tests() {
   std::string list;
   for (const auto& e : benchmark_registry()) list += (list.empty() ? "" : ", ") + e.name;
@@ -37,22 +41,32 @@ std::vector<const RegistryEntry*> parse_tests(const std::string& text) {
 }
 
 int parse_threads(const std::string& text) {
-  if (text == "auto") return 0;
-  std::size_t used = 0;
-  long value = 0;
-  try {
-    value = std::stol(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || text.empty())
-    throw UsageError("--threads: '" + text + "' is not a number; allowed: auto or 1..cores of the rank");
-  if (value < 1 || value > 4096)
-    throw UsageError("--threads: " + text + " is out of range; allowed: auto or 1..cores of the rank");
+  if (trim_text(text) == "auto") return 0;
+  const char* const allowed = "; allowed: auto or 1..cores of the rank";
+  std::uint64_t value = 0;
+  const NumberRead read = read_whole_number(text, value);
+  if (read == NumberRead::NotANumber) throw UsageError("--threads: " + quoted_input(text) + " is not a number" + allowed);
+  if (read == NumberRead::OutOfRange || value < 1 || value > kMaxThreads)
+    throw UsageError("--threads: " + quoted_input(text) + " is out of range" + allowed);
   return static_cast<int>(value);
 }
 
 }  // namespace
+
+std::vector<model::NodeMetric> measured_node_metrics(const std::vector<const RegistryEntry*>& tests) {
+  std::vector<const RegistryEntry*> entries = tests;
+  for (const RegistryEntry* entry : tests)
+    for (const CompanionPhase& companion : entry->companions)
+      if (const RegistryEntry* other = find_benchmark(companion.name)) entries.push_back(other);
+  std::vector<model::NodeMetric> metrics;
+  for (const model::NodeMetric& m : all_node_metrics())
+    if (std::any_of(entries.begin(), entries.end(), [&](const RegistryEntry* e) {
+          return std::any_of(e->node_metrics.begin(), e->node_metrics.end(),
+                             [&](const model::NodeMetric& own) { return own.name == m.name; });
+        }))
+      metrics.push_back(m);
+  return metrics;
+}
 
 SurveySettings parse_survey_settings(const Config& config) {
   SurveySettings s;
@@ -66,19 +80,28 @@ SurveySettings parse_survey_settings(const Config& config) {
   s.resume = config.has("resume") ? config.get("resume") : std::string();
   if (config.has("phase-timeout")) {
     const std::string t = config.get("phase-timeout");
-    s.phase_timeout_seconds = parse_real_number(t, "phase-timeout", "seconds >= 0 (0: no limit)");
-    if (s.phase_timeout_seconds < 0)
-      throw UsageError("--phase-timeout: " + t + " is out of range; allowed: seconds >= 0 (0: no limit)");
+    s.phase_timeout_seconds = parse_real_number(t, "phase-timeout", 0, kMaxPhaseTimeoutSeconds,
+                                                "seconds 0..31536000 (a year; 0: no limit)");
   }
   s.reference = config.has("reference") ? config.get("reference") : std::string();
   s.fail_on_flags = config.has("fail-on-flags") && config.flag("fail-on-flags");
   s.flags = model::parse_flag_settings(config, all_node_metrics());
+  const std::vector<model::NodeMetric> measured = measured_node_metrics(s.tests);
+  for (const auto& [key, floor] : s.flags.floors) {
+    const std::string name = trim_text(key.substr(0, key.find('[')));
+    if (std::none_of(measured.begin(), measured.end(), [&](const model::NodeMetric& m) { return m.name == name; })) {
+      std::string names;
+      for (const model::NodeMetric& m : measured) names += (names.empty() ? "" : ", ") + m.name;
+      throw UsageError("--flags.floor: metric " + quoted_input(key) + " is not measured by --tests " +
+                       quoted_input(config.get("tests")) + "; measured: " + (names.empty() ? "none" : names));
+    }
+  }
   s.dmidecode_file = config.has("memory.dmidecode") ? config.get("memory.dmidecode") : std::string();
   if (config.has("retest")) {
     const std::string t = config.get("retest");
-    const double rounds = parse_real_number(t, "retest", "a whole number 0..10");
-    if (!(rounds >= 0 && rounds <= 10 && rounds == static_cast<int>(rounds)))
-      throw UsageError("--retest: " + t + " is out of range; allowed: a whole number 0..10");
+    const double rounds = parse_real_number(t, "retest", 0, 10, "a whole number 0..10");
+    if (rounds != static_cast<int>(rounds))
+      throw UsageError("--retest: " + quoted_input(t) + " is out of range; allowed: a whole number 0..10");
     s.retest_rounds = static_cast<int>(rounds);
   }
   return s;

@@ -31,6 +31,11 @@ struct SurveySettings {
 // Throws UsageError: "--tests: unknown test 'foo'; available: stream", an
 // empty list, a --threads that is not 'auto' or 1..4096, an unknown --bind,
 // an empty --out, a --phase-timeout that is not a number >= 0, bad --flags.*.
+// A --flags.floor metric that none of the tests measures (--tests stream
+// and a bs.wmax floor) is refused too: it would match nothing.
 SurveySettings parse_survey_settings(const Config& config);
+
+// The node metrics the tests measure (their own, and their companions').
+std::vector<model::NodeMetric> measured_node_metrics(const std::vector<const RegistryEntry*>& tests);
 
 }  // namespace bws::survey

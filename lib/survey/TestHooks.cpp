@@ -1,5 +1,6 @@
 #include "survey/TestHooks.hpp"
 
+#include <climits>
 #include <cstdlib>
 
 #include "core/OptionText.hpp"
@@ -12,9 +13,8 @@ namespace bws::survey {
 namespace {
 
 bool parse_int(const std::string& text, int& out) {
-  char* end = nullptr;
-  const long v = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || end != text.c_str() + text.size() || v < 0) return false;
+  std::uint64_t v = 0;
+  if (read_whole_number(text, v) != NumberRead::Ok || v > INT_MAX) return false;
   out = static_cast<int>(v);
   return true;
 }

@@ -216,10 +216,10 @@ TEST(NodeFlags, OptionsAreCheckedWithTheirRanges) {
   auto error = [&](std::map<std::string, std::string, std::less<>> values) {
     return test::usage_error_of([&] { parse_flag_settings(Config(std::move(values), {}), metrics); });
   };
-  EXPECT_EQ(error({{"flags.k", "0"}}), "--flags.k: 0 is out of range; allowed: a number > 0");
+  EXPECT_EQ(error({{"flags.k", "0"}}), "--flags.k: '0' is out of range; allowed: a number > 0 and <= 100");
   EXPECT_DOUBLE_EQ(parse_flag_settings(Config({}, {}), metrics).k, 3.5);
   EXPECT_DOUBLE_EQ(parse_flag_settings(Config({}, {}), metrics).fraction, 0.75);
-  EXPECT_EQ(error({{"flags.fraction", "1.5"}}), "--flags.fraction: 1.5 is out of range; allowed: (0, 1]");
+  EXPECT_EQ(error({{"flags.fraction", "1.5"}}), "--flags.fraction: '1.5' is out of range; allowed: (0, 1]");
   EXPECT_EQ(error({{"flags.floor", "bogus=3"}}), "--flags.floor: unknown metric 'bogus'; metrics: stream.triad");
   EXPECT_EQ(error({{"flags.floor", "stream.triad"}}),
             "--flags.floor: 'stream.triad' is not METRIC=VALUE; metrics: stream.triad");

@@ -72,13 +72,15 @@ TEST_F(ResumeTest, AnUnfinishedStepIsDroppedAndFinishedOnesKept) {
     f.flush();
   }  // "killed" here: beff never completed
   {
-    h5::ResultFile f = h5::ResultFile::open_existing(file("s.h5"), "--resume");
-    const ResumeState state = prepare_resume(f, 2);
+    const ResumeState state = inspect_resume(file("s.h5"), 2, {"ranks/table", "stream/results"});
     EXPECT_EQ(state.completed, std::vector<std::string>{"stream"});
     EXPECT_TRUE(state.setup_complete);
     EXPECT_EQ(state.rank_hosts, (std::vector<std::string>{"h", "h"}));
-    EXPECT_EQ(test::usage_error_of([&] { prepare_resume(f, 3); }),
+    ASSERT_TRUE(state.rows_to_keep.has_value());
+    EXPECT_EQ(test::usage_error_of([&] { inspect_resume(file("s.h5"), 3, {}); }),
               "--resume: '" + file("s.h5") + "' was measured by 2 ranks; run the resume with as many (this run has 3)");
+    h5::ResultFile f = h5::ResultFile::open_existing(file("s.h5"), "--resume");
+    prepare_resume(f, state);
   }
   const auto r = h5::ResultReader::open(file("s.h5"));
   EXPECT_EQ(r.read_table("stream/results").rows(), 4u);
@@ -93,8 +95,7 @@ TEST_F(ResumeTest, ACompleteFileIsNotResumed) {
     h5::ResultFile f = h5::ResultFile::create(file("c.h5"), false);
     f.set_attribute("/", "status", std::string("complete"));
   }
-  h5::ResultFile f = h5::ResultFile::open_existing(file("c.h5"), "--resume");
-  EXPECT_EQ(test::usage_error_of([&] { prepare_resume(f, 1); }),
+  EXPECT_EQ(test::usage_error_of([&] { inspect_resume(file("c.h5"), 1, {}); }),
             "--resume: '" + file("c.h5") + "' is complete; there is nothing to resume");
   EXPECT_EQ(test::usage_error_of([&] { h5::ResultFile::open_existing(file("none.h5"), "--resume"); }),
             "--resume: '" + file("none.h5") + "' does not exist");

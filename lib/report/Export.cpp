@@ -81,11 +81,15 @@ int run_export(const CommandArgs& args, std::ostream& out) {
   std::error_code error;
   fs::create_directories(dir, error);
   if (error) throw UsageError("bwreport export: --dir: cannot create '" + dir.string() + "': " + error.message());
-  for (const Named& t : tables) {
+  auto target_of = [&](const Named& t) {
     std::string name = t.path;
     for (char& c : name)
       if (c == '/') c = '_';
-    const fs::path target = dir / (name + (json ? ".json" : ".csv"));
+    return dir / (name + (json ? ".json" : ".csv"));
+  };
+  for (const Named& t : tables) refuse_output_over_input("export", "--dir file", target_of(t).string(), {path});
+  for (const Named& t : tables) {
+    const fs::path target = target_of(t);
     std::ofstream file_out(target);
     write(file_out, t.table, json);
     file_out.close();

@@ -30,6 +30,11 @@ void check_side_file(const char* option, const std::string& path, const Config& 
   const std::string result = resume.empty() ? text_or_empty(config, "out") : resume;
   if (!result.empty() && same_file(path, result))
     throw UsageError(flag + ": '" + path + "' is the survey's result file; allowed: another file");
+  for (const char* input : {"config", "reference"}) {
+    const std::string input_path = text_or_empty(config, input);
+    if (!input_path.empty() && same_file(path, input_path))
+      throw UsageError(flag + ": '" + path + "' is the --" + input + " file; allowed: a file that is no input");
+  }
   const bool force = config.has("force") && config.flag("force");
   if (resume.empty() && fs::exists(path, error) && !force)
     throw UsageError(flag + ": '" + path + "' exists; allowed: a new file, or --force to overwrite");

@@ -20,8 +20,8 @@ namespace bws {
 
 // UsageError "--<option>: ..." when `path` is a directory, its directory is
 // missing or not writable, it is the survey's result file (--out or
-// --resume), or it exists on a fresh run without --force. `config` gives
-// out, resume and force.
+// --resume) or an input (--config, --reference), or it exists on a fresh
+// run without --force. `config` gives those options' values.
 void check_side_file(const char* option, const std::string& path, const Config& config);
 
 class SideFile {

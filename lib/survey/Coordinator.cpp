@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "core/Errors.hpp"
+#include "core/FileIdentity.hpp"
 #include "core/OptionText.hpp"
 #include "core/ResultColumns.hpp"
 #include "h5/ResultFile.hpp"
@@ -247,6 +248,7 @@ class Survey {
     // usage error is exit 2, anything else (hwloc, std::bad_alloc) exit 1.
     const auto failure = failure_of([&] {
       settings_ = parse_survey_settings(cl_.config);
+      refuse_output_over_inputs();
       topology_.emplace(topo::Topology::discover());
       const int threads = settings_.threads == 0 ? topology_->info().cores : settings_.threads;
       slots_ = topo::make_pinning_plan(*topology_, threads, settings_.bind);
@@ -297,6 +299,16 @@ class Survey {
       return agreed->exit_code;
     }
     return kExitOk;
+  }
+
+  // --out (with --force) never replaces a file this run reads.
+  void refuse_output_over_inputs() const {
+    if (!settings_.resume.empty()) return;
+    const std::string config = cl_.config.has("config") ? cl_.config.get("config") : "";
+    for (const auto& [option, path] : {std::pair<const char*, std::string>{"--config", config},
+                                       {"--reference", settings_.reference}})
+      if (!path.empty() && same_file(settings_.out, path))
+        throw UsageError("--out: '" + settings_.out + "' is the " + option + " file; allowed: a file that is no input");
   }
 
   std::string rank_name() const { return "rank " + std::to_string(rank_) + " (" + layout_.host + ")"; }

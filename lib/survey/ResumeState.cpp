@@ -1,7 +1,8 @@
 #include "survey/ResumeState.hpp"
 
 #include <algorithm>
-#include <stdexcept>
+#include <exception>
+#include <new>
 
 #include "core/Errors.hpp"
 #include "core/OptionText.hpp"
@@ -42,10 +43,10 @@ auto checked_read(const std::string& path, Step&& step) -> decltype(step()) {
     throw UsageError(message.rfind("--resume", 0) == 0 ? message : "--resume: " + message);
   } catch (const RuntimeFailure& e) {
     throw UsageError("--resume: '" + path + "' cannot be resumed: " + e.what());
-  } catch (const std::invalid_argument& e) {  // a number that does not parse (std::stoull)
-    throw UsageError("--resume: '" + path + "' cannot be resumed: a malformed attribute (" + e.what() + ")");
-  } catch (const std::out_of_range& e) {
-    throw UsageError("--resume: '" + path + "' cannot be resumed: a malformed attribute (" + e.what() + ")");
+  } catch (const std::bad_alloc&) {  // a size read from the file
+    throw UsageError("--resume: '" + path + "' cannot be resumed: it declares more than fits in memory");
+  } catch (const std::exception& e) {  // a number that does not parse (std::stoull), a column of another type
+    throw UsageError("--resume: '" + path + "' cannot be resumed: a malformed attribute or table (" + e.what() + ")");
   }
 }
 

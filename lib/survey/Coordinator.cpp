@@ -685,8 +685,9 @@ class Survey {
     outcome_.account(t);
   }
 
-  // An exporter's output is complete when its phase ends (or fails): what
-  // was measured is written either way.
+  // An exporter's output is complete when its phase ends: a phase stored
+  // whole is added to its file, one cut short is kept apart (SideFile.hpp),
+  // so the file matches completed_phases and a resume repeats nothing.
   void finish_exporter(const std::string& name, bool complete) {
     const auto ex = exporters_.find(name);
     if (ex == exporters_.end()) return;

@@ -77,6 +77,23 @@ expect_refused 2 "$dir/cut.h5" 2 "was measured by 1 ranks"
 expect_refused 1 "$dir/cut.h5" 2 "--phase-timeout: -1 is out of range" --phase-timeout -1
 expect_refused 1 "$dir/cut.h5" 2 "--stream.ntimes was left at its default" --stream.ntimes 20
 expect_refused 1 "$base" 2 "is complete; there is nothing to resume"
+# Other setup steps, on 3 ranks: a --config file rank 0 cannot read (exit 2),
+# and a result file that cannot be written (/dev/full: a runtime error, exit 1).
+expect_setup_error() {  # expect_setup_error EXIT PATTERN ARGS...
+  local want=$1 pattern=$2 code
+  shift 2
+  set +e
+  timeout 60 "$mpirun" -q -np 3 --oversubscribe "$bwsurvey" "$@" >"$dir/out.txt" 2>&1
+  code=$?
+  set -e
+  [ $code -eq "$want" ] || { echo "bwsurvey $*: exit $code, expected $want"; cat "$dir/out.txt"; exit 1; }
+  [ "$(grep -c error "$dir/out.txt")" -eq 1 ] && grep -q "^bwsurvey: error: $pattern" "$dir/out.txt" ||
+    { echo "bwsurvey $*:"; cat "$dir/out.txt"; exit 1; }
+}
+expect_setup_error 2 "--config: '$dir' is a directory" --config "$dir"
+if [ -c /dev/full ] && [ -w /dev/full ]; then
+  expect_setup_error 1 "--out: cannot write '/dev/full'" --tests stream --quick --threads 1 --out /dev/full --force
+fi
 # The good one still resumes.
 "$mpirun" -q -np 1 "$bwsurvey" --resume "$dir/cut.h5" >"$dir/resumed.txt" 2>&1 || { cat "$dir/resumed.txt"; exit 1; }
 "$python" -c "import h5py,sys; f=h5py.File(sys.argv[1],'r'); assert f.attrs['status']=='complete', f.attrs['status']" \

@@ -1,6 +1,8 @@
 // bwsurvey: the MPI driver. Parses options, wires the coordinator; all
 // measuring, storing and checking lives in lib/.
 #include <iostream>
+#include <optional>
+#include <string>
 
 #include "core/Errors.hpp"
 #include "survey/CommandLine.hpp"
@@ -9,6 +11,7 @@
 #include "survey/MpiWorld.hpp"
 #include "survey/Registry.hpp"
 #include "survey/ResumeState.hpp"
+#include "survey/SetupFailure.hpp"
 
 namespace {
 
@@ -25,64 +28,65 @@ const char* const kUsage =
 int main(int argc, char** argv) {
   bws::survey::MpiSession mpi(&argc, &argv);
   const bool root = mpi.rank() == 0;
+  const std::string who = "rank " + std::to_string(mpi.rank()) + " (" + bws::survey::this_hostname() + ")";
+  // Setup is agreed step by step (SetupFailure.hpp): whatever a rank throws
+  // reaches every rank, which all end with the same exit code and one line.
+  auto agreed = [&](const std::optional<bws::survey::SetupFailure>& mine) {
+    const auto failure = bws::survey::agree_on_failure(MPI_COMM_WORLD, mine);
+    if (failure && root) std::cerr << "bwsurvey: error: " << failure->message << std::endl;
+    return failure;
+  };
+
+  // Rank 0 parses first, reading the --config file or the /config of the
+  // --resume file; the other ranks parse the same texts after it succeeded.
+  std::string config_text, resume_text;
+  std::optional<bws::survey::CommandLine> cl;
+  std::optional<bws::survey::SetupFailure> mine;
+  if (root)
+    mine = bws::survey::failure_of(
+        [&] {
+          cl = bws::survey::parse_command_line(
+              argc, argv, [&](const std::string& path) { return config_text = bws::survey::read_config_file(path); },
+              [&](const std::string& path) { return resume_text = bws::survey::read_stored_config(path); });
+        },
+        who);
+  if (const auto failure = agreed(mine)) return failure->exit_code;
+  config_text = bws::survey::broadcast_text(MPI_COMM_WORLD, config_text);
+  resume_text = bws::survey::broadcast_text(MPI_COMM_WORLD, resume_text);
+  if (!root)
+    mine = bws::survey::failure_of(
+        [&] {
+          cl = bws::survey::parse_command_line(
+              argc, argv, [&](const std::string&) { return config_text; },
+              [&](const std::string&) { return resume_text; });
+        },
+        who);
+  if (const auto failure = agreed(mine)) return failure->exit_code;
+
+  if (cl->help) {
+    if (root) std::cout << kUsage << "\n" << bws::survey::survey_options() << std::flush;
+    return bws::kExitOk;
+  }
+  if (cl->print_config) {
+    if (root) std::cout << cl->config.to_ini(bws::survey::invocation_only_keys()) << std::flush;
+    return bws::kExitOk;
+  }
+  std::optional<std::string> listing;
+  if (const auto failure =
+          agreed(bws::survey::failure_of([&] { listing = bws::survey::requested_listing(cl->config); }, who)))
+    return failure->exit_code;
+  if (listing) {
+    if (root) std::cout << *listing << std::flush;
+    return bws::kExitOk;
+  }
   try {
-    // Rank 0 reads the INI file; every rank parses the same text.
-    auto read_config = [&](const std::string& path) {
-      std::string text, error;
-      if (root) {
-        try {
-          text = bws::survey::read_config_file(path);
-        } catch (const bws::UsageError& e) {
-          error = e.what();
-        }
-      }
-      error = bws::survey::broadcast_text(MPI_COMM_WORLD, error);
-      if (!error.empty()) throw bws::UsageError(error);
-      return bws::survey::broadcast_text(MPI_COMM_WORLD, text);
-    };
-    // --resume: rank 0 reads the stored configuration of the file.
-    auto read_resume_config = [&](const std::string& path) {
-      std::string text, error;
-      if (root) {
-        try {
-          text = bws::survey::read_stored_config(path);
-        } catch (const bws::UsageError& e) {
-          error = e.what();
-        }
-      }
-      error = bws::survey::broadcast_text(MPI_COMM_WORLD, error);
-      if (!error.empty()) throw bws::UsageError(error);
-      return bws::survey::broadcast_text(MPI_COMM_WORLD, text);
-    };
-    const bws::survey::CommandLine cl = bws::survey::parse_command_line(argc, argv, read_config, read_resume_config);
-    if (cl.help) {
-      if (root) std::cout << kUsage << "\n" << bws::survey::survey_options() << std::flush;
-      return bws::kExitOk;
-    }
-    if (cl.print_config) {
-      if (root) std::cout << cl.config.to_ini(bws::survey::invocation_only_keys()) << std::flush;
-      return bws::kExitOk;
-    }
-    if (const auto listing = bws::survey::requested_listing(cl.config)) {
-      if (root) std::cout << *listing << std::flush;
-      return bws::kExitOk;
-    }
-    try {
-      return bws::survey::run_survey(cl, {std::cout, std::cerr});
-    } catch (const std::exception& e) {
-      // An error the survey did not agree on with the other ranks: this rank
-      // names itself and its host, and ends the job rather than leaving the
-      // others waiting for it in a collective.
-      std::cerr << "bwsurvey: error: rank " << mpi.rank() << " (" << bws::survey::this_hostname()
-                << "): " << e.what() << std::endl;
-      if (mpi.size() > 1) MPI_Abort(MPI_COMM_WORLD, bws::kExitFailure);
-      return bws::kExitFailure;
-    }
-  } catch (const bws::UsageError& e) {
-    if (root) std::cerr << "bwsurvey: error: " << e.what() << std::endl;
-    return bws::kExitUsage;
+    return bws::survey::run_survey(*cl, {std::cout, std::cerr});
   } catch (const std::exception& e) {
-    if (root) std::cerr << "bwsurvey: error: " << e.what() << std::endl;
+    // An error the survey did not agree on with the other ranks: this rank
+    // names itself and its host, and ends the job rather than leaving the
+    // others waiting for it in a collective.
+    std::cerr << "bwsurvey: error: " << who << ": " << e.what() << std::endl;
+    if (mpi.size() > 1) MPI_Abort(MPI_COMM_WORLD, bws::kExitFailure);
     return bws::kExitFailure;
   }
 }

@@ -38,14 +38,19 @@ void Config::set(std::string key, std::string value) {
 
 std::string Config::to_ini(const std::set<std::string, std::less<>>& skip) const {
   // Top-level keys first (an INI file's keys before any [section]), then one
-  // section per dotted prefix, so the text reads back through --config.
+  // section per dotted prefix, so the text reads back through --config. A
+  // value left at its default is a comment line: read back, the option is
+  // again at its default, and whatever depends on that (--quick's shorter
+  // sweeps) plans alike.
   std::ostringstream top, sections;
+  top << kConfigHeader;
   std::string current;
   for (const auto& [key, value] : values_) {
     if (skip.count(key)) continue;
+    const std::string mark = is_default(key) ? kDefaultLineMark : "";
     const auto dot = key.find('.');
     if (dot == std::string::npos) {
-      top << key << " = " << value << "\n";
+      top << mark << key << " = " << value << "\n";
       continue;
     }
     const std::string section = key.substr(0, dot);
@@ -53,9 +58,25 @@ std::string Config::to_ini(const std::set<std::string, std::less<>>& skip) const
       sections << "\n[" << section << "]\n";
       current = section;
     }
-    sections << key.substr(dot + 1) << " = " << value << "\n";
+    sections << mark << key.substr(dot + 1) << " = " << value << "\n";
   }
   return top.str() + sections.str();
+}
+
+std::string default_lines_of(const std::string& ini_text) {
+  std::istringstream in(ini_text);
+  std::string out, line;
+  const std::string mark = kDefaultLineMark;
+  while (std::getline(in, line)) {
+    const auto first = line.find_first_not_of(" \t");
+    const std::string text = first == std::string::npos ? "" : line.substr(first);
+    if (text.rfind(mark, 0) == 0)
+      out += text.substr(mark.size());
+    else if (!text.empty() && text[0] == '[')
+      out += text;
+    out += '\n';
+  }
+  return out;
 }
 
 void add_text_option(boost::program_options::options_description& desc, const char* name, const char* default_value,

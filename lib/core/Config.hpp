@@ -28,13 +28,26 @@ class Config {
   const std::map<std::string, std::string, std::less<>>& values() const { return values_; }
 
   // The configuration as an INI file that --config accepts back: top-level
-  // keys first, then one [section] per dotted prefix. Keys in `skip` are left out.
+  // keys first, then one [section] per dotted prefix. Keys in `skip` are left
+  // out. A key at its default is written as a comment, "# default: key =
+  // value": read back, it is at its default again, so whatever a default
+  // depends on (--quick's repetitions and sizes) comes out the same.
   std::string to_ini(const std::set<std::string, std::less<>>& skip = {}) const;
 
  private:
   std::map<std::string, std::string, std::less<>> values_;
   std::set<std::string, std::less<>> defaulted_;
 };
+
+// The first line of to_ini()'s text, and how its default lines begin.
+inline constexpr const char* kConfigHeader =
+    "# bwsurvey configuration: \"key = value\" was set; \"# default: key = value\" was left at its default\n";
+inline constexpr const char* kDefaultLineMark = "# default: ";
+
+// The default lines of to_ini()'s text as INI text ("key = value" under
+// their sections; every other line blank, so line numbers stay): what
+// --resume restores as defaults.
+std::string default_lines_of(const std::string& ini_text);
 
 // Declares a text option with a default; the help line shows the default.
 void add_text_option(boost::program_options::options_description& desc, const char* name,

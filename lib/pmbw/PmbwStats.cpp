@@ -4,13 +4,12 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <stdexcept>
 
 #include "core/Errors.hpp"
 #include "core/OptionText.hpp"
+#include "core/SideFile.hpp"
 #include "pmbw/PmbwPlan.hpp"
 #include "pmbw/PmbwResults.hpp"
 
@@ -38,22 +37,17 @@ std::string local_datetime() {
 
 class StatsExporter final : public TableExporter {
  public:
-  StatsExporter(std::string path, std::ofstream out) : path_(std::move(path)), out_(std::move(out)) {}
+  explicit StatsExporter(std::string path) : file_(kStatsOption, std::move(path)) {}
+  void start(ExportStart how) override { file_.start(how); }
   void consume(const Table& table) override {
     if (table.path() != kResultsPath) return;
     for (const PmbwStatsLine& line : stats_lines_from_results(table, local_datetime(), BWS_VERSION))
-      out_ << format_stats_line(line) << '\n';
-    out_.flush();
-    if (!out_) throw RuntimeFailure(option_flag(kStatsOption) + ": cannot write '" + path_ + "'");
+      file_.write_line(format_stats_line(line));
   }
-  void finish() override {
-    out_.close();
-    if (!out_) throw RuntimeFailure(option_flag(kStatsOption) + ": cannot write '" + path_ + "'");
-  }
+  void finish(bool complete) override { file_.finish(complete); }
 
  private:
-  std::string path_;
-  std::ofstream out_;
+  SideFile file_;
 };
 
 }  // namespace
@@ -155,17 +149,8 @@ std::vector<PmbwStatsLine> stats_lines_from_results(const Table& t, const std::s
 std::unique_ptr<TableExporter> make_pmbw_stats_exporter(const Config& config) {
   const std::string path = trim_text(option_text(config, kStatsOption, kStatsDefault));
   if (path.empty()) return nullptr;
-  const bool force = config.has("force") && config.flag("force");
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw UsageError(option_flag(kStatsOption) + ": '" + path + "' is a directory; allowed: a file name");
-  if (std::filesystem::exists(path, ec) && !force)
-    throw UsageError(option_flag(kStatsOption) + ": '" + path + "' exists; allowed: a new file, or --force to overwrite");
-  std::ofstream out(path, std::ios::trunc);
-  if (!out)
-    throw UsageError(option_flag(kStatsOption) + ": cannot write '" + path + "': " + std::strerror(errno) +
-                     "; allowed: a file in an existing, writable directory");
-  return std::make_unique<StatsExporter>(path, std::move(out));
+  check_side_file(kStatsOption, path, config);
+  return std::make_unique<StatsExporter>(path);
 }
 
 }  // namespace bws::pmbw

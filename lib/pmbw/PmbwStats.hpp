@@ -32,9 +32,10 @@ PmbwStatsLine parse_stats_line(const std::string& text);
 std::vector<PmbwStatsLine> stats_lines_from_results(const Table& results, const std::string& datetime,
                                                     const std::string& version);
 
-// --pmbw.stats FILE: made on rank 0 at planning time; a UsageError when the
-// file exists (without --force) or cannot be written. Returns nullptr when
-// the option is empty.
+// --pmbw.stats FILE: made on rank 0 at planning time, where it only checks
+// the path (SideFile.hpp: a UsageError when the file exists without --force
+// or cannot be written); the file is made when the run starts, appended on a
+// resume. Returns nullptr when the option is empty.
 std::unique_ptr<TableExporter> make_pmbw_stats_exporter(const Config& config);
 
 }  // namespace bws::pmbw

@@ -86,14 +86,18 @@ int run_export(const CommandArgs& args, std::ostream& out) {
   if (error)
     throw UsageError("bwreport export: --dir: cannot create '" + printable_text(dir.string(), 300) + "': " +
                      error.message());
-  for (const Named& t : tables) {
-    // A file name of the table's path: '/' and anything unusual (the path
-    // comes from the file) become '_'.
+  // A file name of the table's path: '/' and anything unusual (the path
+  // comes from the file) become '_'.
+  auto target_of = [&](const Named& t) {
     std::string name = t.path;
     for (char& c : name)
       if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_') c = '_';
     if (name.empty() || name[0] == '.') name.insert(0, "_");
-    const fs::path target = dir / (name + (json ? ".json" : ".csv"));
+    return dir / (name + (json ? ".json" : ".csv"));
+  };
+  for (const Named& t : tables) refuse_output_over_input("export", "--dir file", target_of(t).string(), {path});
+  for (const Named& t : tables) {
+    const fs::path target = target_of(t);
     std::ofstream file_out(target);
     write(file_out, t.table, json);
     file_out.close();

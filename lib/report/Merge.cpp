@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "core/Errors.hpp"
+#include "core/FileIdentity.hpp"
 #include "h5/ResultFile.hpp"
 #include "report/ReportCommand.hpp"
 #include "report/SurveyTables.hpp"
@@ -33,9 +34,17 @@ int run_merge(const CommandArgs& args, std::ostream& out) {
     return 0;
   }
   const std::string& target = parsed.positional[0];
+  const std::vector<std::string> inputs(parsed.positional.begin() + 1, parsed.positional.end());
+  // Before anything is opened: OUT is never an input (--force or not), and
+  // no run is merged twice.
+  refuse_output_over_input("merge", "OUT", target, inputs);
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (same_file(inputs[i], inputs[j]))
+        throw UsageError("bwreport merge: '" + inputs[i] + "' and '" + inputs[j] +
+                         "' are the same file; allowed: each run's file once");
   std::vector<Run> runs;
-  for (std::size_t i = 1; i < parsed.positional.size(); ++i) {
-    const std::string& path = parsed.positional[i];
+  for (const std::string& path : inputs) {
     const auto file = h5::ResultReader::open(path);
     require_survey_file(file, path, "merge");
     if (!file.has_attribute("/", "n_nodes") || !file.has_attribute("/", "n_ranks"))

@@ -6,6 +6,7 @@
 #include <boost/program_options/positional_options.hpp>
 
 #include "core/Errors.hpp"
+#include "core/FileIdentity.hpp"
 
 namespace po = boost::program_options;
 
@@ -42,6 +43,14 @@ ParsedCommand parse_command(const std::string& command, const CommandArgs& args,
                      " file argument" + (max_positional == 1 ? "" : "s") + ", got " + std::to_string(n) +
                      "; see bwreport " + command + " --help");
   return parsed;
+}
+
+void refuse_output_over_input(const std::string& command, const std::string& what, const std::string& output,
+                              const std::vector<std::string>& inputs) {
+  for (const std::string& input : inputs)
+    if (same_file(output, input))
+      throw UsageError("bwreport " + command + ": " + what + " '" + output + "' is the input '" + input +
+                       "'; allowed: a file that is none of the inputs (bwreport never writes over an input)");
 }
 
 void print_command_help(std::ostream& out, const ReportCommand& command, const po::options_description& desc) {

@@ -42,6 +42,12 @@ ParsedCommand parse_command(const std::string& command, const CommandArgs& args,
                             const boost::program_options::options_description& desc, int min_positional,
                             int max_positional);
 
+// No command writes over an input: UsageError "bwreport <command>: <what>
+// '<output>' is the input '<input>'; ..." when `output` is one of `inputs`
+// (the same file: another spelling, a symbolic or a hard link included).
+void refuse_output_over_input(const std::string& command, const std::string& what, const std::string& output,
+                              const std::vector<std::string>& inputs);
+
 // The command's help: its synopsis line and its options.
 void print_command_help(std::ostream& out, const ReportCommand& command,
                         const boost::program_options::options_description& desc);

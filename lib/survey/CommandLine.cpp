@@ -1,6 +1,7 @@
 #include "survey/CommandLine.hpp"
 
 #include <cctype>
+#include <map>
 
 #include <boost/program_options/parsers.hpp>
 #include <boost/program_options/variables_map.hpp>
@@ -109,9 +110,13 @@ bool same_setting(const std::string& a, const std::string& b) {
 }
 
 // The stored configuration of the file --resume names, under the options
-// given on the command line, which must agree with it.
-void store_resumed_configuration(const po::options_description& desc, po::variables_map& vm, const std::string& path,
-                                 const ResumeConfigReader& read_resume_config) {
+// given on the command line, which must agree with it. Returns the values
+// the file records as left at their defaults ("# default: " lines, see
+// Config::to_ini): they stay defaults, with the stored value, so a plan that
+// reads whether an option was given (--quick's shorter sweeps) is the same.
+std::map<std::string, std::string> store_resumed_configuration(const po::options_description& desc,
+                                                               po::variables_map& vm, const std::string& path,
+                                                               const ResumeConfigReader& read_resume_config) {
   if (vm.count("config") && !vm["config"].as<std::string>().empty())
     throw UsageError("--resume: the configuration is the one stored in '" + path + "'; leave out --config");
   if (vm.count("out") && !vm["out"].defaulted())
@@ -132,6 +137,17 @@ void store_resumed_configuration(const po::options_description& desc, po::variab
     opt.original_tokens = {entry.key, entry.value};
     parsed.options.push_back(opt);
   }
+  std::map<std::string, std::string> stored_defaults;
+  for (const IniEntry& entry : parse_ini(default_lines_of(text), path + " /config")) {
+    if (!desc.find_nothrow(entry.key, false))
+      throw UsageError("--resume: '" + path + "' was written with option '" + entry.key +
+                       "', which this bwsurvey does not have");
+    if (entry.key == "out") continue;
+    if (vm.count(entry.key) && !vm[entry.key].defaulted())
+      throw UsageError("--resume: --" + entry.key + " was left at its default in '" + path +
+                       "'; a resumed survey keeps its configuration (leave the option out)");
+    stored_defaults[entry.key] = entry.value;
+  }
   // Values given on the command line stay (they agree); a defaulted value,
   // a switch left off included, gives way to the file's.
   try {
@@ -140,6 +156,7 @@ void store_resumed_configuration(const po::options_description& desc, po::variab
     throw UsageError("--resume '" + path + "': " + one_line(e.what()));
   }
   vm.at("out") = po::variable_value(boost::any(path), false);
+  return stored_defaults;
 }
 
 // Whether the option's default is empty text (or it has none): an empty
@@ -203,7 +220,9 @@ CommandLine parse_command_line(int argc, const char* const argv[], const ConfigR
   }
 
   const bool resuming = vm.count("resume") && !vm["resume"].as<std::string>().empty();
-  if (resuming) store_resumed_configuration(desc, vm, vm["resume"].as<std::string>(), read_resume_config);
+  std::map<std::string, std::string> stored_defaults;
+  if (resuming)
+    stored_defaults = store_resumed_configuration(desc, vm, vm["resume"].as<std::string>(), read_resume_config);
   if (!resuming && vm.count("config") && !vm["config"].as<std::string>().empty()) {
     const std::string path = vm["config"].as<std::string>();
     const std::string text = read_config(path);
@@ -238,7 +257,10 @@ CommandLine parse_command_line(int argc, const char* const argv[], const ConfigR
       values[key] = v.as<bool>() ? "true" : "false";
     else
       values[key] = v.as<std::string>();
-    if (v.defaulted()) defaulted.insert(key);
+    if (v.defaulted()) {
+      defaulted.insert(key);
+      if (const auto stored = stored_defaults.find(key); stored != stored_defaults.end()) values[key] = stored->second;
+    }
   }
   out.config = Config(std::move(values), std::move(defaulted));
   out.help = out.config.flag("help");

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "core/Errors.hpp"
+#include "core/FileIdentity.hpp"
 #include "core/OptionText.hpp"
 #include "core/ResultColumns.hpp"
 #include "h5/ResultFile.hpp"
@@ -36,6 +37,7 @@
 #include "survey/RankTurns.hpp"
 #include "survey/ResumeState.hpp"
 #include "survey/RunMetadata.hpp"
+#include "survey/SetupFailure.hpp"
 #include "survey/SurveySettings.hpp"
 #include "survey/TestHooks.hpp"
 #include "topology/PinningPlan.hpp"
@@ -85,8 +87,6 @@ std::pair<std::vector<Table>, std::vector<Table>> unpack_bundle(const std::vecto
   const std::byte* p = bytes.data() + sizeof na;
   return {unpack_tables(p, na), unpack_tables(p + na, bytes.size() - sizeof na - na)};
 }
-
-std::string error_line(const std::exception& e) { return e.what(); }
 
 // Every rank's host, on rank 0 (to name ranks that do not arrive).
 std::vector<std::string> gather_hosts(MPI_Comm comm, const std::string& host) {
@@ -244,9 +244,11 @@ class Survey {
     // before anything can fail differently on different ranks).
     std::vector<int> node_of_rank(static_cast<std::size_t>(size_));
     MPI_Allgather(&layout_.node_index, 1, MPI_INT, node_of_rank.data(), 1, MPI_INT, MPI_COMM_WORLD);
-    std::optional<std::string> error;
-    try {
+    // Every exception on any rank is caught and agreed (SetupFailure.hpp): a
+    // usage error is exit 2, anything else (hwloc, std::bad_alloc) exit 1.
+    const auto failure = failure_of([&] {
       settings_ = parse_survey_settings(cl_.config);
+      refuse_output_over_inputs();
       topology_.emplace(topo::Topology::discover());
       const int threads = settings_.threads == 0 ? topology_->info().cores : settings_.threads;
       slots_ = topo::make_pinning_plan(*topology_, threads, settings_.bind);
@@ -266,6 +268,8 @@ class Survey {
       };
       for (const RegistryEntry* entry : settings_.tests) {
         plan_phase(entry, entry->name, cl_.config);
+        // Exporters only check their options here; their files are made
+        // when the run starts (start_exporters).
         if (root() && entry->make_exporter) {
           if (auto exporter = entry->make_exporter(cl_.config)) exporters_[entry->name] = std::move(exporter);
         }
@@ -289,44 +293,65 @@ class Survey {
       if (root() && !settings_.reference.empty())
         references_ = model::parse_references(read_config_file(settings_.reference, "--reference"),
                                               "--reference " + quoted_input(settings_.reference), all_node_metrics());
-    } catch (const UsageError& e) {
-      error = error_line(e);
-    }
-    if (auto agreed = agree_on_error(MPI_COMM_WORLD, error)) {
-      say_error(*agreed);
-      return kExitUsage;
+    }, rank_name());
+    if (auto agreed = agree_on_failure(MPI_COMM_WORLD, failure)) {
+      say_error(agreed->message);
+      return agreed->exit_code;
     }
     return kExitOk;
   }
 
+  // --out (with --force) never replaces a file this run reads.
+  void refuse_output_over_inputs() const {
+    if (!settings_.resume.empty()) return;
+    const std::string config = cl_.config.has("config") ? cl_.config.get("config") : "";
+    for (const auto& [option, path] : {std::pair<const char*, std::string>{"--config", config},
+                                       {"--reference", settings_.reference}})
+      if (!path.empty() && same_file(settings_.out, path))
+        throw UsageError("--out: '" + settings_.out + "' is the " + option + " file; allowed: a file that is no input");
+  }
+
+  std::string rank_name() const { return "rank " + std::to_string(rank_) + " (" + layout_.host + ")"; }
+
+  // Rank 0 makes the result file (or, with --resume, checks the file
+  // read-only first and opens it for writing only once every check passed),
+  // then the exporters' side files. Every rank gets the outcome.
   int open_file() {
-    std::optional<std::string> error;
+    std::optional<SetupFailure> failure;
     int same_ranks = 0;  // a resume of a file whose metadata describes these very ranks
     if (root()) {
-      try {
-        if (settings_.resume.empty()) {
-          file_.emplace(h5::ResultFile::create(settings_.out, settings_.force));
-          write_run_attributes();
-        } else {
-          file_.emplace(h5::ResultFile::open_existing(settings_.resume, "--resume"));
-          const ResumeState state = prepare_resume(*file_, size_);
-          completed_ = state.completed;
-          same_ranks = state.setup_complete && state.rank_hosts == rank_hosts_ ? 1 : 0;
-          record_resume(state);
-          keep_stored_records();
-        }
-        file_->flush();
-      } catch (const UsageError& e) {
-        error = error_line(e);
-      } catch (const std::exception& e) {
-        error = (settings_.resume.empty() ? "--out: cannot write '" + settings_.out + "': "
-                                          : "--resume: cannot complete '" + settings_.resume + "': ") +
-                e.what();
+      std::optional<ResumeState> state;
+      if (!settings_.resume.empty())
+        failure = failure_of([&] { state = inspect_resume(settings_.resume, size_, stored_record_paths()); });
+      if (!failure) {
+        failure = failure_of([&] {
+          try {
+            if (!state) {
+              file_.emplace(h5::ResultFile::create(settings_.out, settings_.force));
+              write_run_attributes();
+            } else {
+              file_.emplace(h5::ResultFile::open_existing(settings_.resume, "--resume"));
+              prepare_resume(*file_, *state);
+              completed_ = state->completed;
+              same_ranks = state->setup_complete && state->rank_hosts == rank_hosts_ ? 1 : 0;
+              record_resume(*state);
+              keep_stored_records();
+            }
+            file_->flush();
+            start_exporters();
+          } catch (const UsageError&) {
+            throw;
+          } catch (const std::exception& e) {
+            throw RuntimeFailure((settings_.resume.empty() ? "--out: cannot write '" + settings_.out + "': "
+                                                           : "--resume: cannot complete '" + settings_.resume + "': ") +
+                                 e.what());
+          }
+        });
       }
     }
-    if (auto agreed = agree_on_error(MPI_COMM_WORLD, error)) {
-      say_error(*agreed);
-      return kExitUsage;
+    if (auto agreed = agree_on_failure(MPI_COMM_WORLD, failure)) {
+      say_error(agreed->message);
+      return agreed->exit_code;
     }
     // Every rank skips the same phases.
     completed_ = split_comma_list(broadcast_text(MPI_COMM_WORLD, joined(completed_)));
@@ -334,6 +359,13 @@ class Survey {
     MPI_Bcast(&same_ranks, 1, MPI_INT, 0, MPI_COMM_WORLD);
     metadata_stored_ = same_ranks == 1;
     return kExitOk;
+  }
+
+  // Rank 0, once the result file is open: the exporters' side files are
+  // made (a fresh run) or reopened to append (a resume).
+  void start_exporters() {
+    for (auto& [name, exporter] : exporters_)
+      exporter->start(settings_.resume.empty() ? ExportStart::Fresh : ExportStart::Resume);
   }
 
   // The resume's own provenance; earlier runs' attributes stay.
@@ -348,6 +380,16 @@ class Survey {
     f.set_attribute("/provenance", "resume_" + n + "_completed_before", joined(state.completed));
     for (const auto& [key, value] : slurm_provenance(provenance_environment()))
       f.set_attribute("/provenance", "resume_" + n + "_" + key, value);
+  }
+
+  // Every table keep_stored_records() may read (checked before the file is
+  // opened for writing).
+  std::vector<std::string> stored_record_paths() const {
+    std::vector<std::string> paths = {kChecksPath};
+    for (const RegistryEntry* entry : settings_.tests)
+      for (const std::string& path : kept_paths(*entry)) paths.push_back(path);
+    for (const std::string& path : kept_node_paths()) paths.push_back(path);
+    return paths;
   }
 
   // The records of the phases a resumed file holds: what the summary, the
@@ -433,7 +475,7 @@ class Survey {
     if (root()) start_step(phase.entry->name);
     deadline_ = settings_.phase_timeout_seconds > 0 ? MPI_Wtime() + settings_.phase_timeout_seconds : 0;
     const bool ok = phase.entry->collective() ? run_collective(phase) : run_node_local(phase);
-    if (root()) finish_exporter(phase.entry->name);
+    if (root()) finish_exporter(phase.entry->name, ok);
     if (ok && root()) {
       completed_.push_back(phase.label);
       file_->set_attribute("/", "completed_phases", joined(completed_));
@@ -643,13 +685,14 @@ class Survey {
     outcome_.account(t);
   }
 
-  // An exporter's output is complete when its phase ends (or fails): what
-  // was measured is written either way.
-  void finish_exporter(const std::string& name) {
+  // An exporter's output is complete when its phase ends: a phase stored
+  // whole is added to its file, one cut short is kept apart (SideFile.hpp),
+  // so the file matches completed_phases and a resume repeats nothing.
+  void finish_exporter(const std::string& name, bool complete) {
     const auto ex = exporters_.find(name);
     if (ex == exporters_.end()) return;
     try {
-      ex->second->finish();
+      ex->second->finish(complete);
     } catch (const std::exception& e) {
       outcome_.runtime_failure(name + ": " + e.what());
     }

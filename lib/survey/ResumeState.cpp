@@ -1,6 +1,8 @@
 #include "survey/ResumeState.hpp"
 
 #include <algorithm>
+#include <exception>
+#include <new>
 
 #include "core/Errors.hpp"
 #include "core/OptionText.hpp"
@@ -30,14 +32,35 @@ std::map<std::string, std::uint64_t> decode_row_counts(const std::string& text) 
   return counts;
 }
 
-std::string read_stored_config(const std::string& path) {
+namespace {
+
+// A resumed file that cannot be read as the survey it claims to be is bad
+// input, named by --resume: an HDF5 error (a truncated file, an attribute or
+// a dataset of the wrong type) becomes a UsageError too.
+template <typename Step>
+auto checked_read(const std::string& path, Step&& step) -> decltype(step()) {
   try {
+    return step();
+  } catch (const UsageError& e) {
+    const std::string message = e.what();
+    throw UsageError(message.rfind("--resume", 0) == 0 ? message : "--resume: " + message);
+  } catch (const RuntimeFailure& e) {
+    throw UsageError("--resume: '" + path + "' cannot be resumed: " + e.what());
+  } catch (const std::bad_alloc&) {  // a size read from the file
+    throw UsageError("--resume: '" + path + "' cannot be resumed: it declares more than fits in memory");
+  } catch (const std::exception& e) {  // a number that does not parse (std::stoull), a column of another type
+    throw UsageError("--resume: '" + path + "' cannot be resumed: a malformed attribute or table (" + e.what() + ")");
+  }
+}
+
+}  // namespace
+
+std::string read_stored_config(const std::string& path) {
+  return checked_read(path, [&] {
     const auto reader = h5::ResultReader::open(path);
     if (!reader.exists("/config")) throw UsageError("'" + path + "' has no /config: it is not a survey file");
     return reader.read_text("/config");
-  } catch (const UsageError& e) {
-    throw UsageError(std::string("--resume: ") + e.what());
-  }
+  });
 }
 
 void mark_step_start(h5::ResultFile& file, const std::string& step) {
@@ -45,40 +68,51 @@ void mark_step_start(h5::ResultFile& file, const std::string& step) {
   file.set_attribute("/", "running_phase", step);
 }
 
-ResumeState prepare_resume(h5::ResultFile& file, int ranks) {
-  const std::string& path = file.path();
-  const std::string status = file.has_attribute("/", "status") ? file.attribute_text("/", "status") : "";
-  if (status == "complete")
-    throw UsageError("--resume: '" + path + "' is complete; there is nothing to resume");
-  if (!file.has_attribute("/", "n_ranks") || !file.has_attribute("/", "completed_phases"))
-    throw UsageError("--resume: '" + path + "' holds no survey's progress (no n_ranks or completed_phases)");
-  const std::int64_t stored_ranks = file.attribute_int("/", "n_ranks");
-  if (stored_ranks != ranks)
-    throw UsageError("--resume: '" + path + "' was measured by " + std::to_string(stored_ranks) +
-                     " ranks; run the resume with as many (this run has " + std::to_string(ranks) + ")");
+ResumeState inspect_resume(const std::string& path, int ranks, const std::vector<std::string>& tables_to_read) {
+  return checked_read(path, [&] {
+    const auto file = h5::ResultReader::open(path);
+    const std::string status = file.has_attribute("/", "status") ? file.attribute_text("/", "status") : "";
+    if (status == "complete")
+      throw UsageError("--resume: '" + path + "' is complete; there is nothing to resume");
+    if (!file.has_attribute("/", "n_ranks") || !file.has_attribute("/", "completed_phases"))
+      throw UsageError("--resume: '" + path + "' holds no survey's progress (no n_ranks or completed_phases)");
+    const std::int64_t stored_ranks = file.attribute_int("/", "n_ranks");
+    if (stored_ranks != ranks)
+      throw UsageError("--resume: '" + path + "' was measured by " + std::to_string(stored_ranks) +
+                       " ranks; run the resume with as many (this run has " + std::to_string(ranks) + ")");
 
-  ResumeState state;
-  for (const std::string& name : split_comma_list(file.attribute_text("/", "completed_phases")))
-    if (!name.empty()) state.completed.push_back(name);
-  state.setup_complete = file.has_attribute("/", "setup_complete") && file.attribute_int("/", "setup_complete") == 1;
-  state.resumes = file.has_attribute("/", "resumes") ? static_cast<int>(file.attribute_int("/", "resumes")) : 0;
+    ResumeState state;
+    for (const std::string& name : split_comma_list(file.attribute_text("/", "completed_phases")))
+      if (!name.empty()) state.completed.push_back(name);
+    state.setup_complete = file.has_attribute("/", "setup_complete") && file.attribute_int("/", "setup_complete") == 1;
+    state.resumes = file.has_attribute("/", "resumes") ? static_cast<int>(file.attribute_int("/", "resumes")) : 0;
+    if (state.resumes < 0) throw UsageError("--resume: '" + path + "' has resumes < 0");
 
-  const std::string running = file.has_attribute("/", "running_phase") ? file.attribute_text("/", "running_phase") : "";
-  const bool unfinished = !running.empty() &&
-                          std::find(state.completed.begin(), state.completed.end(), running) == state.completed.end() &&
-                          !(running == "setup" && state.setup_complete);
-  if (unfinished && file.has_attribute("/", "phase_start_rows"))
-    file.truncate_appendables(decode_row_counts(file.attribute_text("/", "phase_start_rows")));
+    const std::string running = file.has_attribute("/", "running_phase") ? file.attribute_text("/", "running_phase") : "";
+    const bool unfinished = !running.empty() &&
+                            std::find(state.completed.begin(), state.completed.end(), running) == state.completed.end() &&
+                            !(running == "setup" && state.setup_complete);
+    if (unfinished && file.has_attribute("/", "phase_start_rows"))
+      state.rows_to_keep = decode_row_counts(file.attribute_text("/", "phase_start_rows"));
 
-  if (state.setup_complete && file.exists("/ranks/table")) {
-    const Table ranks_table = file.read_table("ranks/table");
-    state.rank_hosts.assign(static_cast<std::size_t>(ranks), std::string());
-    for (std::size_t r = 0; r < ranks_table.rows(); ++r) {
-      const std::int64_t rank = ranks_table.get_int(r, "rank");
-      if (rank >= 0 && rank < ranks) state.rank_hosts[static_cast<std::size_t>(rank)] = ranks_table.get_string(r, "host");
+    if (state.setup_complete && file.exists("/ranks/table")) {
+      const Table ranks_table = file.read_table("ranks/table");
+      state.rank_hosts.assign(static_cast<std::size_t>(ranks), std::string());
+      for (std::size_t r = 0; r < ranks_table.rows(); ++r) {
+        const std::int64_t rank = ranks_table.get_int(r, "rank");
+        if (rank >= 0 && rank < ranks) state.rank_hosts[static_cast<std::size_t>(rank)] = ranks_table.get_string(r, "host");
+      }
     }
-  }
-  return state;
+    // What the resume will read back must read: checked here, before the
+    // file is opened for writing.
+    for (const std::string& table : tables_to_read)
+      if (file.exists("/" + table)) (void)file.read_table(table);
+    return state;
+  });
+}
+
+void prepare_resume(h5::ResultFile& file, const ResumeState& state) {
+  if (state.rows_to_keep) file.truncate_appendables(*state.rows_to_keep);
 }
 
 }  // namespace bws::survey

@@ -9,6 +9,7 @@
 // that did not finish, so no half-stored phase is kept twice.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,7 +22,8 @@ std::string encode_row_counts(const std::map<std::string, std::uint64_t>& counts
 std::map<std::string, std::uint64_t> decode_row_counts(const std::string& text);
 
 // The /config text of the survey file --resume names; UsageError naming
-// --resume when it is missing, not a survey file, or has no /config.
+// --resume when it is missing, not a survey file, has no /config, or cannot
+// be read (an HDF5 error: a truncated file, /config not text).
 std::string read_stored_config(const std::string& path);
 
 // Writes the mark of a step about to start (not flushed).
@@ -32,11 +34,20 @@ struct ResumeState {
   bool setup_complete = false;         // /nodes and /ranks are stored whole
   std::vector<std::string> rank_hosts; // /ranks/table hosts by rank, when setup_complete
   int resumes = 0;                     // earlier resumes of the file
+  // The rows of the step that did not finish are dropped: every appendable
+  // dataset goes back to these lengths (none when no step was cut).
+  std::optional<std::map<std::string, std::uint64_t>> rows_to_keep;
 };
 
-// Checks that `file` can be completed by a run of `ranks` ranks (UsageError
-// naming --resume: a complete file, another rank count) and drops the rows
-// of the step that did not finish. Rank 0.
-ResumeState prepare_resume(h5::ResultFile& file, int ranks);
+// Every check of --resume, on the file opened read-only, so a refused resume
+// leaves its bytes as they were: a complete file, another rank count, an
+// attribute or a table (`tables_to_read`, those the resume reads back) that
+// does not read as the schema says. UsageError naming --resume and the file.
+// Rank 0.
+ResumeState inspect_resume(const std::string& path, int ranks, const std::vector<std::string>& tables_to_read);
+
+// Once inspect_resume passed and the file is open for writing: drops the
+// rows of the step that did not finish.
+void prepare_resume(h5::ResultFile& file, const ResumeState& state);
 
 }  // namespace bws::survey

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <functional>
 
 #include "TestSupport.hpp"
 #include "core/ResultColumns.hpp"
@@ -72,13 +73,15 @@ TEST_F(ResumeTest, AnUnfinishedStepIsDroppedAndFinishedOnesKept) {
     f.flush();
   }  // "killed" here: beff never completed
   {
-    h5::ResultFile f = h5::ResultFile::open_existing(file("s.h5"), "--resume");
-    const ResumeState state = prepare_resume(f, 2);
+    const ResumeState state = inspect_resume(file("s.h5"), 2, {"ranks/table", "stream/results"});
     EXPECT_EQ(state.completed, std::vector<std::string>{"stream"});
     EXPECT_TRUE(state.setup_complete);
     EXPECT_EQ(state.rank_hosts, (std::vector<std::string>{"h", "h"}));
-    EXPECT_EQ(test::usage_error_of([&] { prepare_resume(f, 3); }),
+    ASSERT_TRUE(state.rows_to_keep.has_value());
+    EXPECT_EQ(test::usage_error_of([&] { inspect_resume(file("s.h5"), 3, {}); }),
               "--resume: '" + file("s.h5") + "' was measured by 2 ranks; run the resume with as many (this run has 3)");
+    h5::ResultFile f = h5::ResultFile::open_existing(file("s.h5"), "--resume");
+    prepare_resume(f, state);
   }
   const auto r = h5::ResultReader::open(file("s.h5"));
   EXPECT_EQ(r.read_table("stream/results").rows(), 4u);
@@ -93,8 +96,7 @@ TEST_F(ResumeTest, ACompleteFileIsNotResumed) {
     h5::ResultFile f = h5::ResultFile::create(file("c.h5"), false);
     f.set_attribute("/", "status", std::string("complete"));
   }
-  h5::ResultFile f = h5::ResultFile::open_existing(file("c.h5"), "--resume");
-  EXPECT_EQ(test::usage_error_of([&] { prepare_resume(f, 1); }),
+  EXPECT_EQ(test::usage_error_of([&] { inspect_resume(file("c.h5"), 1, {}); }),
             "--resume: '" + file("c.h5") + "' is complete; there is nothing to resume");
   EXPECT_EQ(test::usage_error_of([&] { h5::ResultFile::open_existing(file("none.h5"), "--resume"); }),
             "--resume: '" + file("none.h5") + "' does not exist");
@@ -135,4 +137,46 @@ TEST(ResumeCommandLine, TheStoredConfigurationIsUsedAndChecked) {
             "--resume: the configuration is the one stored in 'f.h5'; leave out --config");
   EXPECT_EQ(test::usage_error_of([&] { parse_resume({"--resume", "f.h5"}, "bogus = 1\n"); }),
             "--resume: 'f.h5' was written with option 'bogus', which this bwsurvey does not have");
+}
+
+TEST_F(ResumeTest, ADamagedFileIsOneUsageErrorNamingIt) {
+  // Each root attribute --resume reads, of another type or malformed.
+  const std::vector<std::function<void(h5::ResultFile&)>> damages = {
+      [](h5::ResultFile& f) { f.set_attribute("/", "n_ranks", std::string("two")); },
+      [](h5::ResultFile& f) { f.set_attribute("/", "status", std::int64_t{1}); },
+      [](h5::ResultFile& f) { f.set_attribute("/", "completed_phases", 2.5); },
+      [](h5::ResultFile& f) { f.set_attribute("/", "setup_complete", std::string("yes")); },
+      [](h5::ResultFile& f) { f.set_attribute("/", "resumes", std::string("many")); },
+      [](h5::ResultFile& f) { f.set_attribute("/", "phase_start_rows", std::string("/a=1;garbage")); },
+      [](h5::ResultFile& f) { f.set_attribute("/", "phase_start_rows", std::string("/a=99999999999999999999999")); },
+      [](h5::ResultFile& f) { f.set_attribute("/", "phase_start_rows", std::int64_t{3}); },
+  };
+  for (std::size_t i = 0; i < damages.size(); ++i) {
+    const std::string path = file("d" + std::to_string(i) + ".h5");
+    {
+      h5::ResultFile f = h5::ResultFile::create(path, false);
+      f.set_attribute("/", "n_ranks", std::int64_t{1});
+      f.set_attribute("/", "completed_phases", std::string());
+      f.set_attribute("/", "running_phase", std::string("stream"));
+      f.set_attribute("/", "phase_start_rows", std::string("/stream/results=0"));
+      f.set_attribute("/", "setup_complete", std::int64_t{1});
+      damages[i](f);
+    }
+    const std::string message = test::usage_error_of([&] { inspect_resume(path, 1, {}); });
+    EXPECT_EQ(message.rfind("--resume: '" + path + "'", 0), 0u) << i << ": " << message;
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  }
+  // A table the resume reads back whose column has another type.
+  const std::string path = file("table.h5");
+  {
+    h5::ResultFile f = h5::ResultFile::create(path, false);
+    f.set_attribute("/", "n_ranks", std::int64_t{1});
+    f.set_attribute("/", "completed_phases", std::string());
+    f.set_attribute("/", "setup_complete", std::int64_t{1});
+    Table t("ranks/table", {text_column("rank", 8), text_column("host", 8)});
+    t.add_row({{"rank", std::string("zero")}, {"host", std::string("h")}});
+    f.append(t);
+  }
+  const std::string message = test::usage_error_of([&] { inspect_resume(path, 1, {}); });
+  EXPECT_EQ(message.rfind("--resume: '" + path + "' cannot be resumed", 0), 0u) << message;
 }

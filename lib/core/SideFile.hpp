@@ -1,0 +1,48 @@
+#pragma once
+// A text file a survey writes beside its HDF5 file (--pmbw.stats): every
+// exporter's output goes through one, so they all follow the same rules.
+//  - check_side_file() at planning time: only looks (a UsageError naming the
+//    option), nothing is created, so a refused run leaves no side file.
+//  - start() when the run starts: a fresh run creates the file (replaces it
+//    with --force); a resumed run keeps it and appends.
+//  - A phase's lines go to "<path>.part" first and are appended to the file
+//    when the phase is complete, so the file holds whole phases only, like
+//    the result file's completed_phases: a run cut off mid-phase leaves its
+//    lines in the .part file, and the resume that measures the phase again
+//    replaces it instead of repeating them.
+#include <fstream>
+#include <string>
+
+#include "core/Config.hpp"
+#include "core/TableExporter.hpp"
+
+namespace bws {
+
+// UsageError "--<option>: ..." when `path` is a directory, its directory is
+// missing or not writable, it is the survey's result file (--out or
+// --resume) or an input (--config, --reference), or it exists on a fresh
+// run without --force. `config` gives those options' values.
+void check_side_file(const char* option, const std::string& path, const Config& config);
+
+class SideFile {
+ public:
+  SideFile(const char* option, std::string path);
+  const std::string& path() const { return path_; }
+  std::string staging_path() const { return path_ + ".part"; }
+
+  // Creates (Fresh) or keeps (Resume) the file and opens an empty staging
+  // file. RuntimeFailure naming the option when it cannot.
+  void start(ExportStart how);
+  void write_line(const std::string& line);  // to the staging file
+  // Appends the staged lines to the file and removes the staging file
+  // (complete), or leaves them in the staging file (a phase cut short).
+  void finish(bool complete);
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const;
+  std::string option_;
+  std::string path_;
+  std::ofstream staging_;
+};
+
+}  // namespace bws

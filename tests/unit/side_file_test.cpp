@@ -1,0 +1,116 @@
+// Issue 13, items 6 and 7: side files (--pmbw.stats) are only checked at
+// planning time, made when the run starts, appended on a resume, and hold
+// whole phases only; no output is ever one of the inputs (same_file).
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "TestSupport.hpp"
+#include "core/Errors.hpp"
+#include "core/FileIdentity.hpp"
+#include "core/SideFile.hpp"
+
+using namespace bws;
+namespace fs = std::filesystem;
+
+namespace {
+
+class SideFileTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = (fs::temp_directory_path() / "bws_side_file_test.XXXXXX").string();
+    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string file(const std::string& name) const { return (dir_ / name).string(); }
+  static std::string text_of(const std::string& path) {
+    std::ifstream in(path);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+  static void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+  Config config(const std::string& out, bool force, const std::string& resume = "") const {
+    return Config({{"out", out}, {"force", force ? "true" : "false"}, {"resume", resume}}, {});
+  }
+  fs::path dir_;
+};
+
+}  // namespace
+
+TEST_F(SideFileTest, TheChecksCreateNothing) {
+  const std::string stats = file("stats.txt");
+  check_side_file("pmbw.stats", stats, config(file("s.h5"), false));
+  EXPECT_FALSE(fs::exists(stats));
+  write(stats, "old\n");
+  EXPECT_EQ(test::usage_error_of([&] { check_side_file("pmbw.stats", stats, config(file("s.h5"), false)); }),
+            "--pmbw.stats: '" + stats + "' exists; allowed: a new file, or --force to overwrite");
+  check_side_file("pmbw.stats", stats, config(file("s.h5"), true));           // --force: replaced at the start
+  check_side_file("pmbw.stats", stats, config(file("s.h5"), false, "s.h5"));  // a resume appends
+  EXPECT_EQ(text_of(stats), "old\n");
+  EXPECT_NE(test::usage_error_of([&] { check_side_file("pmbw.stats", file("no/such/x"), config("s.h5", false)); })
+                .find("--pmbw.stats: cannot write"),
+            std::string::npos);
+  EXPECT_NE(test::usage_error_of([&] { check_side_file("pmbw.stats", dir_.string(), config("s.h5", false)); })
+                .find("is a directory"),
+            std::string::npos);
+  // The result file itself, under any name.
+  write(file("s.h5"), "result");
+  fs::create_symlink(file("s.h5"), file("link.txt"));
+  EXPECT_EQ(test::usage_error_of([&] { check_side_file("pmbw.stats", file("link.txt"), config(file("s.h5"), true)); }),
+            "--pmbw.stats: '" + file("link.txt") + "' is the survey's result file; allowed: another file");
+  EXPECT_EQ(text_of(file("s.h5")), "result");
+}
+
+TEST_F(SideFileTest, AFreshRunReplacesAResumeAppendsWholePhasesOnly) {
+  const std::string stats = file("stats.txt");
+  write(stats, "from an earlier survey\n");
+  {
+    SideFile side("pmbw.stats", stats);
+    side.start(ExportStart::Fresh);  // --force
+    EXPECT_EQ(text_of(stats), "");
+    side.write_line("A1");
+    side.write_line("A2");
+    EXPECT_EQ(text_of(stats), "");  // staged until the phase is complete
+    side.finish(true);
+    EXPECT_EQ(text_of(stats), "A1\nA2\n");
+    EXPECT_FALSE(fs::exists(side.staging_path()));
+  }
+  {  // a resumed run: the phase is cut short, its lines stay apart
+    SideFile side("pmbw.stats", stats);
+    side.start(ExportStart::Resume);
+    side.write_line("B1");
+    side.finish(false);
+    EXPECT_EQ(text_of(stats), "A1\nA2\n");
+    EXPECT_EQ(text_of(side.staging_path()), "B1\n");
+  }
+  {  // the next resume measures the phase again: no B1 twice
+    SideFile side("pmbw.stats", stats);
+    side.start(ExportStart::Resume);
+    EXPECT_FALSE(fs::exists(side.staging_path()));
+    side.write_line("B1");
+    side.write_line("B2");
+    side.finish(true);
+    side.finish(true);  // nothing staged: nothing happens
+    EXPECT_EQ(text_of(stats), "A1\nA2\nB1\nB2\n");
+  }
+}
+
+TEST_F(SideFileTest, SameFileSeesLinksAndSpellings) {
+  write(file("a.h5"), "a");
+  write(file("b.h5"), "b");
+  fs::create_symlink(file("a.h5"), file("soft.h5"));
+  fs::create_hard_link(file("a.h5"), file("hard.h5"));
+  EXPECT_TRUE(same_file(file("a.h5"), file("a.h5")));
+  EXPECT_TRUE(same_file(file("a.h5"), (dir_ / "." / "a.h5").string()));
+  EXPECT_TRUE(same_file(file("soft.h5"), file("a.h5")));
+  EXPECT_TRUE(same_file(file("hard.h5"), file("a.h5")));
+  EXPECT_FALSE(same_file(file("a.h5"), file("b.h5")));
+  EXPECT_FALSE(same_file(file("new.h5"), file("a.h5")));
+  EXPECT_TRUE(same_file(file("new.h5"), (dir_ / "x" / ".." / "new.h5").string()));
+}

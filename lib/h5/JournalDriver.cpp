@@ -29,7 +29,14 @@ struct JournalState {
   std::uint64_t reserve_end = 0;    // the reserve: [eof, reserve_end) allocated past the file, when > eof
   std::uint64_t mark_eof = 0;       // the file's length at the mark
   std::map<std::uint64_t, std::vector<char>> pre_images;  // page index -> bytes at the mark
-  bool dropping = false;            // rolled back: every write is dropped
+  // Fail-stop: after the first failed write (or a rollback) no byte more
+  // reaches the disk; HDF5 is told every write succeeded and reads what it
+  // wrote from these pages, so its caches stay consistent and it can close
+  // the file (HDF5 1.10 cannot close a file after a failed flush).
+  bool dropping = false;
+  std::map<std::uint64_t, std::vector<char>> overlay;  // page index -> bytes HDF5 wrote since
+  std::string failure;              // the first failed write, said
+  bool restored = false;            // the disk holds the mark again
   int injected_errno = 0;           // test hook
 };
 
@@ -94,6 +101,48 @@ bool preserve(JournalState& s, std::uint64_t offset, std::uint64_t size) {
   return true;
 }
 
+// The page as HDF5 sees it now: from the overlay, else from the disk.
+std::vector<char>& overlay_page(JournalState& s, std::uint64_t page) {
+  auto it = s.overlay.find(page);
+  if (it != s.overlay.end()) return it->second;
+  std::vector<char> bytes(kPageBytes, '\0');
+  const std::uint64_t from = page * kPageBytes;
+  if (from < s.eof) (void)read_all(s.fd, bytes.data(), std::min<std::uint64_t>(kPageBytes, s.eof - from), from);
+  return s.overlay.emplace(page, std::move(bytes)).first->second;
+}
+
+void overlay_write(JournalState& s, std::uint64_t addr, std::uint64_t size, const char* data) {
+  while (size > 0) {
+    const std::uint64_t page = addr / kPageBytes, at = addr % kPageBytes;
+    const std::uint64_t n = std::min(size, kPageBytes - at);
+    std::memcpy(overlay_page(s, page).data() + at, data, n);
+    addr += n, data += n, size -= n;
+  }
+}
+
+void overlay_read(const JournalState& s, std::uint64_t addr, std::uint64_t size, char* out) {
+  for (auto it = s.overlay.lower_bound(addr / kPageBytes); it != s.overlay.end(); ++it) {
+    const std::uint64_t from = it->first * kPageBytes;
+    if (from >= addr + size) break;
+    const std::uint64_t lo = std::max(from, addr), hi = std::min(from + kPageBytes, addr + size);
+    std::memcpy(out + (lo - addr), it->second.data() + (lo - from), hi - lo);
+  }
+}
+
+// Puts the mark's bytes back: first the length (which frees what the step
+// and the reserve took), then the kept bytes, then to the disk.
+void restore(JournalState& s) {
+  if (::ftruncate(s.fd, static_cast<off_t>(s.mark_eof)) != 0)
+    throw RuntimeFailure(errno_text("cannot truncate the file back", errno, s.mark_eof));
+  for (const auto& [page, bytes] : s.pre_images)
+    if (!write_all(s.fd, bytes.data(), bytes.size(), page * kPageBytes))
+      throw RuntimeFailure(errno_text("cannot write the file's earlier bytes back", errno, page * kPageBytes));
+  if (::fdatasync(s.fd) != 0 && errno != EINVAL && errno != EROFS)
+    throw RuntimeFailure(errno_text("cannot sync the restored file", errno, 0));
+  s.restored = true;
+  s.reserve_end = 0;
+}
+
 std::uint64_t physical_size(const JournalState& s) { return std::max<std::uint64_t>(s.eof, s.reserve_end); }
 
 H5FD_t* journal_open(const char* name, unsigned flags, hid_t, haddr_t maxaddr) {
@@ -131,6 +180,15 @@ herr_t journal_close(H5FD_t* file) {
   auto* f = reinterpret_cast<JournalFile*>(file);
   JournalState& s = *f->state;
   herr_t status = 0;
+  // A write failed and no one rolled back: the disk gets the mark's bytes
+  // (never a half-written step).
+  if (!s.failure.empty() && !s.restored) {
+    try {
+      restore(s);
+    } catch (const RuntimeFailure& e) {
+      status = push_error(H5E_IO, H5E_WRITEERROR, e.what());
+    }
+  }
   // The reserve is given back when the file is closed normally.
   if (!s.dropping && s.reserve_end > s.eof && ::ftruncate(s.fd, static_cast<off_t>(s.eof)) != 0)
     status = push_error(H5E_IO, H5E_SEEKERROR, errno_text("unable to release the reserve", errno, s.eof));
@@ -178,18 +236,23 @@ herr_t journal_read(H5FD_t* file, H5FD_mem_t, hid_t, haddr_t addr, size_t size, 
   if (inside > 0 && !read_all(s.fd, out, inside, addr))
     return push_error(H5E_IO, H5E_READERROR, errno_text("file read failed", errno, addr));
   std::memset(out + inside, 0, size - inside);
+  if (!s.overlay.empty()) overlay_read(s, addr, size, out);
   return 0;
 }
 
 herr_t journal_write(H5FD_t* file, H5FD_mem_t, hid_t, haddr_t addr, size_t size, const void* buffer) {
   JournalState& s = state_of(file);
-  if (s.dropping) return 0;
-  if (s.injected_errno != 0)
-    return push_error(H5E_IO, H5E_WRITEERROR, errno_text("file write failed (test hook)", s.injected_errno, addr));
-  if (!preserve(s, addr, size))
-    return push_error(H5E_IO, H5E_READERROR, errno_text("cannot keep the bytes it overwrites", errno, addr));
-  if (!write_all(s.fd, static_cast<const char*>(buffer), size, addr))
-    return push_error(H5E_IO, H5E_WRITEERROR, errno_text("file write failed", errno, addr));
+  const char* data = static_cast<const char*>(buffer);
+  if (!s.dropping) {
+    if (s.injected_errno != 0)
+      s.failure = errno_text("file write failed (test hook)", s.injected_errno, addr);
+    else if (!preserve(s, addr, size))
+      s.failure = errno_text("cannot keep the bytes a write overwrites", errno, addr);
+    else if (!write_all(s.fd, data, size, addr))
+      s.failure = errno_text("file write failed", errno, addr);
+    s.dropping = !s.failure.empty();
+  }
+  if (s.dropping) overlay_write(s, addr, size, data);
   s.eof = std::max<haddr_t>(s.eof, addr + size);
   return 0;
 }
@@ -200,6 +263,7 @@ herr_t journal_flush(H5FD_t*, hid_t, hbool_t) { return 0; }
 // reserve stays allocated past it (until the file is closed).
 herr_t journal_truncate(H5FD_t* file, hid_t, hbool_t) {
   JournalState& s = state_of(file);
+  if (s.dropping) s.eof = s.eoa;
   if (s.dropping || s.eoa == s.eof) return 0;
   if (s.eoa < s.mark_eof && !preserve(s, s.eoa, s.mark_eof - s.eoa))
     return push_error(H5E_IO, H5E_READERROR, errno_text("cannot keep the bytes it truncates", errno, s.eoa));
@@ -268,8 +332,8 @@ void journal_mark(hid_t file) {
     const int error = ::posix_fallocate(s.fd, static_cast<off_t>(s.eof), static_cast<off_t>(kJournalReserveBytes));
     if (error != 0) {
       (void)::ftruncate(s.fd, static_cast<off_t>(physical_size(s)));  // what a partial reserve added
-      throw RuntimeFailure("cannot reserve " + std::to_string(kJournalReserveBytes >> 10) +
-                           " KiB for the next step: " + std::strerror(error));
+      throw RuntimeFailure("no room for the next step (" + std::to_string(kJournalReserveBytes >> 10) +
+                           " KiB reserved past the file): " + std::strerror(error));
     }
     s.reserve_end = end;
   }
@@ -277,20 +341,11 @@ void journal_mark(hid_t file) {
 
 void journal_roll_back(hid_t file) {
   JournalState& s = state_of_file(file);
-  s.dropping = true;
-  // First the length (this frees what the step and the reserve took), then
-  // the kept bytes, then to the disk.
-  if (::ftruncate(s.fd, static_cast<off_t>(s.mark_eof)) != 0)
-    throw RuntimeFailure(errno_text("cannot truncate the file back", errno, s.mark_eof));
-  for (const auto& [page, bytes] : s.pre_images)
-    if (!write_all(s.fd, bytes.data(), bytes.size(), page * kPageBytes))
-      throw RuntimeFailure(errno_text("cannot write the file's earlier bytes back", errno, page * kPageBytes));
-  if (::fdatasync(s.fd) != 0 && errno != EINVAL && errno != EROFS)
-    throw RuntimeFailure(errno_text("cannot sync the restored file", errno, 0));
-  s.eof = s.mark_eof;
-  s.reserve_end = 0;
-  s.pre_images.clear();
+  s.dropping = true;  // HDF5 still writes while it closes: into the overlay
+  restore(s);
 }
+
+std::string journal_failure(hid_t file) { return state_of_file(file).failure; }
 
 void journal_fail_writes(hid_t file, int error) { state_of_file(file).injected_errno = error; }
 

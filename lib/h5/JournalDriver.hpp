@@ -8,9 +8,9 @@
 // mark's end of file (once per 4 KiB page, the first time it is touched);
 // rolling back truncates the file to the mark's length and writes those
 // bytes back, so the file is exactly what it was at the mark, whatever
-// HDF5's caches wrote since. After a rollback every further write of that
-// HDF5 file is dropped (its caches no longer match the disk): the file must
-// be closed and opened again.
+// HDF5's caches wrote since. After a failed write or a rollback every
+// further write of that HDF5 file is kept in memory only (its caches no
+// longer match the disk): the file must be closed and opened again.
 //
 // At each mark the driver also reserves space past the end of the file
 // (kReserveBytes, allocated, invisible to HDF5): a rollback frees it, so the
@@ -23,7 +23,7 @@
 
 namespace bws::h5 {
 
-inline constexpr std::uint64_t kJournalReserveBytes = std::uint64_t{1} << 20;
+inline constexpr std::uint64_t kJournalReserveBytes = std::uint64_t{64} << 10;
 
 // Sets the driver on a file-access property list.
 void use_journal_driver(hid_t fapl);
@@ -36,6 +36,10 @@ void journal_mark(hid_t file);
 // Restores the bytes of the mark and drops every later write of this open
 // file. Throws RuntimeFailure when the file cannot be restored.
 void journal_roll_back(hid_t file);
+// The first write that failed ("" when none): after it the driver is
+// fail-stop (nothing more reaches the disk, HDF5 is told every write worked,
+// and closing the file without a rollback restores the mark too).
+std::string journal_failure(hid_t file);
 // Test hook: every later write of this open file fails with errno `error`
 // (0: writes work again).
 void journal_fail_writes(hid_t file, int error);

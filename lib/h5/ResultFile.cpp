@@ -76,6 +76,13 @@ Handle open_for_writing(const std::string& path) {
                         path);
 }
 
+// The journal driver is fail-stop: HDF5 never sees a failed write; the
+// first one is asked for here and thrown.
+void throw_if_write_failed(hid_t file, const std::string& path) {
+  const std::string failure = journal_failure(file);
+  if (!failure.empty()) throw RuntimeFailure("HDF5: cannot write '" + path + "': " + failure);
+}
+
 template <typename T>
 void set_attribute_on(hid_t file, const std::string& object_path, const std::string& name, const T& value) {
   const Handle object = open_or_create_group(file, absolute_path(object_path));
@@ -165,16 +172,19 @@ ResultFile::~ResultFile() {
 void ResultFile::set_attribute(const std::string& object_path, const std::string& name, const std::string& value) {
   const Lock lock = hold();
   set_attribute_on(Impl::file_of(impl_, path_), object_path, name, value);
+  throw_if_write_failed(Impl::file_of(impl_, path_), path_);
 }
 
 void ResultFile::set_attribute(const std::string& object_path, const std::string& name, std::int64_t value) {
   const Lock lock = hold();
   set_attribute_on(Impl::file_of(impl_, path_), object_path, name, value);
+  throw_if_write_failed(Impl::file_of(impl_, path_), path_);
 }
 
 void ResultFile::set_attribute(const std::string& object_path, const std::string& name, double value) {
   const Lock lock = hold();
   set_attribute_on(Impl::file_of(impl_, path_), object_path, name, value);
+  throw_if_write_failed(Impl::file_of(impl_, path_), path_);
 }
 
 void ResultFile::write_text(const std::string& dataset_path, const std::string& text) {
@@ -190,10 +200,14 @@ void ResultFile::write_text(const std::string& dataset_path, const std::string& 
       "create text dataset", path);
   const char* data = text.c_str();
   checked(H5Dwrite(dataset.id(), type.id(), H5S_ALL, H5S_ALL, H5P_DEFAULT, &data), file, "write text to", path);
+  throw_if_write_failed(file, path_);
 }
 
 void ResultFile::append(const Table& table) {
-  const Lock lock = hold(); append_table(Impl::file_of(impl_, path_), table); }
+  const Lock lock = hold();
+  append_table(Impl::file_of(impl_, path_), table);
+  throw_if_write_failed(Impl::file_of(impl_, path_), path_);
+}
 
 bool ResultFile::exists(const std::string& object_path) const {
   const Lock lock = hold();
@@ -249,11 +263,19 @@ void ResultFile::flush() {
   const Lock lock = hold();
   const hid_t file = Impl::file_of(impl_, path_);
   checked(H5Fflush(file, H5F_SCOPE_GLOBAL), file, "flush", path_);
+  throw_if_write_failed(file, path_);
 }
 
 void ResultFile::close() {
   const Lock lock = hold();
   if (!impl_) return;
+  if (impl_->file.valid()) {
+    const std::string failure = journal_failure(impl_->file.id());
+    if (failure.empty()) {  // a write failing here leaves the file at its last mark (the driver restores it)
+      checked(H5Fflush(impl_->file.id(), H5F_SCOPE_GLOBAL), impl_->file.id(), "flush", path_);
+      throw_if_write_failed(impl_->file.id(), path_);
+    }
+  }
   const herr_t status = impl_->file.reset();
   impl_.reset();
   checked(status, H5I_INVALID_HID, "close", path_);
@@ -265,7 +287,7 @@ void ResultFile::mark() {
   try {
     journal_mark(file);
   } catch (const RuntimeFailure& e) {
-    throw RuntimeFailure("'" + path_ + "': " + e.what());
+    throw RuntimeFailure("HDF5: cannot write '" + path_ + "': " + e.what());
   }
 }
 
@@ -277,10 +299,9 @@ void ResultFile::roll_back() {
   } catch (const RuntimeFailure& e) {
     throw RuntimeFailure("'" + path_ + "' cannot be restored: " + e.what());
   }
-  // HDF5's caches no longer match the disk: every write of this close is
-  // dropped by the driver; its status does not matter.
-  (void)impl_->file.reset();
-  clear_hdf5_errors();
+  // HDF5's caches no longer match the disk: what this close writes stays
+  // in the driver's memory.
+  checked(impl_->file.reset(), H5I_INVALID_HID, "close", path_);
   impl_->file = open_for_writing(path_);
 }
 

@@ -12,6 +12,7 @@
 
 #include "core/Errors.hpp"
 #include "core/ResultColumns.hpp"
+#include "h5/JournalDriver.hpp"
 #include "h5/ResultFile.hpp"
 
 using namespace bws;
@@ -91,9 +92,12 @@ TEST_F(JournalTest, AWriteErrorLeavesTheEarlierStepsAndTheStatusCanBeWritten) {
     }();
     EXPECT_NE(error.find("Input/output error"), std::string::npos) << error;
     f.roll_back();
+    const std::uintmax_t restored = fs::file_size(file("b.h5"));
     f.set_attribute("/", "status", std::string("aborted"));
     f.set_attribute("/", "abort_reason", std::string("beff: " + error));
     f.close();
+    // The status fits in the reserve the rollback gave back.
+    EXPECT_LE(fs::file_size(file("b.h5")), restored + h5::kJournalReserveBytes);
   }
   const auto r = h5::ResultReader::open(file("b.h5"));
   EXPECT_EQ(r.attribute_text("/", "status"), "aborted");
@@ -111,6 +115,25 @@ TEST_F(JournalTest, TheReserveIsGivenBackWhenTheFileIsClosed) {
     f.mark();
     marked = fs::file_size(file("c.h5"));
   }
-  EXPECT_LE(fs::file_size(file("c.h5")) + (std::uintmax_t{1} << 20), marked);
+  EXPECT_LE(fs::file_size(file("c.h5")) + h5::kJournalReserveBytes, marked);
   EXPECT_EQ(h5::ResultReader::open(file("c.h5")).read_table("stream/results").rows(), 3u);
+}
+
+TEST_F(JournalTest, AFileClosedAfterAFailedWriteIsBackAtItsMark) {
+  {
+    h5::ResultFile f = h5::ResultFile::create(file("d.h5"), false);
+    f.append(rows("stream/results", 2));
+    f.flush();
+    f.mark();
+    f.fail_writes_for_test(ENOSPC);
+    EXPECT_THROW(
+        {
+          f.append(rows("stream/results", 3000, 2));
+          f.flush();
+        },
+        RuntimeFailure);
+  }  // closed without a rollback
+  const auto r = h5::ResultReader::open(file("d.h5"));
+  EXPECT_EQ(r.read_table("stream/results").rows(), 2u);
+  EXPECT_EQ(r.attribute_text("/", "status"), "running");
 }

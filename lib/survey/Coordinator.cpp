@@ -130,8 +130,8 @@ std::string one_line(std::string text) {
   return text;
 }
 
-// Test hook (stop): this rank stops itself (SIGSTOP) at the benchmark's
-// first progress report, inside its measurement.
+// Test hook (stop): this rank stops itself (SIGSTOP) at a node-local
+// benchmark's first progress report, inside its measurement.
 class StoppingProgress final : public Progress {
  public:
   explicit StoppingProgress(Progress& inner) : inner_(inner) {}
@@ -741,10 +741,12 @@ class Survey {
     NullProgress silent;
     std::vector<Table> tables;
     std::optional<std::string> error;
-    StoppingProgress stopping(root() ? static_cast<Progress&>(console_progress) : silent);
     watchdog_->at("measuring");
+    // Test hook (stop): a collective benchmark reports progress on rank 0
+    // only; the others stop as they enter it, the rest wait inside it.
+    if (hooks_.stop_rank == rank_ && hooks_.stop_phase == phase.label) std::raise(SIGSTOP);
     try {
-      tables = phase.collective->run(MPI_COMM_WORLD, progress_for(phase, console_progress, silent, stopping));
+      tables = phase.collective->run(MPI_COMM_WORLD, root() ? static_cast<Progress&>(console_progress) : silent);
     } catch (const std::exception& e) {
       error = entry.name + ": rank " + std::to_string(rank_) + " (" + layout_.host + "): " + e.what();
     }

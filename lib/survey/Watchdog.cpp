@@ -201,7 +201,7 @@ std::string Watchdog::where_ranks_are(double timeout_seconds) {
   };
   if (!mpi_from_here_) return "the step did not end " + limit + " (the ranks could not be asked where they are)";
   if (!silent.empty())
-    return ranks(silent) + " did not reach the end of the step " + limit + " (" +
+    return ranks(silent) + " did not reach the end of the phase " + limit + " (" +
            (silent.size() == 1 ? "it does" : "they do") + " not answer: stopped, hung or dead)";
   std::string text;
   for (const auto& [position, list] : busy)

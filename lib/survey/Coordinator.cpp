@@ -913,7 +913,9 @@ class Survey {
           console_.err << "bwsurvey: retest " << round << " of " << settings_.retest_rounds << ": " << phase.label
                        << (phase.entry->collective() ? " on every rank" : " on " + joined(hosts) + " (the other nodes wait)")
                        << std::endl;
+        watchdog_->arm("retest of " + phase.label, settings_.phase_timeout_seconds);
         const std::vector<Table> tables = phase.entry->collective() ? retest_collective(phase) : retest_node_local(phase, mine);
+        watchdog_->disarm();
         if (root()) {
           std::vector<model::NodeMetricValue> values = model::node_metric_values(phase.entry->node_metrics, tables);
           for (model::NodeMetricValue& v : values)

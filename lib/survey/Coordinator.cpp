@@ -162,6 +162,9 @@ class Survey {
   Survey(const CommandLine& cl, ConsoleStreams console) : cl_(cl), console_(console) {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    int level = MPI_THREAD_SINGLE;
+    MPI_Query_thread(&level);
+    mpi_from_any_thread_ = level == MPI_THREAD_MULTIPLE;
   }
 
   int run() {
@@ -595,6 +598,7 @@ class Survey {
       print_summary();
     }
     end_file(line, from_watchdog);
+    if (from_watchdog && !mpi_from_any_thread_) std::_Exit(kExitFailure);  // mpirun/srun end the others
     MPI_Abort(MPI_COMM_WORLD, kExitFailure);
     std::abort();
   }
@@ -1125,7 +1129,8 @@ class Survey {
   int rendezvous_tag_ = kFirstRendezvousTag;
   std::optional<std::string> file_error_;  // rank 0: the first write of the file that failed
   std::atomic<h5::ResultFile*> live_file_{nullptr};  // rank 0: the open file, for end_file() (any thread)
-  std::atomic<bool> ending_{false};  // rank 0: one thread ends the run, the others wait for it
+  std::atomic<bool> ending_{false};
+  bool mpi_from_any_thread_ = false;  // MPI_THREAD_MULTIPLE: the watchdog may call MPI_Abort  // rank 0: one thread ends the run, the others wait for it
   bool created_file_ = false;        // rank 0: this run created the file (not --resume)
   bool setup_done_ = false;          // the file holds this run's setup
   std::unique_ptr<Watchdog> watchdog_;  // last: stopped before anything it may touch is destroyed

@@ -135,8 +135,10 @@ void Watchdog::loop() {
       std::this_thread::sleep_for(std::chrono::milliseconds(wait_ms));
     }
     if (stop_) return;
-    if (g_signal != 0) on_signal(g_signal);
-    if (deadline > 0 && now_seconds() >= deadline) on_deadline();
+    // on_signal() and on_deadline() return only when the main thread is
+    // already ending the run: then this thread has nothing more to do.
+    if (g_signal != 0) return on_signal(g_signal);
+    if (deadline > 0 && now_seconds() >= deadline) return on_deadline();
     if (deadline > 0 && rank_ != 0 && mpi_from_here_) answer_queries();
   }
 }
@@ -218,7 +220,7 @@ void Watchdog::on_deadline() {
     step = step_;
     timeout = timeout_seconds_;
   }
-  if (rank_ == 0) end(step + ": " + where_ranks_are(timeout) + "; the job is aborted");
+  if (rank_ == 0) return end(step + ": " + where_ranks_are(timeout) + "; the job is aborted");
   end("rank " + std::to_string(rank_) + " (" + host_ + "): " + step + ": rank 0 (" + root_host_ +
       ") did not end the step within --phase-timeout " + seconds_text(timeout) + " s and " +
       seconds_text(grace_seconds_ + kAnswerWaitSeconds) + " s more (stopped, hung or dead); the job is aborted");
@@ -233,7 +235,7 @@ void Watchdog::on_signal(int signal) {
   }
   const std::string where = !step.empty() ? step + ": cut by " : (last.empty() ? "cut by " : "after " + last + ": cut by ");
   const std::string reason = where + signal_name(signal) + " (the job was cancelled or reached its time limit)";
-  if (rank_ == 0) end(reason);
+  if (rank_ == 0) return end(reason);
   // Rank 0 marks the file and ends the job; this rank ends only if it does not.
   const double until = now_seconds() + grace_seconds_;
   while (now_seconds() < until) std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -242,7 +244,10 @@ void Watchdog::on_signal(int signal) {
 }
 
 void Watchdog::end(const std::string& reason) {
-  if (rank_ == 0 && end_job_) end_job_(reason);  // does not return
+  if (rank_ == 0 && end_job_) {
+    end_job_(reason);  // returns only when the main thread already ends the run
+    return;
+  }
   std::cerr << "bwsurvey: error: " << reason << std::endl;
   if (mpi_from_here_) MPI_Abort(MPI_COMM_WORLD, 1);
   std::_Exit(1);

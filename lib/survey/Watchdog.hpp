@@ -31,7 +31,8 @@ namespace bws::survey {
 
 class Watchdog {
  public:
-  // Rank 0: marks the file and ends the job; does not return.
+  // Rank 0: marks the file and ends the job; returns only when the main
+  // thread is already ending the run (then the watchdog stops).
   using EndJob = std::function<void(const std::string& reason)>;
 
   // Collective over `world` (duplicates it). hosts: every rank's host (rank 0).
@@ -56,7 +57,8 @@ class Watchdog {
   void on_deadline();
   void answer_queries();
   std::string where_ranks_are(double timeout_seconds);
-  [[noreturn]] void end(const std::string& reason);
+  // Ends the job; returns (rank 0) only when the main thread already does.
+  void end(const std::string& reason);
 
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0, size_ = 1;

@@ -3,9 +3,11 @@
 // tables are appended as chunked compound datasets that h5py reads as numpy
 // structured arrays, each Table's samples as a companion 2-D dataset, and the
 // file is flushed after every phase so a killed run leaves a valid file.
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -70,11 +72,31 @@ class ResultFile {
   void flush();
   void close();
 
+  // Steps that can be undone (h5/JournalDriver.hpp). mark(): the file's
+  // bytes now on disk (call after flush()) are what roll_back() restores;
+  // throws RuntimeFailure when the disk has no room for the reserve.
+  // roll_back(): after any failure (a write error, a timeout, a signal)
+  // the file becomes byte for byte what it was at the last mark (or when
+  // it was opened) and is opened again, so its status can be written.
+  void mark();
+  void roll_back();
+  // Test hook: every later write fails with errno `error` until roll_back().
+  void fail_writes_for_test(int error);
+
+  // Every method holds the file's lock: a second thread (the watchdog)
+  // may take it to end the run. HDF5 is not thread-safe; no other HDF5
+  // access may run while the lock is held elsewhere. Not owning the lock
+  // after `wait`: the file is busy.
+  using Lock = std::unique_lock<std::recursive_timed_mutex>;
+  Lock try_hold(std::chrono::milliseconds wait) const;
+
  private:
   struct Impl;
   explicit ResultFile(std::unique_ptr<Impl> impl, std::string path);
+  Lock hold() const;
   std::unique_ptr<Impl> impl_;
   std::string path_;
+  std::unique_ptr<std::recursive_timed_mutex> mutex_ = std::make_unique<std::recursive_timed_mutex>();
 };
 
 class ResultReader {

@@ -3,6 +3,8 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -40,6 +42,7 @@
 #include "survey/SetupFailure.hpp"
 #include "survey/SurveySettings.hpp"
 #include "survey/TestHooks.hpp"
+#include "survey/Watchdog.hpp"
 #include "topology/PinningPlan.hpp"
 #include "topology/Team.hpp"
 #include "topology/Topology.hpp"
@@ -116,6 +119,35 @@ bool contains(const std::vector<std::string>& items, const std::string& item) {
 // First rendezvous tag; each rendezvous takes the next one.
 constexpr int kFirstRendezvousTag = 1000;
 
+// How long the other ranks' watchdogs give rank 0 to end the job itself
+// (after a step's deadline, or after a signal).
+constexpr double kWatchdogGraceSeconds = 10;
+
+// A message on one line (HDF5's details can carry newlines).
+std::string one_line(std::string text) {
+  for (char& c : text)
+    if (c == '\n' || c == '\r') c = ' ';
+  return text;
+}
+
+// Test hook (stop): this rank stops itself (SIGSTOP) at a node-local
+// benchmark's first progress report, inside its measurement.
+class StoppingProgress final : public Progress {
+ public:
+  explicit StoppingProgress(Progress& inner) : inner_(inner) {}
+  void report(std::string_view stage, double fraction) override {
+    if (!stopped_) {
+      stopped_ = true;
+      std::raise(SIGSTOP);
+    }
+    inner_.report(stage, fraction);
+  }
+
+ private:
+  Progress& inner_;
+  bool stopped_ = false;
+};
+
 class Survey {
   // One selected benchmark (or a companion phase), planned: node-local or collective.
   struct Phase {
@@ -130,6 +162,9 @@ class Survey {
   Survey(const CommandLine& cl, ConsoleStreams console) : cl_(cl), console_(console) {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    int level = MPI_THREAD_SINGLE;
+    MPI_Query_thread(&level);
+    mpi_from_any_thread_ = level == MPI_THREAD_MULTIPLE;
   }
 
   int run() {
@@ -137,9 +172,16 @@ class Survey {
     hooks_ = read_test_hooks();
     announce_test_hooks();
     rank_hosts_ = gather_hosts(MPI_COMM_WORLD, layout_.host);
+    watchdog_ = std::make_unique<Watchdog>(
+        MPI_COMM_WORLD, layout_.host, rank_hosts_, [this](const std::string& reason) { abort_job(reason, true); },
+        kWatchdogGraceSeconds);
     if (int code = plan(); code != kExitOk) return code;
     plan_turns();
     if (int code = open_file(); code != kExitOk) return code;
+    if (root()) {
+      created_file_ = settings_.resume.empty();
+      live_file_ = &*file_;
+    }
     if (int code = start_team(); code != kExitOk) return finish(code);
     bool all_ran = true;
     for (std::size_t i = 0; i < phases_.size(); ++i) {
@@ -340,11 +382,13 @@ class Survey {
             file_->flush();
             start_exporters();
           } catch (const UsageError&) {
+            undo_open();
             throw;
           } catch (const std::exception& e) {
+            undo_open();
             throw RuntimeFailure((settings_.resume.empty() ? "--out: cannot write '" + settings_.out + "': "
                                                            : "--resume: cannot complete '" + settings_.resume + "': ") +
-                                 e.what());
+                                 one_line(e.what()));
           }
         });
       }
@@ -366,6 +410,24 @@ class Survey {
   void start_exporters() {
     for (auto& [name, exporter] : exporters_)
       exporter->start(settings_.resume.empty() ? ExportStart::Fresh : ExportStart::Resume);
+  }
+
+  // Rank 0, when opening failed half-way: a file this run created goes (it
+  // holds no result); a resumed file gets back the bytes it had.
+  void undo_open() {
+    if (!file_) return;  // nothing was created or opened
+    try {
+      if (settings_.resume.empty()) {
+        file_->close();
+        std::filesystem::remove(settings_.out);
+      } else {
+        file_->roll_back();
+        file_->close();
+      }
+    } catch (const std::exception& e) {
+      console_.err << "bwsurvey: error: " << one_line(e.what()) << std::endl;
+    }
+    file_.reset();
   }
 
   // The resume's own provenance; earlier runs' attributes stay.
@@ -446,9 +508,15 @@ class Survey {
       return kExitFailure;
     }
     if (hooks_.slow_factor > 1 && hooks_.slow_host == layout_.host) team_->set_slowdown(hooks_.slow_factor);
-    if (metadata_stored_) return kExitOk;  // a resume on the ranks the file describes
+    if (metadata_stored_) {  // a resume on the ranks the file describes
+      setup_done_ = true;
+      return kExitOk;
+    }
     node_descriptions_.clear();           // measured again below
-    if (root()) start_step("setup");
+    if (root()) write_file([&] { start_step("setup"); });
+    if (!file_survived("setup")) return kExitFailure;
+    watchdog_->arm("setup", settings_.phase_timeout_seconds);
+    watchdog_->at("describing its node");
     const RankPlace place{rank_, layout_.host, layout_.node_index, layout_.local_rank, layout_.ranks_on_node,
                           topo::to_string(settings_.bind)};
     std::vector<Table> node_tables;
@@ -460,11 +528,15 @@ class Survey {
       node_tables = make_node_tables(place, *topology_, declared);
     }
     collect(make_rank_tables(place, *topology_, *team_), node_tables, nullptr);
-    if (root()) {
-      file_->set_attribute("/", "setup_complete", std::int64_t{1});
-      step_unfinished_ = false;
-      file_->flush();
-    }
+    watchdog_->disarm();
+    if (root())
+      write_file([&] {
+        file_->set_attribute("/", "setup_complete", std::int64_t{1});
+        step_unfinished_ = false;
+        commit();
+      });
+    if (!file_survived("setup")) return kExitFailure;
+    setup_done_ = true;
     return kExitOk;
   }
 
@@ -472,30 +544,77 @@ class Survey {
   // when the run cannot go on.
   bool run_phase(std::size_t index) {
     Phase& phase = phases_[index];
-    if (root()) start_step(phase.entry->name);
+    if (root()) write_file([&] { start_step(phase.entry->name); });
+    if (!file_survived(phase.label)) return false;
+    watchdog_->arm(phase.label, settings_.phase_timeout_seconds);
     deadline_ = settings_.phase_timeout_seconds > 0 ? MPI_Wtime() + settings_.phase_timeout_seconds : 0;
     const bool ok = phase.entry->collective() ? run_collective(phase) : run_node_local(phase);
-    if (root()) finish_exporter(phase.entry->name, ok);
-    if (ok && root()) {
-      completed_.push_back(phase.label);
-      file_->set_attribute("/", "completed_phases", joined(completed_));
-      step_unfinished_ = false;
-      file_->flush();
-    }
-    return ok;
+    watchdog_->disarm();
+    if (ok && root())
+      write_file([&] {
+        completed_.push_back(phase.label);
+        file_->set_attribute("/", "completed_phases", joined(completed_));
+        step_unfinished_ = false;
+        commit();
+      });
+    // The side files follow the result file: a phase it could not keep is
+    // kept apart in them too (a resume measures it again).
+    const bool stored = file_survived(phase.label);
+    if (root()) finish_exporter(phase.entry->name, ok && stored);
+    return ok && stored;
   }
 
-  // Rank 0: marks where a step's rows begin (ResumeState.hpp) and flushes.
+  // Rank 0: marks where a step's rows begin (ResumeState.hpp), flushes, and
+  // makes that the point a failed step goes back to.
   void start_step(const std::string& step) {
     mark_step_start(*file_, step);
     step_unfinished_ = true;
+    commit();
+    if (hooks_.write_error_step == step) file_->fail_writes_for_test(EIO);
+  }
+
+  // Rank 0: what is written so far reaches the disk and becomes the point a
+  // failure goes back to (h5/JournalDriver.hpp).
+  void commit() {
     file_->flush();
+    file_->mark();
+  }
+
+  // Rank 0: runs a write of the file; the first failure is kept (and no
+  // later write is tried) until file_survived() ends the run.
+  template <class Write>
+  void write_file(Write&& write) {
+    if (file_error_ || !file_) return;
+    try {
+      write();
+    } catch (const std::exception& e) {
+      file_error_ = one_line(e.what());
+    }
+  }
+
+  // Collective. When rank 0 could not write the file (a full disk, an I/O
+  // error), the step's writes are undone, the file keeps every step done
+  // before and says aborted and why, and the run ends (exit 1).
+  bool file_survived(const std::string& step) {
+    int failed = root() && file_error_ ? 1 : 0;
+    MPI_Bcast(&failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (!failed) return true;
+    if (root()) {
+      if (ending_.exchange(true)) park();
+      const std::string message = step + ": " + *file_error_;
+      console_.err << "bwsurvey: error: " << message << std::endl;
+      outcome_.runtime_failure(message);
+      end_file(message, false);
+      file_.reset();
+    }
+    return false;
   }
 
   // Every rank reports to rank 0 by the phase's deadline; rank 0 ends the job
   // when some do not (naming them), else every rank gets the first error.
   std::optional<std::string> meet(const RegistryEntry& entry, const std::optional<std::string>& mine,
                                   const char* step) {
+    watchdog_->at(Watchdog::kWaiting);
     const Rendezvous met = meet_at_root(MPI_COMM_WORLD, mine, root() ? deadline_ : 0, rendezvous_tag_++);
     if (!met.missing.empty()) {
       char limit[32];
@@ -507,25 +626,75 @@ class Survey {
     return met.error;
   }
 
-  // Rank 0, when ranks are lost: the file keeps everything stored so far and
-  // says why the run stopped; then the whole job ends.
-  [[noreturn]] void abort_job(const std::string& message) {
-    console_.err << "bwsurvey: error: " << message << std::endl;
-    outcome_.runtime_failure(message);
-    print_summary();
-    if (file_) {
-      try {
-        file_->set_attribute("/", "status", std::string("aborted"));
-        file_->set_attribute("/", "abort_reason", message);
-        file_->set_attribute("/", "finished_utc", utc_now_iso8601());
-        file_->close();
-      } catch (const std::exception& e) {
-        console_.err << "bwsurvey: error: " << e.what() << std::endl;
-      }
-      console_.out << "Results: " << std::filesystem::absolute(file_->path()).string() << std::endl;
+  // Rank 0, when ranks are lost (a timeout, from the main thread or the
+  // watchdog) or a signal cut the run: the file goes back to its last
+  // complete step and says why the run stopped; then the whole job ends.
+  // Returns only to a watchdog when the job is already being ended.
+  void abort_job(const std::string& message, bool from_watchdog = false) {
+    if (ending_.exchange(true)) {
+      if (from_watchdog) return;
+      park();
     }
+    const std::string line = one_line(message);
+    console_.err << "bwsurvey: error: " << line << std::endl;
+    if (!from_watchdog) {  // the watchdog must not read what the main thread may be changing
+      outcome_.runtime_failure(line);
+      print_summary();
+    }
+    end_file(line, from_watchdog);
+    if (from_watchdog && !mpi_from_any_thread_) std::_Exit(kExitFailure);  // mpirun/srun end the others
     MPI_Abort(MPI_COMM_WORLD, kExitFailure);
     std::abort();
+  }
+
+  // Rank 0, once the job is ending: the file goes back to its last mark
+  // (the end of the last complete step, or the start of the one that was
+  // cut: h5/JournalDriver.hpp) and says aborted and why; a file this run
+  // created whose setup never completed is removed (it holds no result, and
+  // its name must not look like one). From the watchdog the file's lock is
+  // kept until the process ends, so that the main thread cannot touch it.
+  void end_file(const std::string& reason, bool keep_locked) {
+    h5::ResultFile* file = live_file_.exchange(nullptr);
+    if (!file) return;
+    const std::string path = file->path();
+    h5::ResultFile::Lock lock = file->try_hold(std::chrono::seconds(10));
+    if (!lock.owns_lock()) {
+      console_.err << "bwsurvey: error: '" << path << "' is busy and is left as it is (--resume completes it)"
+                   << std::endl;
+      return;
+    }
+    if (keep_locked) lock.release();
+    try {
+      file->roll_back();
+      if (created_file_ && !setup_done_) {
+        file->close();
+        std::filesystem::remove(path);
+        console_.err << "bwsurvey: '" << path << "' is removed: its setup never completed, it held no results"
+                     << std::endl;
+        return;
+      }
+      file->set_attribute("/", "status", std::string("aborted"));
+      file->set_attribute("/", "abort_reason", reason);
+      file->set_attribute("/", "finished_utc", utc_now_iso8601());
+      file->flush();
+      file->close();
+      console_.out << "Results: " << std::filesystem::absolute(path).string() << std::endl;
+    } catch (const std::exception& e) {
+      try {
+        file->roll_back();
+        file->close();
+      } catch (...) {  // what the disk holds is the last mark, or the failure is said below
+      }
+      console_.err << "bwsurvey: error: '" << path
+                   << "' keeps every step completed before (status=running; --resume completes it), "
+                      "but its status could not be written: "
+                   << one_line(e.what()) << std::endl;
+    }
+  }
+
+  // This thread waits for the job's end, which another thread brings.
+  [[noreturn]] static void park() {
+    for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
   }
 
   bool run_node_local(Phase& phase) {
@@ -534,6 +703,7 @@ class Survey {
     if (root()) console_.err << "bwsurvey: " << phase.label << ": " << planned.describe() << std::endl;
 
     std::optional<std::string> error;
+    watchdog_->at("preparing");
     try {
       if (hooks_.fail_prepare_rank == rank_) throw RuntimeFailure("fault injected by BWSURVEY_INJECT_FAULT");
       hang_if_asked();
@@ -550,9 +720,11 @@ class Survey {
     ConsoleProgress console_progress(console_.err, entry.name);
     NullProgress silent;
     MpiNodeSync node_sync(turn_comm_);  // the ranks measured together: this rank's turn
-    RunContext context{root() ? static_cast<Progress&>(console_progress) : silent, node_sync};
+    StoppingProgress stopping(root() ? static_cast<Progress&>(console_progress) : silent);
+    RunContext context{progress_for(phase, console_progress, silent, stopping), node_sync};
     std::vector<Table> tables;
     std::optional<std::string> run_error;
+    watchdog_->at("measuring");
     run_in_turns([&] {
       try {
         tables = planned.run(*team_, context);
@@ -565,6 +737,7 @@ class Survey {
     // Before any collective: a rank that never returns is named, not waited for.
     run_error = meet(entry, run_error, "measuring");
 
+    watchdog_->at(root() ? "storing the results" : Watchdog::kWaiting);
     const std::vector<Table> node_tables = summarize_node(*phase.node_benchmark, tables);
     collect(tables, node_tables, entry);
     if (run_error) {
@@ -572,6 +745,13 @@ class Survey {
       return false;
     }
     return true;
+  }
+
+  // This rank's progress sink in a phase: the console on rank 0; the
+  // stopping one where the stop test hook names this rank and phase.
+  Progress& progress_for(const Phase& phase, Progress& console, Progress& silent, Progress& stopping) const {
+    if (hooks_.stop_rank == rank_ && hooks_.stop_phase == phase.label) return stopping;
+    return root() ? console : silent;
   }
 
   // Calls `measure` on this rank in its turn; the node's other turns wait.
@@ -609,11 +789,16 @@ class Survey {
     NullProgress silent;
     std::vector<Table> tables;
     std::optional<std::string> error;
+    watchdog_->at("measuring");
+    // Test hook (stop): a collective benchmark reports progress on rank 0
+    // only; the others stop as they enter it, the rest wait inside it.
+    if (hooks_.stop_rank == rank_ && hooks_.stop_phase == phase.label) std::raise(SIGSTOP);
     try {
       tables = phase.collective->run(MPI_COMM_WORLD, root() ? static_cast<Progress&>(console_progress) : silent);
     } catch (const std::exception& e) {
       error = entry.name + ": rank " + std::to_string(rank_) + " (" + layout_.host + "): " + e.what();
     }
+    watchdog_->at(root() ? "storing the results" : Watchdog::kWaiting);
     if (root()) {
       console_progress.done();
       for (const Table& t : tables) keep_and_store(t, entry);
@@ -675,14 +860,20 @@ class Survey {
     return paths;
   }
 
+  // Rank 0. After a write error nothing more is written (file_survived()
+  // then undoes the step).
   void store(const Table& t) {
     if (t.path() == kTopologyXmlTable) {
-      for (std::size_t r = 0; r < t.rows(); ++r)
-        file_->write_text("/nodes/" + t.get_string(r, "host") + "/topology_xml", t.get_string(r, "xml"));
+      write_file([&] {
+        for (std::size_t r = 0; r < t.rows(); ++r)
+          file_->write_text("/nodes/" + t.get_string(r, "host") + "/topology_xml", t.get_string(r, "xml"));
+      });
       return;
     }
-    file_->append(t);
-    outcome_.account(t);
+    write_file([&] {
+      file_->append(t);
+      outcome_.account(t);
+    });
   }
 
   // An exporter's output is complete when its phase ends: a phase stored
@@ -771,7 +962,9 @@ class Survey {
           console_.err << "bwsurvey: retest " << round << " of " << settings_.retest_rounds << ": " << phase.label
                        << (phase.entry->collective() ? " on every rank" : " on " + joined(hosts) + " (the other nodes wait)")
                        << std::endl;
+        watchdog_->arm("retest of " + phase.label, settings_.phase_timeout_seconds);
         const std::vector<Table> tables = phase.entry->collective() ? retest_collective(phase) : retest_node_local(phase, mine);
+        watchdog_->disarm();
         if (root()) {
           std::vector<model::NodeMetricValue> values = model::node_metric_values(phase.entry->node_metrics, tables);
           for (model::NodeMetricValue& v : values)
@@ -848,18 +1041,35 @@ class Survey {
     team_.reset();
     int exit_code = code;
     if (root()) {
+      // From here on this thread ends the run; a watchdog that got there
+      // first (a signal) ends the job itself.
+      if (ending_.exchange(true) && file_) park();
       check_nodes();
       exit_code = code != kExitOk ? code : outcome_.exit_code();
       if (exit_code == kExitOk && settings_.fail_on_flags && !model::flagged_hosts(flags_, true).empty())
         exit_code = kExitCheckFailed;
-      print_summary();
       if (file_) {
         const bool aborted = !outcome_.runtime_errors().empty();
-        file_->set_attribute("/", "status", std::string(aborted ? "aborted" : "complete"));
-        file_->set_attribute("/", "finished_utc", utc_now_iso8601());
-        file_->close();
+        write_file([&] {
+          if (aborted && !file_->has_attribute("/", "abort_reason"))
+            file_->set_attribute("/", "abort_reason", one_line(outcome_.runtime_errors().front()));
+          file_->set_attribute("/", "status", std::string(aborted ? "aborted" : "complete"));
+          file_->set_attribute("/", "finished_utc", utc_now_iso8601());
+          file_->flush();
+          file_->close();
+        });
+        if (file_error_) {  // back to the last complete step, marked aborted
+          const std::string message = "checks: " + *file_error_;
+          console_.err << "bwsurvey: error: " << message << std::endl;
+          outcome_.runtime_failure(message);
+          end_file(message, false);
+          exit_code = kExitFailure;
+        }
       }
-      console_.out << "Results: " << std::filesystem::absolute(settings_.out).string() << std::endl;
+      print_summary();
+      std::error_code error;
+      if (std::filesystem::exists(settings_.out, error))
+        console_.out << "Results: " << std::filesystem::absolute(settings_.out).string() << std::endl;
     }
     MPI_Bcast(&exit_code, 1, MPI_INT, 0, MPI_COMM_WORLD);
     return exit_code;
@@ -867,16 +1077,23 @@ class Survey {
 
   // Rank 0: the node flags (within cohorts, with the retests' verdicts) and
   // the reference checks over every kept table (stored as their own step, so
-  // a resume can redo them).
+  // a resume can redo them). A write error is kept for finish().
   void check_nodes() {
     flags_ = model::make_flags_table();
-    if (!file_) return;
+    if (!file_ || file_error_) return;
     const std::vector<Table> tables = kept_tables();
     const std::vector<model::NodeMetric> metrics = all_node_metrics();
+    Table checks = make_checks_table();
     try {
-      if (!step_unfinished_) start_step("checks");
       flags_ = compute_flags();
       model::apply_retests(flags_, retest_values_);
+      for (const CheckRow& row : model::check_references(references_, metrics, tables)) add_check(checks, row);
+    } catch (const std::exception& e) {
+      outcome_.runtime_failure(std::string("node checks: ") + e.what());
+      return;
+    }
+    write_file([&] {
+      if (!step_unfinished_) start_step("checks");
       file_->remove("/flags");
       file_->append(flags_);
       file_->set_attribute("/flags", "k", settings_.flags.k);
@@ -884,14 +1101,12 @@ class Survey {
       file_->set_attribute("/flags", "min_nodes", static_cast<std::int64_t>(model::kMinNodesForStatistics));
       file_->set_attribute("/flags", "min_nodes_spread_rule", static_cast<std::int64_t>(model::kMinCohortForSpreadRule));
       file_->set_attribute("/flags", "retest_rounds", static_cast<std::int64_t>(settings_.retest_rounds));
-      Table checks = make_checks_table();
-      for (const CheckRow& row : model::check_references(references_, metrics, tables)) add_check(checks, row);
-      if (checks.rows() > 0) store(checks);
+    });
+    if (checks.rows() > 0) store(checks);
+    write_file([&] {
       file_->flush();
       nodes_checked_ = true;
-    } catch (const std::exception& e) {
-      outcome_.runtime_failure(std::string("node checks: ") + e.what());
-    }
+    });
   }
 
   void print_summary() {
@@ -957,6 +1172,13 @@ class Survey {
   bool nodes_checked_ = false;    // rank 0: flags_ holds this run's flags  // rank 0: a step was marked and not completed
   double deadline_ = 0;           // rank 0: MPI_Wtime() by which the phase must end, 0 = none
   int rendezvous_tag_ = kFirstRendezvousTag;
+  std::optional<std::string> file_error_;  // rank 0: the first write of the file that failed
+  std::atomic<h5::ResultFile*> live_file_{nullptr};  // rank 0: the open file, for end_file() (any thread)
+  std::atomic<bool> ending_{false};
+  bool mpi_from_any_thread_ = false;  // MPI_THREAD_MULTIPLE: the watchdog may call MPI_Abort  // rank 0: one thread ends the run, the others wait for it
+  bool created_file_ = false;        // rank 0: this run created the file (not --resume)
+  bool setup_done_ = false;          // the file holds this run's setup
+  std::unique_ptr<Watchdog> watchdog_;  // last: stopped before anything it may touch is destroyed
 };
 
 }  // namespace

@@ -10,7 +10,9 @@ namespace bws::survey {
 
 MpiSession::MpiSession(int* argc, char*** argv) {
   int provided = 0;
-  MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+  // MULTIPLE: the watchdog thread (Watchdog.hpp) asks the other ranks where
+  // they are and calls MPI_Abort while the main thread is blocked in MPI.
+  MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
 }

@@ -15,7 +15,7 @@ namespace bws::survey {
 
 class MpiSession {
  public:
-  MpiSession(int* argc, char*** argv);  // MPI_Init_thread(FUNNELED): only the main thread calls MPI
+  MpiSession(int* argc, char*** argv);  // MPI_Init_thread(MULTIPLE): the main thread and the watchdog call MPI
   ~MpiSession();
   MpiSession(const MpiSession&) = delete;
   MpiSession& operator=(const MpiSession&) = delete;

@@ -39,6 +39,12 @@ TestHooks parse_test_hooks(const char* inject_fault, const char* slow_host, cons
       if (what == "prepare") parse_int(arg, hooks.fail_prepare_rank);
       if (what == "hang") parse_int(arg, hooks.hang_rank);
       if (what == "kill-after") hooks.kill_after_phase = arg;
+      if (what == "write-error") hooks.write_error_step = arg;
+      if (what == "stop") {
+        const auto at = arg.rfind(':');
+        if (at != std::string::npos && at > 0 && parse_int(arg.substr(at + 1), hooks.stop_rank))
+          hooks.stop_phase = arg.substr(0, at);
+      }
     }
   }
   if (slow_host) {

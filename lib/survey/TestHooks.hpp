@@ -10,6 +10,10 @@
 //     prepare:<rank>     that rank fails cleanly while preparing a phase
 //     hang:<rank>        that rank stops in a node-local phase and never comes back
 //     kill-after:<test>  every rank is killed (SIGKILL) once that phase is stored
+//     write-error:<step> every write of the file fails (EIO) from the start
+//                        of that step (a test's name, "setup" or "checks")
+//     stop:<test>:<rank> that rank stops itself (SIGSTOP) the first time the
+//                        test reports progress: inside its measurement
 //   BWSURVEY_SLOW_HOST=<host>:<factor>  the Teams on that host run every
 //     kernel <factor> times as long (Team::set_slowdown): a slow node;
 //     <host>:<factor>:first-pass slows it only until the retest (a transient).
@@ -27,6 +31,9 @@ struct TestHooks {
   int fail_prepare_rank = -1;
   int hang_rank = -1;
   std::string kill_after_phase;
+  std::string write_error_step;
+  std::string stop_phase;
+  int stop_rank = -1;
   std::string slow_host;
   double slow_factor = 1.0;
   bool slow_first_pass_only = false;  // the slowdown ends before the retest

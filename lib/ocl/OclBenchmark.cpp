@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <utility>
 #include <stdexcept>
 
 #include "bs/BsMesh.hpp"
@@ -99,12 +100,12 @@ class OclPlannedRun final : public PlannedRun {
 
     // T0 is that of an empty call of the test's own shape: a BS3-BS5 call is
     // two launches and a read, not one launch (OclBsKernels.hpp).
-    std::map<int, double> T0_by_launches;
+    std::map<std::pair<int, bool>, double> T0_by_shape;  // measured once per shape
     auto T0_of = [&](bs::BsTest t) {
       const BsCallShape shape = bs_call_shape(t);
-      const int key = shape.launches * 2 + (shape.reads_result ? 1 : 0);
-      auto it = T0_by_launches.find(key);
-      if (it == T0_by_launches.end()) it = T0_by_launches.emplace(key, runner->empty_call_seconds(t, kEmptyCallReps)).first;
+      const std::pair<int, bool> key{shape.launches, shape.reads_result};
+      auto it = T0_by_shape.find(key);
+      if (it == T0_by_shape.end()) it = T0_by_shape.emplace(key, runner->empty_call_seconds(t, kEmptyCallReps)).first;
       return it->second;
     };
     for (bs::BsTest t : p.tests) {

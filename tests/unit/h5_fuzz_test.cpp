@@ -237,7 +237,9 @@ std::string misbehaviour_in_child(const std::string& path) {
   if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
     return "crashed: hung, no answer in " + std::to_string(kChildSeconds) + " s";
   if (WIFSIGNALED(status)) return "crashed with signal " + std::to_string(WTERMSIG(status));
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return "child failed, status " + std::to_string(status);
+  // A sanitizer that caught a fault (a SEGV under ASan) exits with 1.
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    return "crashed: exit status " + std::to_string(WEXITSTATUS(status)) + " (a sanitizer report)";
   return problem;
 }
 

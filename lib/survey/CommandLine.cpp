@@ -57,7 +57,7 @@ po::options_description survey_options() {
                   "configuration stored in it (options given must agree with it); --out is FILE");
   add_text_option(general, "phase-timeout", "0",
                   "seconds a test (or the setup) may take on every rank before the job is aborted, naming the "
-                  "ranks that did not finish: a number >= 0; 0 = no limit");
+                  "ranks that did not finish: 0..31536000 (a year); 0 = no limit");
   add_text_option(general, "reference", "",
                   "INI file of reference values checked per node (metric = target, lower, upper, unit under "
                   "[host pattern]; see README); verdicts in /checks; default: none");

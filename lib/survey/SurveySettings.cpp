@@ -31,8 +31,9 @@ std::vector<const RegistryEntry*> parse_tests(const std::string& text) {
     if (!entry) {
       const auto& planned = planned_benchmarks();
       if (std::find(planned.begin(), planned.end(), name) != planned.end())
-        throw UsageError("--tests: '" + name + "' is not available in this version; available: " + available_tests());
-      throw UsageError("--tests: unknown test '" + name + "'; available: " + available_tests());
+        throw UsageError("--tests: " + quoted_input(name) + " is not available in this version; available: " +
+                         available_tests());
+      throw UsageError("--tests: unknown test " + quoted_input(name) + "; available: " + available_tests());
     }
     if (std::find(tests.begin(), tests.end(), entry) == tests.end()) tests.push_back(entry);
   }

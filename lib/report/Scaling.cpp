@@ -6,6 +6,7 @@
 // check fails.
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <ostream>
 
 #include "core/Errors.hpp"
@@ -80,11 +81,52 @@ Table fit_table(const model::ScalingStudy& s) {
   return t;
 }
 
+// The verdicts go into a copy of the study (FILE is an input: no bwreport
+// command changes one). The copy is made beside OUT and renamed into place
+// once complete, so OUT is never a half-written file.
+void store_verdicts(const std::string& path, const std::string& out_path, bool force, const model::ScalingStudy& study,
+                    double min_efficiency, std::ostream& out) {
+  if (out_path.empty()) throw UsageError("bwreport scaling: --out: empty; allowed: a path of a new file");
+  refuse_output_over_input("scaling", "--out", out_path, {path});
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::exists(out_path, ec) && !force)
+    throw UsageError("bwreport scaling: --out: '" + printable_text(out_path, 200) +
+                     "' exists; allowed: a new file, or --force to replace it");
+  const std::string scratch = out_path + ".part";
+  try {
+    fs::copy_file(path, scratch, fs::copy_options::overwrite_existing);
+    h5::ResultFile file = h5::ResultFile::open_existing(scratch, "bwreport scaling --out");
+    file.remove("/scaling");
+    file.remove("/checks");
+    file.append(points_table(study));
+    file.append(fit_table(study));
+    Table checks = make_checks_table();
+    for (const CheckRow& c : study.checks) add_check(checks, c);
+    file.append(checks);
+    file.set_attribute("/scaling", "min_efficiency", min_efficiency);
+    file.close();
+    fs::rename(scratch, out_path);
+  } catch (const UsageError&) {
+    fs::remove(scratch, ec);
+    throw;
+  } catch (const std::exception& e) {
+    fs::remove(scratch, ec);
+    throw RuntimeFailure("bwreport scaling: --out: cannot write '" + printable_text(out_path, 200) +
+                         "': " + printable_text(e.what(), 300));
+  }
+  out << "stored in " << printable_text(out_path) << ": /scaling/points, /scaling/fit, /checks\n";
+}
+
 int run_scaling(const CommandArgs& args, std::ostream& out) {
   po::options_description desc("Options");
   desc.add_options()("min-efficiency", po::value<std::string>()->default_value("0.8"),
                      "a run passes when E(n) = b_eff(n) / (n x reference per rank) >= this: a number in (0, 10]")(
-      "no-store", po::bool_switch(), "only print; leave FILE as it is");
+      "out", po::value<std::string>(),
+      "write a copy of FILE with the verdicts (/scaling/points, /scaling/fit, /checks) to this new file; "
+      "default: none (only print); FILE itself is never changed")(
+      "force", po::bool_switch(), "with --out: replace an existing file (never FILE itself)")(
+      "no-store", po::bool_switch(), "only print (the default; kept for older scripts)");
   const ParsedCommand parsed = parse_command("scaling", args, desc, 1, 1);
   if (parsed.help) {
     print_command_help(out, scaling_command(), desc);
@@ -129,19 +171,9 @@ int run_scaling(const CommandArgs& args, std::ostream& out) {
 
   bool all_passed = true;
   for (const CheckRow& c : study.checks) all_passed = all_passed && c.passed;
-  if (!parsed.options["no-store"].as<bool>()) {
-    h5::ResultFile file = h5::ResultFile::open_existing(path, "bwreport scaling");
-    file.remove("/scaling");
-    file.remove("/checks");
-    file.append(points_table(study));
-    file.append(fit_table(study));
-    Table checks = make_checks_table();
-    for (const CheckRow& c : study.checks) add_check(checks, c);
-    file.append(checks);
-    file.set_attribute("/scaling", "min_efficiency", min_efficiency);
-    file.close();
-    out << "stored in " << printable_text(path) << ": /scaling/points, /scaling/fit, /checks\n";
-  }
+  if (parsed.options.count("out") && !parsed.options["no-store"].as<bool>())
+    store_verdicts(path, parsed.options["out"].as<std::string>(), parsed.options["force"].as<bool>(), study,
+                   min_efficiency, out);
   return all_passed ? kExitOk : kExitCheckFailed;
 }
 
@@ -149,8 +181,8 @@ int run_scaling(const CommandArgs& args, std::ostream& out) {
 
 ReportCommand scaling_command() {
   return {"scaling",
-          "scaling FILE [--min-efficiency E]   b_eff(n) against n x the per-rank reference, the line through the "
-          "origin, E(n); verdicts stored in FILE (a merged study)",
+          "scaling FILE [--min-efficiency E] [--out OUT]   b_eff(n) against n x the per-rank reference, the line "
+          "through the origin, E(n); with --out, a copy of FILE (a merged study) with the verdicts",
           run_scaling};
 }
 

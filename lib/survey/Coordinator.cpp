@@ -2,6 +2,8 @@
 
 #include <mpi.h>
 
+#include <boost/program_options/options_description.hpp>
+
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -275,6 +277,34 @@ class Survey {
     for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
   }
 
+  // An option given for a test that does not run is checked as if it ran:
+  // a bad value is refused now (exit 2) rather than accepted silently and
+  // kept in /config for the next run. The test is planned and the plan
+  // dropped (planning allocates nothing); a failure that is not about the
+  // options (no OpenCL device, say) does not matter for a test not run.
+  void check_options_of_tests_not_run(const NodeContext& node, const RankLayout& ranks) const {
+    for (const RegistryEntry& entry : benchmark_registry()) {
+      const bool planned =
+          std::any_of(phases_.begin(), phases_.end(), [&](const Phase& p) { return p.entry == &entry; });
+      if (planned) continue;
+      boost::program_options::options_description desc;
+      entry.add_options(desc);
+      bool given = false;
+      for (const auto& option : desc.options())
+        given = given || !option_defaulted(cl_.config, option->long_name().c_str());
+      if (!given) continue;
+      try {
+        if (entry.collective())
+          entry.make_collective()->plan(cl_.config, ranks);
+        else
+          entry.make_benchmark()->plan(cl_.config, node);
+      } catch (const UsageError&) {
+        throw;
+      } catch (const std::exception&) {
+      }
+    }
+  }
+
   void say_error(const std::string& message) {
     if (root()) console_.err << "bwsurvey: error: " << message << std::endl;
   }
@@ -328,6 +358,7 @@ class Survey {
           if (!already) plan_phase(other, companion.label(), config);
         }
       }
+      check_options_of_tests_not_run(node, ranks);
       // The DIMM population: a saved dmidecode output is checked here, with
       // the other options (a node whose file is missing is a usage error).
       if (layout_.local_rank == 0 && !settings_.dmidecode_file.empty())

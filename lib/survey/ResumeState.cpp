@@ -42,8 +42,13 @@ auto checked_read(const std::string& path, Step&& step) -> decltype(step()) {
   try {
     return step();
   } catch (const UsageError& e) {
-    const std::string message = e.what();
-    throw UsageError(message.rfind("--resume", 0) == 0 ? message : "--resume: " + message);
+    // One form for every refusal: the reader's own message (which may name
+    // --resume or the file already) after "cannot be resumed".
+    std::string message = e.what();
+    if (message.rfind("--resume: '" + path + "'", 0) == 0) throw;  // this file's own refusal
+    for (const std::string& prefix : {std::string("--resume: "), "'" + path + "': "})
+      if (message.rfind(prefix, 0) == 0) message.erase(0, prefix.size());
+    throw UsageError("--resume: '" + path + "' cannot be resumed: " + message);
   } catch (const RuntimeFailure& e) {
     throw UsageError("--resume: '" + path + "' cannot be resumed: " + e.what());
   } catch (const std::bad_alloc&) {  // a size read from the file

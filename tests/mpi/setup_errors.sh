@@ -70,7 +70,7 @@ done
 # Refusals of a good file (another rank count, a bad option value) and of a
 # complete one; other damaged attributes and tables: tests/unit/resume_test.cpp.
 expect_refused 2 "$dir/cut.h5" 2 "was measured by 1 ranks"
-expect_refused 1 "$dir/cut.h5" 2 "--phase-timeout: -1 is out of range" --phase-timeout -1
+expect_refused 1 "$dir/cut.h5" 2 "--phase-timeout: '-1' is out of range" --phase-timeout -1
 expect_refused 1 "$base" 2 "is complete; there is nothing to resume"
 # Other setup steps, on 3 ranks: a --config file rank 0 cannot read (exit 2),
 # and a result file that cannot be written (/dev/full: a runtime error, exit 1).

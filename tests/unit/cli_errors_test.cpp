@@ -91,6 +91,15 @@ TEST_F(CliErrors, ArraysThatDoNotFitInMemory) { expect_usage_error("--stream.ele
 
 TEST_F(CliErrors, ThreadsAboveTheAllowedCores) { expect_usage_error("--threads 4096", "--threads"); }
 
+// An option of a test that --tests leaves out is still checked: a bad value
+// is refused, not kept silently in /config.
+TEST_F(CliErrors, OptionsOfTestsNotRunAreCheckedToo) {
+  expect_usage_error("--tests stream --quick --bs.points 1e400", "--bs.points");
+  expect_usage_error("--tests stream --quick --pmbw.max-size 1e400", "--pmbw.max-size");
+  expect_usage_error("--tests stream --quick --roofline.reps x", "--roofline.reps");
+  expect_usage_error("--tests stream --quick --beff.sizes 8,x", "--beff.sizes");
+}
+
 TEST_F(CliErrors, UnknownBindPolicy) { expect_usage_error("--bind scatter", "--bind"); }
 
 TEST_F(CliErrors, UnknownOption) { expect_usage_error("--no-such-option 3", "unknown option '--no-such-option'"); }

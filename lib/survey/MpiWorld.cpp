@@ -92,14 +92,20 @@ NodeLayout discover_node_layout(MPI_Comm world) {
   return layout;
 }
 
-std::optional<std::string> agree_on_error(MPI_Comm comm, const std::optional<std::string>& mine) {
+std::optional<int> first_failing_rank(MPI_Comm comm, bool failed) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  int first = mine ? rank : size;
+  int first = failed ? rank : size;
   MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm);
   if (first == size) return std::nullopt;
-  return broadcast_text(comm, mine ? *mine : std::string(), first);
+  return first;
+}
+
+std::optional<std::string> agree_on_error(MPI_Comm comm, const std::optional<std::string>& mine) {
+  const std::optional<int> first = first_failing_rank(comm, mine.has_value());
+  if (!first) return std::nullopt;
+  return broadcast_text(comm, mine ? *mine : std::string(), *first);
 }
 
 }  // namespace bws::survey

@@ -40,6 +40,9 @@ NodeLayout discover_node_layout(MPI_Comm world);
 std::string this_hostname();
 std::string mpi_library_version();  // first line of MPI_Get_library_version
 
+// The lowest rank for which `failed` is true, or std::nullopt when none is. Collective.
+std::optional<int> first_failing_rank(MPI_Comm comm, bool failed);
+
 // Every rank passes its error (or nothing); every rank gets the error of the
 // lowest failing rank, or nothing when all succeeded. Collective.
 std::optional<std::string> agree_on_error(MPI_Comm comm, const std::optional<std::string>& mine);

@@ -34,15 +34,11 @@ std::optional<SetupFailure> failure_of(const std::function<void()>& step, const 
 }
 
 std::optional<SetupFailure> agree_on_failure(MPI_Comm comm, const std::optional<SetupFailure>& mine) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  int first = mine ? rank : size;
-  MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm);
-  if (first == size) return std::nullopt;
+  const std::optional<int> first = first_failing_rank(comm, mine.has_value());
+  if (!first) return std::nullopt;
   int code = mine ? mine->exit_code : kExitFailure;
-  MPI_Bcast(&code, 1, MPI_INT, first, comm);
-  return SetupFailure{code, broadcast_text(comm, mine ? mine->message : std::string(), first)};
+  MPI_Bcast(&code, 1, MPI_INT, *first, comm);
+  return SetupFailure{code, broadcast_text(comm, mine ? mine->message : std::string(), *first)};
 }
 
 }  // namespace bws::survey

@@ -1,7 +1,12 @@
 #pragma once
 // Helpers shared by the unit tests.
+#include <stdlib.h>
+
+#include <filesystem>
 #include <functional>
 #include <string>
+
+#include <gtest/gtest.h>
 
 #include "core/Errors.hpp"
 
@@ -16,5 +21,23 @@ inline std::string usage_error_of(const std::function<void()>& action) {
   }
   return "(no UsageError)";
 }
+
+// A fixture with a fresh directory of its own under the system's temporary
+// directory (named after `prefix`), removed after the test.
+class TempDirTest : public ::testing::Test {
+ protected:
+  explicit TempDirTest(std::string prefix) : prefix_(std::move(prefix)) {}
+  void SetUp() override {
+    std::string pattern = (std::filesystem::temp_directory_path() / (prefix_ + ".XXXXXX")).string();
+    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::string file(const std::string& name) const { return (dir_ / name).string(); }
+  std::filesystem::path dir_;
+
+ private:
+  std::string prefix_;
+};
 
 }  // namespace bws::test

@@ -3,6 +3,8 @@
 // it was at the step's mark, readable, and its status can still be written.
 #include <gtest/gtest.h>
 
+#include "TestSupport.hpp"
+
 #include <unistd.h>
 
 #include <cerrno>
@@ -20,16 +22,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-class JournalTest : public ::testing::Test {
+class JournalTest : public test::TempDirTest {
  protected:
-  void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "bws_journal_test.XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string file(const std::string& name) const { return (dir_ / name).string(); }
-  fs::path dir_;
+  JournalTest() : TempDirTest("bws_journal_test") {}
 };
 
 Table rows(const std::string& path, int n, int first = 0) {

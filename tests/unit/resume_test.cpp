@@ -21,16 +21,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-class ResumeTest : public ::testing::Test {
+class ResumeTest : public test::TempDirTest {
  protected:
-  void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "bws_resume_test.XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string file(const std::string& name) const { return (dir_ / name).string(); }
-  fs::path dir_;
+  ResumeTest() : TempDirTest("bws_resume_test") {}
 };
 
 Table rows(const std::string& path, int n, int first = 0) {

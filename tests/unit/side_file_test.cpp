@@ -19,15 +19,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-class SideFileTest : public ::testing::Test {
+class SideFileTest : public test::TempDirTest {
  protected:
-  void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "bws_side_file_test.XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string file(const std::string& name) const { return (dir_ / name).string(); }
+  SideFileTest() : TempDirTest("bws_side_file_test") {}
   static std::string text_of(const std::string& path) {
     std::ifstream in(path);
     std::ostringstream s;
@@ -38,7 +32,6 @@ class SideFileTest : public ::testing::Test {
   Config config(const std::string& out, bool force, const std::string& resume = "") const {
     return Config({{"out", out}, {"force", force ? "true" : "false"}, {"resume", resume}}, {});
   }
-  fs::path dir_;
 };
 
 }  // namespace

@@ -1,6 +1,6 @@
 // bwreport: offline analysis of survey files (no MPI needed). Each
-// subcommand lives in lib/report/ (or its own folder); this file only
-// dispatches: one line per command in kCommands.
+// subcommand lives in lib/report/, all with one signature (ReportCommand);
+// this file only dispatches: one line per command in kCommands.
 #include <iostream>
 #include <string>
 #include <vector>
@@ -8,33 +8,14 @@
 #include "core/Errors.hpp"
 #include "core/PrintableText.hpp"
 #include "report/ReportCommand.hpp"
-#include "survey/PlotCommand.hpp"
-#include "survey/RooflineCommand.hpp"
 
 namespace {
 
-// A message is one line of bounded length, whatever text of a file it quotes.
-std::string one_line(const char* message) { return bws::printable_text(message, 1000); }
-
-// The roofline and plot commands report their own errors on stderr.
-int roofline(const bws::report::CommandArgs& args, std::ostream& out) {
-  return bws::survey::roofline_command(args, out, std::cerr);
-}
-int plot(const bws::report::CommandArgs& args, std::ostream& out) {
-  return bws::survey::plot_command(args, out, std::cerr);
-}
-
 const std::vector<bws::report::ReportCommand>& commands() {
   static const std::vector<bws::report::ReportCommand> kCommands = {
-      bws::report::summary_command(),
-      bws::report::export_command(),
-      bws::report::merge_command(),
-      bws::report::scaling_command(),
-      bws::report::flags_command(),
-      bws::report::retest_command(),
-      bws::report::drain_command(),
-      {"roofline", "roofline ...   a kernel's attainable FLOP/s against given and measured ceilings", roofline},
-      {"plot", "plot FILE... -o DIR   PNGs and index.html of the survey", plot},
+      bws::report::summary_command(),  bws::report::export_command(),   bws::report::merge_command(),
+      bws::report::scaling_command(),  bws::report::flags_command(),    bws::report::retest_command(),
+      bws::report::drain_command(),    bws::report::roofline_command(), bws::report::plot_command(),
   };
   return kCommands;
 }
@@ -53,18 +34,8 @@ int main(int argc, char** argv) {
     print_usage(args.empty() ? std::cerr : std::cout);
     return args.empty() ? bws::kExitUsage : bws::kExitOk;
   }
-  for (const auto& command : commands()) {
-    if (args[0] != command.name) continue;
-    try {
-      return command.run({args.begin() + 1, args.end()}, std::cout);
-    } catch (const bws::UsageError& e) {  // bad arguments, or a bad input file
-      std::cerr << "bwreport: error: " << one_line(e.what()) << std::endl;
-      return bws::kExitUsage;
-    } catch (const std::exception& e) {
-      std::cerr << "bwreport: error: " << one_line(e.what()) << std::endl;
-      return bws::kExitFailure;
-    }
-  }
+  for (const auto& command : commands())
+    if (args[0] == command.name) return bws::report::run_report_command(command, {args.begin() + 1, args.end()}, std::cout, std::cerr);
   std::string names;
   for (const auto& c : commands()) names += (names.empty() ? "" : ", ") + std::string(c.name);
   std::cerr << "bwreport: error: unknown command '" << bws::printable_text(args[0], 100) << "'; commands: " << names << std::endl;

@@ -4,14 +4,14 @@
 #include <optional>
 #include <string>
 
+#include "catalog/Registry.hpp"
 #include "core/Errors.hpp"
-#include "survey/CommandLine.hpp"
+#include "core/IniFile.hpp"
+#include "run/CommandLine.hpp"
+#include "run/MpiWorld.hpp"
+#include "run/ResumeState.hpp"
+#include "run/SetupFailure.hpp"
 #include "survey/Coordinator.hpp"
-#include "survey/IniFile.hpp"
-#include "survey/MpiWorld.hpp"
-#include "survey/Registry.hpp"
-#include "survey/ResumeState.hpp"
-#include "survey/SetupFailure.hpp"
 
 namespace {
 
@@ -46,7 +46,7 @@ int main(int argc, char** argv) {
     mine = bws::survey::failure_of(
         [&] {
           cl = bws::survey::parse_command_line(
-              argc, argv, [&](const std::string& path) { return config_text = bws::survey::read_config_file(path); },
+              argc, argv, [&](const std::string& path) { return config_text = bws::read_config_file(path); },
               [&](const std::string& path) { return resume_text = bws::survey::read_stored_config(path); });
         },
         who);

@@ -10,6 +10,7 @@
 #include <climits>
 #include <new>
 #include <optional>
+#include <span>
 
 #include "beff/BeffPlan.hpp"
 #include "beff/BeffResults.hpp"
@@ -24,10 +25,10 @@ namespace bws::beff {
 namespace {
 
 // Rank 0 builds the ring; every rank gets its order.
-std::vector<int> broadcast_order(MPI_Comm world, const std::vector<int>& order_on_root, int ranks) {
+std::vector<int> broadcast_order(Communicator& world, const std::vector<int>& order_on_root) {
   std::vector<int> order = order_on_root;
-  order.resize(static_cast<std::size_t>(ranks));
-  MPI_Bcast(order.data(), ranks, MPI_INT, 0, world);
+  order.resize(static_cast<std::size_t>(world.size()));
+  world.broadcast_from_root(order);
   return order;
 }
 
@@ -50,10 +51,8 @@ class BeffPlannedCollective final : public PlannedCollective {
     return describe_beff(p_) + "; reference: " + describe_reference(p_.layout.size, pair_);
   }
 
-  std::vector<Table> run(MPI_Comm world, Progress& progress) override {
-    int rank = 0, ranks = 1;
-    MPI_Comm_rank(world, &rank);
-    MPI_Comm_size(world, &ranks);
+  std::vector<Table> run(Communicator& world, Progress& progress) override {
+    const int rank = world.rank(), ranks = world.size();
     const RingBuffers buffers = allocate_everywhere(world);
     const std::unique_ptr<DeviceBuffers> device = open_device_everywhere(world);
     const std::string oversubscribed = oversubscription(world);
@@ -75,7 +74,7 @@ class BeffPlannedCollective final : public PlannedCollective {
       Ring ring = natural;
       if (k > 0) {
         const auto& built = rank == 0 ? random_on_root[static_cast<std::size_t>(k - 1)].order : std::vector<int>{};
-        ring = Ring{k, RingKind::Random, broadcast_order(world, built, ranks)};
+        ring = Ring{k, RingKind::Random, broadcast_order(world, built)};
       }
       RingRunSettings settings = settings_for(rank, device.get());
       settings.faults.make_received_stale = ring.kind == RingKind::Natural && rank == p_.corrupt_rank;
@@ -88,13 +87,10 @@ class BeffPlannedCollective final : public PlannedCollective {
 
     if (measure_reference) {
       const bool member = rank == pair_.first || rank == pair_.second;
-      MPI_Comm pair_comm = MPI_COMM_NULL;
-      MPI_Comm_split(world, member ? 0 : MPI_UNDEFINED, rank, &pair_comm);
-      if (member) {
+      if (const std::unique_ptr<Communicator> pair = world.split_members(member)) {
         const RingRunSettings settings = settings_for(rank, device.get());
-        auto sizes = measure_ring(pair_comm, natural_ring(2).order, settings, buffers, iteration,
+        auto sizes = measure_ring(*pair, natural_ring(2).order, settings, buffers, iteration,
                                   [&](std::size_t) { progress.report("beff reference ring", ++done / steps); });
-        MPI_Comm_free(&pair_comm);
         if (rank == 0)
           measured.push_back({Ring{random_count + 1, RingKind::Reference, {pair_.first, pair_.second}}, std::move(sizes)});
       }
@@ -108,7 +104,7 @@ class BeffPlannedCollective final : public PlannedCollective {
 
  private:
   // The four buffers on every rank, or a RuntimeFailure on every rank.
-  RingBuffers allocate_everywhere(MPI_Comm world) const {
+  RingBuffers allocate_everywhere(Communicator& world) const {
     std::optional<RingBuffers> buffers;
     int ok = 1;
     try {
@@ -116,7 +112,7 @@ class BeffPlannedCollective final : public PlannedCollective {
     } catch (const std::bad_alloc&) {
       ok = 0;
     }
-    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, world);
+    world.all_reduce(std::span<int>(&ok, 1), Reduction::Min);
     if (!ok)
       throw RuntimeFailure("cannot allocate 4 message buffers of " +
                            format_bytes(static_cast<double>(p_.max_message_bytes())) + " on some rank");
@@ -125,17 +121,14 @@ class BeffPlannedCollective final : public PlannedCollective {
 
   // Every rank's own b_eff and host, on rank 0 as /beff/ranks (one double
   // and one host name per rank). Collective.
-  Table gather_own_beff(MPI_Comm world, double own_Bps) const {
-    int rank = 0, ranks = 1;
-    MPI_Comm_rank(world, &rank);
-    MPI_Comm_size(world, &ranks);
-    constexpr int kHostBytes = static_cast<int>(kHostWidth);
+  Table gather_own_beff(Communicator& world, double own_Bps) const {
+    const int rank = world.rank(), ranks = world.size();
     std::string host = p_.layout.host.substr(0, kHostWidth - 1);
     host.resize(kHostWidth, '\0');
     std::vector<double> figures(rank == 0 ? static_cast<std::size_t>(ranks) : 0);
     std::vector<char> hosts(rank == 0 ? static_cast<std::size_t>(ranks) * kHostWidth : 0);
-    MPI_Gather(&own_Bps, 1, MPI_DOUBLE, figures.data(), 1, MPI_DOUBLE, 0, world);
-    MPI_Gather(host.data(), kHostBytes, MPI_CHAR, hosts.data(), kHostBytes, MPI_CHAR, 0, world);
+    world.gather_to_root(std::as_bytes(std::span<const double>(&own_Bps, 1)), std::as_writable_bytes(std::span(figures)));
+    world.gather_to_root(std::as_bytes(std::span<const char>(host)), std::as_writable_bytes(std::span(hosts)));
     Table table = make_beff_ranks_table();
     for (int r = 0; r < (rank == 0 ? ranks : 0); ++r)
       table.add_row({{"rank", r},
@@ -147,7 +140,7 @@ class BeffPlannedCollective final : public PlannedCollective {
 
   // The PCIe path's four device buffers on every rank (nullptr on the host
   // path), or a RuntimeFailure on every rank naming the first failing one.
-  std::unique_ptr<DeviceBuffers> open_device_everywhere(MPI_Comm world) const {
+  std::unique_ptr<DeviceBuffers> open_device_everywhere(Communicator& world) const {
     if (p_.path != BeffPath::Device) return nullptr;
     std::unique_ptr<DeviceBuffers> device;
     std::string error;
@@ -156,10 +149,9 @@ class BeffPlannedCollective final : public PlannedCollective {
     } catch (const std::exception& e) {
       error = e.what();
     }
-    int rank = 0, failing = error.empty() ? INT_MAX : 0;
-    MPI_Comm_rank(world, &rank);
-    if (!error.empty()) failing = rank;
-    MPI_Allreduce(MPI_IN_PLACE, &failing, 1, MPI_INT, MPI_MIN, world);
+    const int rank = world.rank();
+    int failing = error.empty() ? INT_MAX : rank;
+    world.all_reduce(std::span<int>(&failing, 1), Reduction::Min);
     if (failing == INT_MAX) return device;
     if (rank == failing) throw RuntimeFailure("--beff.path device: " + error);
     throw RuntimeFailure("--beff.path device: rank " + std::to_string(failing) + " could not open its device buffers");
@@ -167,10 +159,11 @@ class BeffPlannedCollective final : public PlannedCollective {
 
   // "4 ranks on 2 processors" when some node runs more ranks than it has
   // processors (rank 0's node named when it is one), "" otherwise. Collective.
-  std::string oversubscription(MPI_Comm world) const {
+  std::string oversubscription(Communicator& world) const {
     const int ranks = p_.layout.ranks_on_node, processors = p_.node_processors;
-    int mine = processors > 0 && ranks > processors ? 1 : 0, any = 0;
-    MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, world);
+    const int mine = processors > 0 && ranks > processors ? 1 : 0;
+    int any = mine;
+    world.all_reduce(std::span<int>(&any, 1), Reduction::Max);
     if (!any) return "";
     if (!mine) return "a node runs more ranks than it has processors";
     return std::to_string(ranks) + " ranks on " + std::to_string(processors) + " processors of a node";

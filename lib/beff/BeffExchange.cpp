@@ -12,9 +12,6 @@ namespace {
 constexpr std::uint64_t kPageBytes = 4096;
 constexpr std::uint64_t kHugePageBytes = std::uint64_t{2} << 20;
 
-// Byte counts go to MPI as int: the plan keeps L <= INT_MAX.
-int count_of(std::uint64_t bytes) { return static_cast<int>(bytes); }
-
 struct IterationStamps {
   PayloadStamp to_right, to_left, from_left, from_right;
 };
@@ -39,21 +36,16 @@ void check_received(const RingBuffers& b, std::uint64_t bytes, const IterationSt
 }
 
 void exchange_sendrecv(const ExchangePeers& p, const RingBuffers& b, std::uint64_t bytes) {
-  const int n = count_of(bytes);
-  MPI_Sendrecv(b.send_right(), n, MPI_BYTE, p.right, kTagRightward, b.recv_from_left(), n, MPI_BYTE, p.left,
-               kTagRightward, p.comm, MPI_STATUS_IGNORE);
-  MPI_Sendrecv(b.send_left(), n, MPI_BYTE, p.left, kTagLeftward, b.recv_from_right(), n, MPI_BYTE, p.right,
-               kTagLeftward, p.comm, MPI_STATUS_IGNORE);
+  p.comm->send_receive(b.send_right(), p.right, b.recv_from_left(), p.left, bytes, kTagRightward);
+  p.comm->send_receive(b.send_left(), p.left, b.recv_from_right(), p.right, bytes, kTagLeftward);
 }
 
 void exchange_nonblocking(const ExchangePeers& p, const RingBuffers& b, std::uint64_t bytes) {
-  const int n = count_of(bytes);
-  MPI_Request requests[4];
-  MPI_Irecv(b.recv_from_left(), n, MPI_BYTE, p.left, kTagRightward, p.comm, &requests[0]);
-  MPI_Irecv(b.recv_from_right(), n, MPI_BYTE, p.right, kTagLeftward, p.comm, &requests[1]);
-  MPI_Isend(b.send_right(), n, MPI_BYTE, p.right, kTagRightward, p.comm, &requests[2]);
-  MPI_Isend(b.send_left(), n, MPI_BYTE, p.left, kTagLeftward, p.comm, &requests[3]);
-  MPI_Waitall(4, requests, MPI_STATUSES_IGNORE);
+  p.comm->post_receive(b.recv_from_left(), bytes, p.left, kTagRightward);
+  p.comm->post_receive(b.recv_from_right(), bytes, p.right, kTagLeftward);
+  p.comm->post_send(b.send_right(), bytes, p.right, kTagRightward);
+  p.comm->post_send(b.send_left(), bytes, p.left, kTagLeftward);
+  p.comm->wait_all();
 }
 
 }  // namespace

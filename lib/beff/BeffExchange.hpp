@@ -2,22 +2,22 @@
 // One rank's part of the ring exchange: each iteration it sends L bytes to
 // both ring neighbours and receives L bytes from both (2L sent, 2L received),
 // by one of two methods, and checks the payload of what it received.
-//   sendrecv:    MPI_Sendrecv to the right / from the left, then to the left /
-//                from the right. Each call pairs a send with a receive, so no
-//                rank count deadlocks (HPCC_FPGA's even/odd pairing does for
-//                odd n).
-//   nonblocking: MPI_Irecv x2, MPI_Isend x2, MPI_Waitall.
+//   sendrecv:    send_receive (MPI_Sendrecv) to the right / from the left,
+//                then to the left / from the right. Each call pairs a send
+//                with a receive, so no rank count deadlocks (HPCC_FPGA's
+//                even/odd pairing does for odd n).
+//   nonblocking: post_receive x2, post_send x2, wait_all (MPI_Irecv x2,
+//                MPI_Isend x2, MPI_Waitall).
 // The two directions use distinct tags, so with 2 ranks (both neighbours the
 // same rank) and with 1 rank (the rank itself) each message lands in the
 // buffer of its direction.
-#include <mpi.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 
 #include "beff/BeffMeasurement.hpp"
 #include "beff/BeffPayload.hpp"
+#include "core/Communicator.hpp"
 #include "core/DeviceBuffers.hpp"
 
 namespace bws::beff {
@@ -51,7 +51,7 @@ class RingBuffers {
 
 // Who this rank exchanges with, in the ring's communicator.
 struct ExchangePeers {
-  MPI_Comm comm = MPI_COMM_NULL;
+  Communicator* comm = nullptr;
   int self = 0;   // this rank in comm: the stamps' sender
   int left = 0;   // receives its rightward message from here, sends leftward here
   int right = 0;  // sends rightward here, receives its leftward message from here

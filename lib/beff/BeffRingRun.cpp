@@ -5,6 +5,7 @@
 #include <climits>
 #include <cmath>
 #include <limits>
+#include <span>
 #include <thread>
 
 namespace bws::beff {
@@ -15,18 +16,22 @@ constexpr double kMaxGrowth = 100;          // per calibration step
 constexpr int kPayloadWords = kPayloadProblemKinds + 1;  // problem counts, then "this rank failed"
 
 struct RankOfRing {
-  MPI_Comm comm;
-  int rank;
+  Communicator& comm;
   ExchangePeers peers;
 };
+
+// The clock of the samples: CLOCK_MONOTONIC, as MPI_Wtime reads it on Linux.
+double now_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
 
 double time_exchanges(ExchangeMethod method, const RankOfRing& me, const RingBuffers& buffers, std::uint64_t bytes,
                       std::uint64_t looplength, std::uint32_t& iteration, PayloadTally& tally,
                       const ExchangeFaults& faults, DeviceBuffers* device) {
-  MPI_Barrier(me.comm);
-  const double start = MPI_Wtime();
+  me.comm.barrier();
+  const double start = now_seconds();
   run_exchanges(method, me.peers, buffers, bytes, looplength, iteration, tally, faults, device);
-  const double seconds = MPI_Wtime() - start;
+  const double seconds = now_seconds() - start;
   if (device) check_device_receipts(me.peers, buffers, *device, bytes, iteration, tally);
   return seconds;
 }
@@ -40,7 +45,7 @@ std::uint64_t calibrate(ExchangeMethod method, const RankOfRing& me, const RingB
   std::uint64_t looplength = 1;
   while (true) {
     double seconds = time_exchanges(method, me, buffers, bytes, looplength, iteration, tally, faults, device);
-    MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, me.comm);
+    me.comm.all_reduce(std::span<double>(&seconds, 1), Reduction::Max);
     if (looplength >= kMaxLooplength) return looplength;
     if (seconds >= min_time_seconds) {
       const double with_margin = std::ceil(static_cast<double>(looplength) * kCalibrationMargin * min_time_seconds / seconds);
@@ -59,10 +64,9 @@ std::vector<SampleTimes> reduce_times(const std::vector<double>& mine, const Ran
     max_and_negated_min[reps + i] = -mine[i];  // MAX of -t is -(MIN of t): one reduction for both
   }
   std::vector<double> reduced(2 * reps), summed(reps);
-  MPI_Reduce(max_and_negated_min.data(), reduced.data(), static_cast<int>(2 * reps), MPI_DOUBLE, MPI_MAX, 0, me.comm);
-  MPI_Reduce(mine.data(), summed.data(), static_cast<int>(reps), MPI_DOUBLE, MPI_SUM, 0, me.comm);
-  int ranks = 1;
-  MPI_Comm_size(me.comm, &ranks);
+  me.comm.reduce_to_root(std::span<const double>(max_and_negated_min), reduced, Reduction::Max);
+  me.comm.reduce_to_root(std::span<const double>(mine), summed, Reduction::Sum);
+  const int ranks = me.comm.size();
   std::vector<SampleTimes> samples(reps);
   for (std::size_t i = 0; i < reps; ++i)
     samples[i] = {-reduced[reps + i], summed[i] / ranks, reduced[i]};
@@ -81,8 +85,8 @@ std::vector<PayloadSummary> reduce_payload(const std::vector<PayloadTally>& tall
     words[m * kPayloadWords + kPayloadProblemKinds] = failed ? 1 : 0;
     if (failed) failing[m] = world_rank;
   }
-  MPI_Reduce(words.data(), summed.data(), static_cast<int>(words.size()), MPI_UINT64_T, MPI_SUM, 0, me.comm);
-  MPI_Reduce(failing.data(), lowest.data(), static_cast<int>(methods), MPI_INT, MPI_MIN, 0, me.comm);
+  me.comm.reduce_to_root(std::span<const std::uint64_t>(words), summed, Reduction::Sum);
+  me.comm.reduce_to_root(std::span<const int>(failing), lowest, Reduction::Min);
   std::vector<PayloadSummary> out(methods);
   for (std::size_t m = 0; m < methods; ++m) {
     for (std::size_t k = 0; k < kPayloadProblemKinds; ++k) out[m].tally.counts[k] = summed[m * kPayloadWords + k];
@@ -137,31 +141,24 @@ std::uint64_t next_looplength(std::uint64_t looplength, double seconds, double m
   return std::min(kMaxLooplength, std::max(looplength + 1, grown));
 }
 
-std::vector<SizeMeasurement> measure_ring(MPI_Comm comm, const std::vector<int>& order, const RingRunSettings& settings,
+std::vector<SizeMeasurement> measure_ring(Communicator& comm, const std::vector<int>& order, const RingRunSettings& settings,
                                           const RingBuffers& buffers, std::uint32_t& iteration,
                                           const std::function<void(std::size_t)>& progress) {
-  RankOfRing me{comm, 0, {}};
-  MPI_Comm_rank(comm, &me.rank);
-  const RingPlace place = place_in_ring(order, me.rank);
-  me.peers = ExchangePeers{comm, me.rank, place.left, place.right};
+  const int rank = comm.rank();
+  const RingPlace place = place_in_ring(order, rank);
+  const RankOfRing me{comm, ExchangePeers{&comm, rank, place.left, place.right}};
   if (settings.device) load_device_patterns(me.peers, buffers, *settings.device);
   std::vector<SizeMeasurement> sizes;
   for (std::size_t i = 0; i < settings.sizes_bytes.size(); ++i) {
     sizes.push_back(measure_size(me, settings, buffers, settings.sizes_bytes[i], iteration));
-    if (me.rank == 0 && progress) progress(i);
+    if (rank == 0 && progress) progress(i);
   }
   return sizes;
 }
 
-void wait_quietly_at_barrier(MPI_Comm comm) {
-  MPI_Request request;
-  MPI_Ibarrier(comm, &request);
-  int done = 0;
-  MPI_Test(&request, &done, MPI_STATUS_IGNORE);
-  while (!done) {
-    std::this_thread::sleep_for(std::chrono::microseconds(200));
-    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
-  }
+void wait_quietly_at_barrier(Communicator& comm) {
+  comm.post_barrier();
+  while (!comm.test_all()) std::this_thread::sleep_for(std::chrono::microseconds(200));
 }
 
 }  // namespace bws::beff

@@ -1,22 +1,21 @@
 #pragma once
 // Measures one ring on a communicator (collective over it): for every size
 // an untimed first exchange per method, the loop length calibrated with each
-// method so one sample lasts >= min-time on the slowest rank (MPI_Allreduce
+// method so one sample lasts >= min-time on the slowest rank (all_reduce
 // MAX, so every rank runs the same loop; the longest of the methods' loops
 // is used by all), then per method one untimed warm-up exchange and `reps`
-// timed samples, each after MPI_Barrier. On the PCIe path the device send
+// timed samples, each after a barrier. On the PCIe path the device send
 // buffers get this rank's pattern first, and every timed run is followed
 // by the (untimed) check of what reached the device. Times and payload findings
 // are reduced to the communicator's rank 0, which gets the whole
 // measurement; other ranks get the sizes and loop lengths only.
-#include <mpi.h>
-
 #include <cstdint>
 #include <functional>
 #include <vector>
 
 #include "beff/BeffExchange.hpp"
 #include "beff/BeffMeasurement.hpp"
+#include "core/Communicator.hpp"
 
 namespace bws::beff {
 
@@ -46,12 +45,12 @@ std::uint64_t next_looplength(std::uint64_t looplength, double seconds, double m
 
 // order: the ring in ranks of `comm`. iteration: this rank's running exchange
 // counter (see run_exchanges). progress(i): called on comm's rank 0 after size i.
-std::vector<SizeMeasurement> measure_ring(MPI_Comm comm, const std::vector<int>& order, const RingRunSettings& settings,
+std::vector<SizeMeasurement> measure_ring(Communicator& comm, const std::vector<int>& order, const RingRunSettings& settings,
                                           const RingBuffers& buffers, std::uint32_t& iteration,
                                           const std::function<void(std::size_t)>& progress);
 
 // Waits for every rank of `comm` at a barrier without spinning: the ranks
 // that are not in the reference ring wait here, leaving the cores to it.
-void wait_quietly_at_barrier(MPI_Comm comm);
+void wait_quietly_at_barrier(Communicator& comm);
 
 }  // namespace bws::beff

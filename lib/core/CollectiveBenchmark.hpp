@@ -1,15 +1,16 @@
 #pragma once
 // The interface of a benchmark that runs across ranks (the b_eff ring): the
 // same shape as NodeBenchmark, but run() is collective over a communicator
-// and rank 0 returns the tables. It never prints and never touches HDF5.
-#include <mpi.h>
-
+// and rank 0 returns the tables. It never prints, never touches HDF5 and
+// never sees MPI: the coordinator hands it a Communicator.
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <boost/program_options/options_description.hpp>
 
+#include "core/Communicator.hpp"
 #include "core/Config.hpp"
 #include "core/RunContext.hpp"
 #include "core/Table.hpp"
@@ -34,7 +35,7 @@ class PlannedCollective {
   virtual std::string describe() const = 0;
   // Collective over `world`: every rank calls it. Rank 0 returns the tables
   // (results, summaries, checks); other ranks return nothing.
-  virtual std::vector<Table> run(MPI_Comm world, Progress& progress) = 0;
+  virtual std::vector<Table> run(Communicator& world, Progress& progress) = 0;
 };
 
 class CollectiveBenchmark {

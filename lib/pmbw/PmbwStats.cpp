@@ -7,15 +7,12 @@
 #include <map>
 #include <stdexcept>
 
+#include "bws/Version.hpp"
 #include "core/Errors.hpp"
 #include "core/OptionText.hpp"
 #include "core/SideFile.hpp"
 #include "pmbw/PmbwPlan.hpp"
 #include "pmbw/PmbwResults.hpp"
-
-#ifndef BWS_VERSION
-#define BWS_VERSION "unknown"
-#endif
 
 namespace bws::pmbw {
 namespace {

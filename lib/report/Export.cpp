@@ -7,12 +7,12 @@
 #include <fstream>
 #include <ostream>
 
+#include "catalog/Registry.hpp"
 #include "core/Errors.hpp"
 #include "core/PrintableText.hpp"
 #include "h5/ResultFile.hpp"
 #include "report/ReportCommand.hpp"
 #include "report/TableText.hpp"
-#include "survey/Registry.hpp"
 
 namespace po = boost::program_options;
 

@@ -6,12 +6,12 @@
 
 #include "core/PrintableText.hpp"
 
+#include "catalog/Registry.hpp"
 #include "h5/ResultFile.hpp"
 #include "model/NodeFlags.hpp"
+#include "report/FlagReport.hpp"
 #include "report/ReportCommand.hpp"
 #include "report/SurveyTables.hpp"
-#include "survey/FlagReport.hpp"
-#include "survey/Registry.hpp"
 
 namespace po = boost::program_options;
 

@@ -9,10 +9,10 @@
 
 #include "core/Errors.hpp"
 #include "core/FileIdentity.hpp"
+#include "core/UtcTime.hpp"
 #include "h5/ResultFile.hpp"
 #include "report/ReportCommand.hpp"
 #include "report/SurveyTables.hpp"
-#include "survey/RunMetadata.hpp"
 
 namespace po = boost::program_options;
 
@@ -81,7 +81,7 @@ int run_merge(const CommandArgs& args, std::ostream& out) {
       out << "  warning: " << runs[i].path << " is not complete (status " << runs[i].status << ")\n";
   }
   merged.set_attribute("/", "file_kind", std::string(kMergedFileKind));
-  merged.set_attribute("/", "created_utc", survey::utc_now_iso8601());
+  merged.set_attribute("/", "created_utc", utc_now_iso8601());
   merged.set_attribute("/", "n_runs", static_cast<std::int64_t>(runs.size()));
   merged.set_attribute("/", "runs", names);
   merged.set_attribute("/", "status", std::string("complete"));

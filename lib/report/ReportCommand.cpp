@@ -7,6 +7,7 @@
 
 #include "core/Errors.hpp"
 #include "core/FileIdentity.hpp"
+#include "core/PrintableText.hpp"
 
 namespace po = boost::program_options;
 
@@ -51,6 +52,31 @@ void refuse_output_over_input(const std::string& command, const std::string& wha
     if (same_file(output, input))
       throw UsageError("bwreport " + command + ": " + what + " '" + output + "' is the input '" + input +
                        "'; allowed: a file that is none of the inputs (bwreport never writes over an input)");
+}
+
+int run_report_command(const ReportCommand& command, const CommandArgs& args, std::ostream& out, std::ostream& err) {
+  // A message is one line of bounded length, whatever text of a file it quotes.
+  try {
+    return command.run(args, out);
+  } catch (const UsageError& e) {  // bad arguments, or a bad input file
+    err << "bwreport: error: " << printable_text(e.what(), 1000) << std::endl;
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    err << "bwreport: error: " << printable_text(e.what(), 1000) << std::endl;
+    return kExitFailure;
+  }
+}
+
+int with_command_name(const char* command, int (*body)(const CommandArgs&, std::ostream&), const CommandArgs& args,
+                      std::ostream& out) {
+  const std::string prefix = std::string("bwreport ") + command + ": ";
+  try {
+    return body(args, out);
+  } catch (const UsageError& e) {
+    throw UsageError(prefix + e.what());
+  } catch (const std::exception& e) {
+    throw RuntimeFailure(prefix + e.what());
+  }
 }
 
 void print_command_help(std::ostream& out, const ReportCommand& command, const po::options_description& desc) {

@@ -1,6 +1,7 @@
 #pragma once
 // bwreport's subcommands: each lives in its own file under lib/report/ and
-// is one line of the dispatch table in apps/bwreport.cpp. A command gets its
+// is one line of the dispatch table in apps/bwreport.cpp, all with this one
+// signature. A command gets its
 // arguments (after its name), prints to `out`, and returns the exit code;
 // it throws UsageError (exit 2) for bad arguments, anything else exits 1.
 #include <iosfwd>
@@ -27,7 +28,20 @@ ReportCommand merge_command();
 ReportCommand scaling_command();
 ReportCommand flags_command();
 ReportCommand retest_command();
-ReportCommand drain_command();  // report/Drain.cpp
+ReportCommand drain_command();     // report/Drain.cpp
+ReportCommand roofline_command();  // report/RooflineCommand.cpp
+ReportCommand plot_command();      // report/PlotCommand.cpp
+
+// Runs `command` as bwreport does: its exit code, or for what it throws one
+// line on `err` ("bwreport: error: ...", bounded) and exit 2 (UsageError)
+// or 1 (anything else).
+int run_report_command(const ReportCommand& command, const CommandArgs& args, std::ostream& out, std::ostream& err);
+
+// Runs `body`; what it throws is thrown again (UsageError as UsageError,
+// anything else as RuntimeFailure) with "bwreport <command>: " before the
+// message, for commands whose checks do not name the command themselves.
+int with_command_name(const char* command, int (*body)(const CommandArgs&, std::ostream&), const CommandArgs& args,
+                      std::ostream& out);
 
 // Parses a command's arguments: options declared in `desc`, and at least
 // `min_positional` (at most `max_positional`, -1: any) positional arguments.

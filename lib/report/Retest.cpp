@@ -4,15 +4,15 @@
 #include <iostream>
 #include <ostream>
 
+#include "catalog/Registry.hpp"
 #include "core/Errors.hpp"
+#include "core/Hostlist.hpp"
 #include "core/PrintableText.hpp"
 #include "h5/ResultFile.hpp"
 #include "model/NodeFlags.hpp"
 #include "report/Drain.hpp"
 #include "report/ReportCommand.hpp"
 #include "report/SurveyTables.hpp"
-#include "survey/Hostlist.hpp"
-#include "survey/Registry.hpp"
 
 namespace po = boost::program_options;
 
@@ -45,7 +45,7 @@ int run_retest(const CommandArgs& args, std::ostream& out) {
       throw UsageError("bwreport retest: '" + printable_text(path, 200) + "': table '/flags': host '" +
                        printable_text(host, 200) +
                        "' is not a node name Slurm takes (1 to 128 letters, digits, '.', '_' or '-')");
-  out << survey::compress_hostlist(hosts) << "\n";
+  out << compress_hostlist(hosts) << "\n";
   return 0;
 }
 

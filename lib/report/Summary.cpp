@@ -1,8 +1,8 @@
 // bwreport summary FILE: the survey's terminal summary again, from the file.
 #include <ostream>
 
+#include "report/FileSummary.hpp"
 #include "report/ReportCommand.hpp"
-#include "survey/FileSummary.hpp"
 
 namespace bws::report {
 namespace {

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <iterator>
 
+#include "catalog/Registry.hpp"
 #include "core/Config.hpp"
 #include "core/Errors.hpp"
-#include "survey/IniFile.hpp"
-#include "survey/Registry.hpp"
+#include "core/IniFile.hpp"
 
 namespace po = boost::program_options;
 
@@ -57,7 +57,7 @@ Table survey_flags(const h5::ResultReader& file, const po::variables_map& given,
 model::FlagSettings flag_settings_for(const h5::ResultReader& file, const po::variables_map& given) {
   std::map<std::string, std::string, std::less<>> values;
   if (file.exists("/config")) {
-    for (const survey::IniEntry& e : survey::parse_ini(file.read_text("/config"), "the survey's /config"))
+    for (const IniEntry& e : parse_ini(file.read_text("/config"), "the survey's /config"))
       for (const char* key : kFlagKeys)
         if (e.key == key) values[key] = e.value;
   }

@@ -20,8 +20,10 @@
 #include <stdexcept>
 #include <thread>
 
+#include "bws/Version.hpp"
 #include "core/Errors.hpp"
 #include "core/FileIdentity.hpp"
+#include "core/IniFile.hpp"
 #include "core/OptionText.hpp"
 #include "core/ResultColumns.hpp"
 #include "h5/ResultFile.hpp"
@@ -30,31 +32,24 @@
 #include "model/NodeCeiling.hpp"
 #include "model/NodeFlags.hpp"
 #include "model/References.hpp"
-#include "survey/ConsoleProgress.hpp"
-#include "survey/FlagReport.hpp"
-#include "survey/IniFile.hpp"
-#include "survey/GatherToRoot.hpp"
-#include "survey/MemoryDiscovery.hpp"
-#include "survey/MpiWorld.hpp"
-#include "survey/Outcome.hpp"
-#include "survey/PhaseRendezvous.hpp"
-#include "survey/RankTurns.hpp"
-#include "survey/ResumeState.hpp"
-#include "survey/RunMetadata.hpp"
-#include "survey/SetupFailure.hpp"
-#include "survey/SurveySettings.hpp"
-#include "survey/TestHooks.hpp"
-#include "survey/Watchdog.hpp"
+#include "report/FlagReport.hpp"
+#include "report/Outcome.hpp"
+#include "run/ConsoleProgress.hpp"
+#include "run/GatherToRoot.hpp"
+#include "run/MemoryDiscovery.hpp"
+#include "run/MpiCommunicator.hpp"
+#include "run/MpiWorld.hpp"
+#include "run/PhaseRendezvous.hpp"
+#include "run/RankTurns.hpp"
+#include "run/ResumeState.hpp"
+#include "run/RunMetadata.hpp"
+#include "run/SetupFailure.hpp"
+#include "run/SurveySettings.hpp"
+#include "run/TestHooks.hpp"
+#include "run/Watchdog.hpp"
 #include "topology/PinningPlan.hpp"
 #include "topology/Team.hpp"
 #include "topology/Topology.hpp"
-
-#ifndef BWS_VERSION
-#define BWS_VERSION "unknown"
-#endif
-#ifndef BWS_GIT_COMMIT
-#define BWS_GIT_COMMIT "unknown"
-#endif
 
 namespace bws::survey {
 namespace {
@@ -824,8 +819,9 @@ class Survey {
     // Test hook (stop): a collective benchmark reports progress on rank 0
     // only; the others stop as they enter it, the rest wait inside it.
     if (hooks_.stop_rank == rank_ && hooks_.stop_phase == phase.label) std::raise(SIGSTOP);
+    MpiCommunicator world(MPI_COMM_WORLD);
     try {
-      tables = phase.collective->run(MPI_COMM_WORLD, root() ? static_cast<Progress&>(console_progress) : silent);
+      tables = phase.collective->run(world, root() ? static_cast<Progress&>(console_progress) : silent);
     } catch (const std::exception& e) {
       error = entry.name + ": rank " + std::to_string(rank_) + " (" + layout_.host + "): " + e.what();
     }
@@ -1056,8 +1052,9 @@ class Survey {
     NullProgress silent;
     std::vector<Table> tables;
     std::optional<std::string> error;
+    MpiCommunicator world(MPI_COMM_WORLD);
     try {
-      tables = phase.collective->run(MPI_COMM_WORLD, silent);
+      tables = phase.collective->run(world, silent);
     } catch (const std::exception& e) {
       error = "rank " + std::to_string(rank_) + " (" + layout_.host + "): " + e.what();
     }

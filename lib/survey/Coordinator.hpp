@@ -5,7 +5,7 @@
 // summary and the exit code. Collective over MPI_COMM_WORLD.
 #include <iosfwd>
 
-#include "survey/CommandLine.hpp"
+#include "run/CommandLine.hpp"
 
 namespace bws::survey {
 

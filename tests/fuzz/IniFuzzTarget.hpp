@@ -11,13 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "catalog/Registry.hpp"
 #include "core/Benchmark.hpp"
 #include "core/CollectiveBenchmark.hpp"
 #include "core/Errors.hpp"
 #include "model/References.hpp"
-#include "survey/CommandLine.hpp"
-#include "survey/Registry.hpp"
-#include "survey/SurveySettings.hpp"
+#include "run/CommandLine.hpp"
+#include "run/SurveySettings.hpp"
 #include "topology/Topology.hpp"
 
 namespace bws::fuzz {

@@ -6,8 +6,8 @@
 #include <set>
 #include <string>
 
+#include "core/IniFile.hpp"
 #include "h5/ResultFile.hpp"
-#include "survey/IniFile.hpp"
 
 namespace {
 int failures = 0;
@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
   check(!file.attribute_text("/provenance", "host").empty(), "/provenance host");
 
   // /config reads back as INI.
-  const auto ini = bws::survey::parse_ini(file.read_text("/config"), "/config");
+  const auto ini = bws::parse_ini(file.read_text("/config"), "/config");
   bool has_stream_key = false;
   for (const auto& e : ini) has_stream_key |= e.key == "stream.elements" && e.value == "2M";
   check(has_stream_key, "/config holds stream.elements = 2M");

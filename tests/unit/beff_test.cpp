@@ -4,7 +4,7 @@
 // step, the tables and seed 002's printed table.
 #include <gtest/gtest.h>
 
-#include "survey/TestHooks.hpp"
+#include "run/TestHooks.hpp"
 #include <stdlib.h>
 
 #include "TestSupport.hpp"

@@ -14,14 +14,14 @@
 #include <sstream>
 #include <vector>
 
+#include "catalog/Registry.hpp"
 #include "core/Benchmark.hpp"
 #include "core/CollectiveBenchmark.hpp"
 #include "core/Errors.hpp"
 #include "h5/ResultFile.hpp"
-#include "survey/CommandLine.hpp"
-#include "survey/Registry.hpp"
-#include "survey/SurveySettings.hpp"
-#include "survey/TestHooks.hpp"
+#include "run/CommandLine.hpp"
+#include "run/SurveySettings.hpp"
+#include "run/TestHooks.hpp"
 #include "topology/Topology.hpp"
 
 namespace fs = std::filesystem;

@@ -1,11 +1,11 @@
 #include <gtest/gtest.h>
 
+#include "catalog/Registry.hpp"
 #include "core/Errors.hpp"
+#include "core/IniFile.hpp"
 #include "core/OptionText.hpp"
-#include "survey/CommandLine.hpp"
-#include "survey/IniFile.hpp"
-#include "survey/Registry.hpp"
-#include "survey/SurveySettings.hpp"
+#include "run/CommandLine.hpp"
+#include "run/SurveySettings.hpp"
 
 using namespace bws;
 using namespace bws::survey;

@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 
 #include "core/ResultColumns.hpp"
-#include "survey/GatherToRoot.hpp"
-#include "survey/Outcome.hpp"
+#include "report/Outcome.hpp"
+#include "run/GatherToRoot.hpp"
 
 using namespace bws;
 using namespace bws::survey;

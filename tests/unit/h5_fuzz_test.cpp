@@ -30,15 +30,16 @@
 #include <string>
 #include <vector>
 
+#include "bws/Version.hpp"
 #include "core/Errors.hpp"
 #include "core/ResultColumns.hpp"
 #include "h5/ResultFile.hpp"
 #include "model/NodeFlags.hpp"
 #include "report/Drain.hpp"
+#include "report/FileSummary.hpp"
+#include "report/FlagReport.hpp"
 #include "report/SurveyTables.hpp"
 #include "stream/StreamTables.hpp"
-#include "survey/FileSummary.hpp"
-#include "survey/FlagReport.hpp"
 
 namespace fs = std::filesystem;
 namespace po = boost::program_options;

@@ -18,8 +18,9 @@
 #include <vector>
 
 #include "../fuzz/IniFuzzTarget.hpp"
+#include "bws/Version.hpp"
+#include "core/IniFile.hpp"
 #include "core/OptionText.hpp"
-#include "survey/IniFile.hpp"
 
 namespace fs = std::filesystem;
 
@@ -168,7 +169,7 @@ TEST(IniFuzz, MutatedConfigsAreAcceptedOrRefusedInOneLine) {
                     << "): " << finding;
     }
     try {  // how many the readers refused: the mutations must reach them
-      bws::survey::parse_ini(text, "f");
+      bws::parse_ini(text, "f");
     } catch (const bws::UsageError&) {
       ++refused;
     }

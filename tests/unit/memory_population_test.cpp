@@ -11,8 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "bws/Version.hpp"
 #include "model/MemoryPopulation.hpp"
-#include "survey/MemoryDiscovery.hpp"
+#include "run/MemoryDiscovery.hpp"
 
 using namespace bws::model;
 

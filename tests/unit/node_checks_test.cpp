@@ -11,7 +11,7 @@
 #include "model/MemoryFlags.hpp"
 #include "model/NodeCeiling.hpp"
 #include "model/NodeFlags.hpp"
-#include "survey/RankTurns.hpp"
+#include "run/RankTurns.hpp"
 
 using namespace bws;
 

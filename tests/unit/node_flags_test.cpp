@@ -7,11 +7,11 @@
 #include <vector>
 
 #include "TestSupport.hpp"
+#include "catalog/Registry.hpp"
 #include "core/Config.hpp"
 #include "core/ResultColumns.hpp"
 #include "model/NodeFlags.hpp"
 #include "model/RobustStats.hpp"
-#include "survey/Registry.hpp"
 
 using namespace bws;
 using namespace bws::model;

@@ -12,8 +12,8 @@
 #include "TestSupport.hpp"
 #include "core/ResultColumns.hpp"
 #include "h5/ResultFile.hpp"
-#include "survey/CommandLine.hpp"
-#include "survey/ResumeState.hpp"
+#include "run/CommandLine.hpp"
+#include "run/ResumeState.hpp"
 
 using namespace bws;
 using namespace bws::survey;

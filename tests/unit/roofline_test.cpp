@@ -17,6 +17,8 @@
 #include "core/ResultColumns.hpp"
 #include "core/RunContext.hpp"
 #include "model/Roofline.hpp"
+#include "report/Outcome.hpp"
+#include "report/ReportCommand.hpp"
 #include "roofline/FmaKernels.hpp"
 #include "roofline/Gemm.hpp"
 #include "roofline/KernelRoofline.hpp"
@@ -27,8 +29,6 @@
 #include "roofline/RooflineResults.hpp"
 #include "roofline/RooflineTables.hpp"
 #include "stream/StreamPlan.hpp"
-#include "survey/Outcome.hpp"
-#include "survey/RooflineCommand.hpp"
 #include "topology/PinningPlan.hpp"
 #include "topology/Team.hpp"
 #include "topology/Topology.hpp"
@@ -115,9 +115,10 @@ TEST(RooflineText, IssueCommandPrintsAiAndTheImbalancedBound) {
 
 TEST(RooflineText, CommandLineOfTheIssue) {
   std::ostringstream out, err;
-  const int code = survey::roofline_command({"--adds", "51", "--muls", "27", "--loads", "4", "--stores", "1",
-                                             "--word-bytes", "4", "--peak-flops", "1036.8e9", "--bandwidth", "119e9"},
-                                            out, err);
+  const int code = report::run_report_command(report::roofline_command(),
+                                              {"--adds", "51", "--muls", "27", "--loads", "4", "--stores", "1",
+                                               "--word-bytes", "4", "--peak-flops", "1036.8e9", "--bandwidth", "119e9"},
+                                              out, err);
   EXPECT_EQ(code, 0) << err.str();
   EXPECT_NE(out.str().find("3.9 FLOP/byte"), std::string::npos) << out.str();
   EXPECT_NE(out.str().find("354.9"), std::string::npos) << out.str();
@@ -126,7 +127,7 @@ TEST(RooflineText, CommandLineOfTheIssue) {
 TEST(RooflineText, CommandErrorsAreOneLineNamingTheOption) {
   auto error = [](std::vector<std::string> args) {
     std::ostringstream out, err;
-    EXPECT_EQ(survey::roofline_command(args, out, err), 2) << out.str();
+    EXPECT_EQ(report::run_report_command(report::roofline_command(), args, out, err), 2) << out.str();
     EXPECT_EQ(err.str().find('\n'), err.str().size() - 1) << err.str();
     return err.str();
   };

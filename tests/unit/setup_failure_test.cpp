@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "core/Errors.hpp"
-#include "survey/SetupFailure.hpp"
+#include "run/SetupFailure.hpp"
 
 using namespace bws;
 using namespace bws::survey;

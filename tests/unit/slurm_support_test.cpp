@@ -2,10 +2,11 @@
 // environment, the test hooks' variables.
 #include <gtest/gtest.h>
 
-#include "survey/Hostlist.hpp"
-#include "survey/RunMetadata.hpp"
-#include "survey/TestHooks.hpp"
+#include "core/Hostlist.hpp"
+#include "run/RunMetadata.hpp"
+#include "run/TestHooks.hpp"
 
+using namespace bws;
 using namespace bws::survey;
 
 TEST(Hostlist, ExpandsSlurmRanges) {

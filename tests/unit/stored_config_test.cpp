@@ -9,9 +9,9 @@
 #include "TestSupport.hpp"
 #include "bs/BsPlan.hpp"
 #include "core/Benchmark.hpp"
+#include "run/CommandLine.hpp"
+#include "run/SurveySettings.hpp"
 #include "stream/StreamPlan.hpp"
-#include "survey/CommandLine.hpp"
-#include "survey/SurveySettings.hpp"
 #include "topology/Topology.hpp"
 
 using namespace bws;

@@ -1,15 +1,14 @@
-#include "survey/RunMetadata.hpp"
+#include "run/RunMetadata.hpp"
 
 #include <hwloc.h>
 
 #include <algorithm>
 #include <cmath>
-#include <ctime>
 
 #include <stdexcept>
 
+#include "core/Hostlist.hpp"
 #include "core/ResultColumns.hpp"
-#include "survey/Hostlist.hpp"
 
 extern char** environ;
 
@@ -170,15 +169,6 @@ std::map<std::string, std::string> slurm_provenance(const std::map<std::string, 
     }
   }
   return out;
-}
-
-std::string utc_now_iso8601() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
 }
 
 std::string hwloc_version_text() {

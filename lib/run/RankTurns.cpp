@@ -1,4 +1,4 @@
-#include "survey/RankTurns.hpp"
+#include "run/RankTurns.hpp"
 
 #include <algorithm>
 #include <set>

@@ -1,4 +1,4 @@
-#include "survey/ConsoleProgress.hpp"
+#include "run/ConsoleProgress.hpp"
 
 #include <cstdio>
 #include <ostream>

@@ -1,4 +1,4 @@
-#include "survey/Hostlist.hpp"
+#include "core/Hostlist.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -8,7 +8,7 @@
 
 #include "core/OptionText.hpp"
 
-namespace bws::survey {
+namespace bws {
 namespace {
 
 // Top-level comma split (commas inside brackets belong to the range).
@@ -146,4 +146,4 @@ std::string compress_hostlist(const std::vector<std::string>& hosts) {
   return out;
 }
 
-}  // namespace bws::survey
+}  // namespace bws

@@ -1,8 +1,8 @@
-#include "survey/MemoryDiscovery.hpp"
+#include "run/MemoryDiscovery.hpp"
 
 #include "core/Errors.hpp"
+#include "core/IniFile.hpp"
 #include "core/OptionText.hpp"
-#include "survey/IniFile.hpp"
 
 #include <sys/wait.h>
 #include <unistd.h>

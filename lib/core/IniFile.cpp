@@ -1,4 +1,4 @@
-#include "survey/IniFile.hpp"
+#include "core/IniFile.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -13,7 +13,7 @@
 #include "core/Errors.hpp"
 #include "core/OptionText.hpp"
 
-namespace bws::survey {
+namespace bws {
 namespace {
 
 std::string trim(const std::string& s) {
@@ -122,4 +122,4 @@ std::string read_config_file(const std::string& path, const std::string& option)
   return text;
 }
 
-}  // namespace bws::survey
+}  // namespace bws

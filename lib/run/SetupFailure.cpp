@@ -1,10 +1,10 @@
-#include "survey/SetupFailure.hpp"
+#include "run/SetupFailure.hpp"
 
 #include <algorithm>
 #include <exception>
 
 #include "core/Errors.hpp"
-#include "survey/MpiWorld.hpp"
+#include "run/MpiWorld.hpp"
 
 namespace bws::survey {
 namespace {

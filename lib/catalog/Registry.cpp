@@ -1,4 +1,4 @@
-#include "survey/Registry.hpp"
+#include "catalog/Registry.hpp"
 
 #include "beff/BeffBenchmark.hpp"
 #include "bs/BsBenchmark.hpp"

@@ -1,4 +1,4 @@
-#include "survey/Outcome.hpp"
+#include "report/Outcome.hpp"
 
 #include <cstdio>
 

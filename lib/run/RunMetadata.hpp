@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/Table.hpp"
+#include "core/UtcTime.hpp"  // utc_now_iso8601, which the run also stamps
 #include "model/MemoryPopulation.hpp"
 #include "topology/Team.hpp"
 #include "topology/Topology.hpp"
@@ -52,7 +53,6 @@ std::map<std::string, std::string> provenance_environment();
 // slurm_cluster; only the ones Slurm set. Pure.
 std::map<std::string, std::string> slurm_provenance(const std::map<std::string, std::string>& environment);
 
-std::string utc_now_iso8601();
 std::string hwloc_version_text();
 std::string compiler_text();
 

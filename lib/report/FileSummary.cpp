@@ -1,13 +1,13 @@
-#include "survey/FileSummary.hpp"
+#include "report/FileSummary.hpp"
 
 #include <cstdio>
 
+#include "catalog/Registry.hpp"
 #include "core/PrintableText.hpp"
 #include "core/ResultColumns.hpp"
 #include "h5/ResultFile.hpp"
-#include "survey/FlagReport.hpp"
-#include "survey/Outcome.hpp"
-#include "survey/Registry.hpp"
+#include "report/FlagReport.hpp"
+#include "report/Outcome.hpp"
 
 namespace bws::survey {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace bws::survey {
+namespace bws {
 
 struct IniEntry {
   std::string key;    // full dotted name
@@ -35,4 +35,4 @@ bool read_small_regular_file(const std::string& path, std::string& text, std::st
 // or too large.
 std::string read_config_file(const std::string& path, const std::string& option = "--config");
 
-}  // namespace bws::survey
+}  // namespace bws

@@ -1,4 +1,4 @@
-#include "survey/MpiWorld.hpp"
+#include "run/MpiWorld.hpp"
 
 #include <unistd.h>
 

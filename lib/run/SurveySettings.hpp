@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "catalog/Registry.hpp"
 #include "core/Config.hpp"
 #include "model/NodeFlags.hpp"
-#include "survey/Registry.hpp"
 #include "topology/PinningPlan.hpp"
 
 namespace bws::survey {

@@ -1,6 +1,6 @@
 #pragma once
-// `bwreport plot FILE... -o DIR [--ai X] [--type double|float]`: runs the
-// report generator (analysis/survey_report.py, Python with h5py and
+// `bwreport plot FILE... -o DIR [--ai X] [--type double|float]`
+// (plot_command() in ReportCommand.hpp): runs the report generator (analysis/survey_report.py, Python with h5py and
 // matplotlib) on survey files, which writes PNGs and DIR/index.html.
 //
 // The script is looked for, in order: $BWSURVEY_ANALYSIS_DIR; next to the
@@ -9,18 +9,14 @@
 // -> <source>/analysis); in the source tree this binary was built from.
 // The interpreter is $BWSURVEY_PYTHON, else /usr/bin/python3 (Debian's,
 // which has python3-h5py and python3-matplotlib), else python3 on PATH.
-#include <iosfwd>
 #include <optional>
 #include <string>
-#include <vector>
 
-namespace bws::survey {
+namespace bws::report {
 
 inline constexpr const char* kReportScriptName = "survey_report.py";
 
 // The first candidate directory holding the script, or nullopt.
 std::optional<std::string> find_report_script(const std::string& executable_path);
 
-int plot_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
-
-}  // namespace bws::survey
+}  // namespace bws::report

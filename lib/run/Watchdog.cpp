@@ -1,4 +1,4 @@
-#include "survey/Watchdog.hpp"
+#include "run/Watchdog.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -11,8 +11,8 @@
 #include <iostream>
 #include <map>
 
-#include "survey/MpiWorld.hpp"
-#include "survey/PhaseRendezvous.hpp"
+#include "run/MpiWorld.hpp"
+#include "run/PhaseRendezvous.hpp"
 
 namespace bws::survey {
 namespace {

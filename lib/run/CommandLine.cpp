@@ -1,4 +1,4 @@
-#include "survey/CommandLine.hpp"
+#include "run/CommandLine.hpp"
 
 #include <cctype>
 #include <map>
@@ -6,11 +6,11 @@
 #include <boost/program_options/parsers.hpp>
 #include <boost/program_options/variables_map.hpp>
 
+#include "catalog/Registry.hpp"
 #include "core/Errors.hpp"
+#include "core/IniFile.hpp"
 #include "core/OptionText.hpp"
 #include "model/NodeFlags.hpp"
-#include "survey/IniFile.hpp"
-#include "survey/Registry.hpp"
 
 namespace po = boost::program_options;
 

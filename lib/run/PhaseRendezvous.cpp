@@ -1,10 +1,10 @@
-#include "survey/PhaseRendezvous.hpp"
+#include "run/PhaseRendezvous.hpp"
 
 #include <chrono>
 #include <map>
 #include <thread>
 
-#include "survey/MpiWorld.hpp"
+#include "run/MpiWorld.hpp"
 
 namespace bws::survey {
 

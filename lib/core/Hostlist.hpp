@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace bws::survey {
+namespace bws {
 
 // Expands every bracket ("a[1-2]b[3,5]" too), keeping zero padding.
 // Throws std::invalid_argument on an unbalanced bracket or a bad range.
@@ -16,4 +16,4 @@ std::vector<std::string> expand_hostlist(const std::string& list);
 // numbers ascending, duplicates dropped.
 std::string compress_hostlist(const std::vector<std::string>& hosts);
 
-}  // namespace bws::survey
+}  // namespace bws

@@ -1,4 +1,4 @@
-#include "survey/ResumeState.hpp"
+#include "run/ResumeState.hpp"
 
 #include <algorithm>
 #include <exception>

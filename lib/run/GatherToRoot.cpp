@@ -1,4 +1,4 @@
-#include "survey/GatherToRoot.hpp"
+#include "run/GatherToRoot.hpp"
 
 #include <algorithm>
 #include <climits>

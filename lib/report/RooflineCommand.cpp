@@ -1,5 +1,8 @@
-#include "survey/RooflineCommand.hpp"
-
+// `bwreport roofline`: what can a kernel reach on these nodes? From a
+// kernel's counts (--adds --muls --loads --stores --word-bytes) or its
+// --ai, against given ceilings (--peak-flops --bandwidth: the theoretical
+// ones of a data sheet, say) and/or the measured ones of a survey file
+// (/roofline/nodes: per node the FMA peak and GEMM against STREAM Triad).
 #include <boost/program_options/options_description.hpp>
 #include <boost/program_options/parsers.hpp>
 #include <boost/program_options/positional_options.hpp>
@@ -9,16 +12,17 @@
 #include <ostream>
 
 #include "core/Errors.hpp"
-#include "core/PrintableText.hpp"
 #include "core/OptionText.hpp"
+#include "core/PrintableText.hpp"
 #include "h5/ResultFile.hpp"
+#include "report/ReportCommand.hpp"
 #include "roofline/KernelRoofline.hpp"
 #include "roofline/RooflineResults.hpp"
 #include "roofline/RooflineTables.hpp"
 
 namespace po = boost::program_options;
 
-namespace bws::survey {
+namespace bws::report {
 namespace {
 
 const char* const kUsage = "Usage: bwreport roofline (--adds N --muls N --loads N --stores N [--word-bytes B] | --ai X)\n"
@@ -110,7 +114,7 @@ std::vector<roofline::CeilingPair> measured_ceilings(const std::string& path, bo
   return pairs;
 }
 
-int run(const std::vector<std::string>& args, std::ostream& out) {
+int run(const CommandArgs& args, std::ostream& out) {
   const po::options_description desc = roofline_options();
   po::positional_options_description positional;
   positional.add("file", 1);
@@ -164,16 +168,9 @@ int run(const std::vector<std::string>& args, std::ostream& out) {
 
 }  // namespace
 
-int roofline_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  try {
-    return run(args, out);
-  } catch (const UsageError& e) {
-    err << "bwreport roofline: error: " << printable_text(e.what(), 1000) << std::endl;
-    return kExitUsage;
-  } catch (const std::exception& e) {
-    err << "bwreport roofline: error: " << printable_text(e.what(), 1000) << std::endl;
-    return kExitFailure;
-  }
+ReportCommand roofline_command() {
+  return {"roofline", "roofline ...   a kernel's attainable FLOP/s against given and measured ceilings",
+          [](const CommandArgs& args, std::ostream& out) { return with_command_name("roofline", run, args, out); }};
 }
 
-}  // namespace bws::survey
+}  // namespace bws::report

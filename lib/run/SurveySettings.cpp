@@ -1,4 +1,4 @@
-#include "survey/SurveySettings.hpp"
+#include "run/SurveySettings.hpp"
 
 #include <algorithm>
 #include <sstream>

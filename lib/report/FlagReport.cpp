@@ -1,14 +1,14 @@
-#include "survey/FlagReport.hpp"
+#include "report/FlagReport.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
 
+#include "catalog/Registry.hpp"
+#include "core/Hostlist.hpp"
 #include "core/PrintableText.hpp"
 #include "model/NodeFlags.hpp"
-#include "survey/Hostlist.hpp"
-#include "survey/Registry.hpp"
 
 namespace bws::survey {
 namespace {

@@ -1,4 +1,4 @@
-#include "survey/TestHooks.hpp"
+#include "run/TestHooks.hpp"
 
 #include <climits>
 #include <cstdlib>

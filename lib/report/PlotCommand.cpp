@@ -1,0 +1,128 @@
+#include "report/PlotCommand.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <ostream>
+
+#include "bws/Version.hpp"
+#include "core/Errors.hpp"
+#include "core/PrintableText.hpp"
+#include "report/ReportCommand.hpp"
+
+namespace bws::report {
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* const kUsage =
+    "Usage: bwreport plot FILE... -o DIR [--ai X] [--type double|float]\n"
+    "  FILE...         survey files (a merged scaling-study file too); only their HDF5 content is read\n"
+    "  -o, --out DIR   directory for the PNGs and index.html (created)\n"
+    "  --ai X          a kernel's arithmetic intensity (FLOP/byte) drawn on the roofline plot\n"
+    "  --type T        which ceilings the roofline plot draws: double (default) or float\n";
+
+std::string python_interpreter() {
+  if (const char* p = std::getenv("BWSURVEY_PYTHON"); p && *p) return p;
+  if (::access("/usr/bin/python3", X_OK) == 0) return "/usr/bin/python3";
+  return "python3";
+}
+
+std::string self_executable(const std::string& fallback) {
+  std::error_code ec;
+  const fs::path p = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fallback : p.string();
+}
+
+// Runs argv; returns its exit status. Throws RuntimeFailure when it could
+// not start (the child's 127).
+int run_program(const std::vector<std::string>& argv) {
+  std::vector<char*> c_argv;
+  for (const std::string& a : argv) c_argv.push_back(const_cast<char*>(a.c_str()));
+  c_argv.push_back(nullptr);
+  const pid_t pid = ::fork();
+  if (pid < 0) throw RuntimeFailure(std::string("cannot start ") + argv[0] + ": " + std::strerror(errno));
+  if (pid == 0) {
+    ::execvp(c_argv[0], c_argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) throw RuntimeFailure(std::string("waitpid: ") + std::strerror(errno));
+  if (WIFEXITED(status)) {
+    if (WEXITSTATUS(status) == 127) throw RuntimeFailure("could not run " + argv[0]);
+    return WEXITSTATUS(status);
+  }
+  return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+int run_plot(const CommandArgs& args, std::ostream& out) {
+  std::vector<std::string> files, extra;
+  std::string out_dir;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](const char* name) {
+      if (i + 1 >= args.size()) throw UsageError(std::string(name) + " needs a value; see bwreport plot --help");
+      return args[++i];
+    };
+    if (a == "--help" || a == "-h") {
+      out << kUsage;
+      return kExitOk;
+    } else if (a == "-o" || a == "--out") {
+      out_dir = value("-o");
+    } else if (a == "--ai" || a == "--type") {
+      extra.push_back(a);
+      extra.push_back(value(a.c_str()));
+    } else if (!a.empty() && a[0] == '-') {
+      throw UsageError("unknown option '" + printable_text(a, 100) + "'; allowed: -o DIR, --ai X, --type double|float");
+    } else {
+      files.push_back(a);
+    }
+  }
+  if (files.empty()) throw UsageError("no FILE; allowed: one or more survey files, then -o DIR");
+  if (out_dir.empty()) throw UsageError("-o DIR is missing; allowed: a directory for the PNGs and index.html");
+  for (const std::string& f : files) {
+    std::error_code ec;
+    if (!fs::is_regular_file(f, ec))
+      throw UsageError("'" + printable_text(f, 200) + "' is not a file; allowed: survey files");
+  }
+  const auto script = find_report_script(self_executable("bwreport"));
+  if (!script)
+    throw RuntimeFailure(std::string("cannot find analysis/") + kReportScriptName +
+                         " (set BWSURVEY_ANALYSIS_DIR to the analysis folder of the source tree)");
+  std::vector<std::string> argv = {python_interpreter(), *script, "-o", out_dir};
+  for (const std::string& e : extra) argv.push_back(e);
+  argv.push_back("--");
+  for (const std::string& f : files) argv.push_back(f);
+  out.flush();
+  const int code = run_program(argv);
+  return code == 0 ? kExitOk : code == kExitUsage ? kExitUsage : kExitFailure;
+}
+
+}  // namespace
+
+std::optional<std::string> find_report_script(const std::string& executable_path) {
+  std::vector<fs::path> candidates;
+  if (const char* dir = std::getenv("BWSURVEY_ANALYSIS_DIR"); dir && *dir) candidates.emplace_back(dir);
+  const fs::path bin_dir = fs::path(executable_path).parent_path();
+  candidates.push_back(bin_dir / ".." / "share" / "bwsurvey" / "analysis");  // installed
+  candidates.push_back(bin_dir / ".." / ".." / "analysis");                  // build/apps/bwreport
+  candidates.push_back(fs::path(BWS_SOURCE_DIR) / "analysis");  // the tree it was built from
+  for (const fs::path& dir : candidates) {
+    std::error_code ec;
+    const fs::path script = dir / kReportScriptName;
+    if (fs::is_regular_file(script, ec)) return fs::weakly_canonical(script, ec).string();
+  }
+  return std::nullopt;
+}
+
+ReportCommand plot_command() {
+  return {"plot", "plot FILE... -o DIR   PNGs and index.html of the survey",
+          [](const CommandArgs& args, std::ostream& out) { return with_command_name("plot", run_plot, args, out); }};
+}
+
+}  // namespace bws::report

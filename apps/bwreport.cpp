@@ -35,7 +35,8 @@ int main(int argc, char** argv) {
     return args.empty() ? bws::kExitUsage : bws::kExitOk;
   }
   for (const auto& command : commands())
-    if (args[0] == command.name) return bws::report::run_report_command(command, {args.begin() + 1, args.end()}, std::cout, std::cerr);
+    if (args[0] == command.name)
+      return bws::report::run_report_command(command, {args.begin() + 1, args.end()}, std::cout, std::cerr);
   std::string names;
   for (const auto& c : commands()) names += (names.empty() ? "" : ", ") + std::string(c.name);
   std::cerr << "bwreport: error: unknown command '" << bws::printable_text(args[0], 100) << "'; commands: " << names << std::endl;

@@ -41,26 +41,26 @@ int main(int argc, char** argv) {
   // --resume file; the other ranks parse the same texts after it succeeded.
   std::string config_text, resume_text;
   std::optional<bws::survey::CommandLine> cl;
-  std::optional<bws::survey::SetupFailure> mine;
-  if (root)
-    mine = bws::survey::failure_of(
+  auto parse = [&](bool read_files) {
+    return bws::survey::failure_of(
         [&] {
           cl = bws::survey::parse_command_line(
-              argc, argv, [&](const std::string& path) { return config_text = bws::read_config_file(path); },
-              [&](const std::string& path) { return resume_text = bws::survey::read_stored_config(path); });
+              argc, argv,
+              [&](const std::string& path) {
+                return read_files ? (config_text = bws::read_config_file(path)) : config_text;
+              },
+              [&](const std::string& path) {
+                return read_files ? (resume_text = bws::survey::read_stored_config(path)) : resume_text;
+              });
         },
         who);
+  };
+  std::optional<bws::survey::SetupFailure> mine;
+  if (root) mine = parse(true);
   if (const auto failure = agreed(mine)) return failure->exit_code;
   config_text = bws::survey::broadcast_text(MPI_COMM_WORLD, config_text);
   resume_text = bws::survey::broadcast_text(MPI_COMM_WORLD, resume_text);
-  if (!root)
-    mine = bws::survey::failure_of(
-        [&] {
-          cl = bws::survey::parse_command_line(
-              argc, argv, [&](const std::string&) { return config_text; },
-              [&](const std::string&) { return resume_text; });
-        },
-        who);
+  if (!root) mine = parse(false);
   if (const auto failure = agreed(mine)) return failure->exit_code;
 
   if (cl->help) {

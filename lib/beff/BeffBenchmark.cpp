@@ -127,7 +127,8 @@ class BeffPlannedCollective final : public PlannedCollective {
     host.resize(kHostWidth, '\0');
     std::vector<double> figures(rank == 0 ? static_cast<std::size_t>(ranks) : 0);
     std::vector<char> hosts(rank == 0 ? static_cast<std::size_t>(ranks) * kHostWidth : 0);
-    world.gather_to_root(std::as_bytes(std::span<const double>(&own_Bps, 1)), std::as_writable_bytes(std::span(figures)));
+    world.gather_to_root(std::as_bytes(std::span<const double>(&own_Bps, 1)),
+                         std::as_writable_bytes(std::span(figures)));
     world.gather_to_root(std::as_bytes(std::span<const char>(host)), std::as_writable_bytes(std::span(hosts)));
     Table table = make_beff_ranks_table();
     for (int r = 0; r < (rank == 0 ? ranks : 0); ++r)

@@ -141,8 +141,9 @@ std::uint64_t next_looplength(std::uint64_t looplength, double seconds, double m
   return std::min(kMaxLooplength, std::max(looplength + 1, grown));
 }
 
-std::vector<SizeMeasurement> measure_ring(Communicator& comm, const std::vector<int>& order, const RingRunSettings& settings,
-                                          const RingBuffers& buffers, std::uint32_t& iteration,
+std::vector<SizeMeasurement> measure_ring(Communicator& comm, const std::vector<int>& order,
+                                          const RingRunSettings& settings, const RingBuffers& buffers,
+                                          std::uint32_t& iteration,
                                           const std::function<void(std::size_t)>& progress) {
   const int rank = comm.rank();
   const RingPlace place = place_in_ring(order, rank);

@@ -45,8 +45,9 @@ std::uint64_t next_looplength(std::uint64_t looplength, double seconds, double m
 
 // order: the ring in ranks of `comm`. iteration: this rank's running exchange
 // counter (see run_exchanges). progress(i): called on comm's rank 0 after size i.
-std::vector<SizeMeasurement> measure_ring(Communicator& comm, const std::vector<int>& order, const RingRunSettings& settings,
-                                          const RingBuffers& buffers, std::uint32_t& iteration,
+std::vector<SizeMeasurement> measure_ring(Communicator& comm, const std::vector<int>& order,
+                                          const RingRunSettings& settings, const RingBuffers& buffers,
+                                          std::uint32_t& iteration,
                                           const std::function<void(std::size_t)>& progress);
 
 // Waits for every rank of `comm` at a barrier without spinning: the ranks

@@ -11,7 +11,7 @@
 namespace bws {
 namespace {
 
-// "4096", "1 KiB", "1 PiB": exact binary multiples by their unit, the rest in bytes.
+// "1 KiB", "1 PiB": exact binary multiples by their unit; the rest in digits ("4104"), as typed.
 std::string bytes_text(std::uint64_t bytes) {
   static const char* const units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
   int unit = -1;
@@ -20,7 +20,7 @@ std::string bytes_text(std::uint64_t bytes) {
     n /= 1024;
     ++unit;
   }
-  return std::to_string(n) + " " + (unit < 0 ? "B" : units[unit]);
+  return unit < 0 ? std::to_string(bytes) : std::to_string(n) + " " + units[unit];
 }
 
 std::string real_text(double value) {

@@ -66,13 +66,6 @@ const OptionSchema<BeffOptions>& beff_schema() {
                               "a 2-rank ring) is at least this")
                       .above_min(),
                   &BeffOptions::min_efficiency),
-      {text_option(kModelOption, kModelDefault,
-                   "b_eff: check the natural ring's b_eff against seed 002's channel model, expected = ranks x mean "
-                   "over the sizes of 2L / (s (ceil(L/(c w))/f + lambda)); passes when measured/expected is in "
-                   "0.90..1.05 (a 'model' check: exit 3); off, 520n (BittWare 520N as synthesized: c=2, w=32 B, "
-                   "f=156.25e6 Hz, lambda=520e-9 s, s=2), 520n-ideal (s=1), or c,w,f,lambda[,s] (channels, bytes "
-                   "per channel and clock, Hz, seconds)"),
-       store_model},
       bind_option(one_of_option(kPathOption, "host", {"host", "device"},
                                 "b_eff: where messages live: host (host memory, as HPCC) or device (OpenCL device "
                                 "buffers: each message is read from the device, sent, received and written to the "
@@ -85,10 +78,15 @@ const OptionSchema<BeffOptions>& beff_schema() {
                               "b_eff: request 2 MiB pages for the message buffers (on) or leave 4 KiB pages (off: "
                               "what a plain malloc gives, as hpcc and OSU use)"),
                   &BeffOptions::huge_pages),
+      {text_option(kModelOption, kModelDefault,
+                   "b_eff: check the natural ring's b_eff against seed 002's channel model, expected = ranks x mean "
+                   "over the sizes of 2L / (s (ceil(L/(c w))/f + lambda)); passes when measured/expected is in "
+                   "0.90..1.05 (a 'model' check: exit 3); off, 520n (BittWare 520N as synthesized: c=2, w=32 B, "
+                   "f=156.25e6 Hz, lambda=520e-9 s, s=2), 520n-ideal (s=1), or c,w,f,lambda[,s] (channels, bytes "
+                   "per channel and clock, Hz, seconds)"),
+       store_model},
   });
   return schema;
 }
-
-BeffOptions read_beff_options(const Config& config, bool quick) { return beff_schema().read(config, quick); }
 
 }  // namespace bws::beff

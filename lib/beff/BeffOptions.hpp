@@ -51,7 +51,7 @@ struct BeffOptions : TypedOptions {
   BeffPath path = BeffPath::Host;
 };
 
+// Its options; beff_schema().read(config, quick) gives the typed values.
 const OptionSchema<BeffOptions>& beff_schema();
-BeffOptions read_beff_options(const Config& config, bool quick);
 
 }  // namespace bws::beff

@@ -107,7 +107,7 @@ DeviceBuffersRequest device_request(const BeffParams& p) {
 }
 
 BeffParams plan_beff(const Config& config, const RankLayout& layout, const DeviceBuffersProvider* device) {
-  BeffParams p = plan_beff(read_beff_options(config, layout.quick), layout);
+  BeffParams p = plan_beff(beff_schema().read(config, layout.quick), layout);
   if (p.path == BeffPath::Device) {
     if (device == nullptr)
       throw UsageError(option_flag(kPathOption) +

@@ -51,6 +51,4 @@ const OptionSchema<PmbwOptions>& pmbw_schema() {
   return schema;
 }
 
-PmbwOptions read_pmbw_options(const Config& config, bool quick) { return pmbw_schema().read(config, quick); }
-
 }  // namespace bws::pmbw

@@ -37,7 +37,7 @@ struct PmbwOptions : TypedOptions {
   std::string stats_path;  // empty: none
 };
 
+// Its options; pmbw_schema().read(config, quick) gives the typed values.
 const OptionSchema<PmbwOptions>& pmbw_schema();
-PmbwOptions read_pmbw_options(const Config& config, bool quick);
 
 }  // namespace bws::pmbw

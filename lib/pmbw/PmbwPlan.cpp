@@ -126,7 +126,7 @@ std::string routine_listing(const PmbwCpuFeatures& cpu) {
 }
 
 PmbwParams plan_pmbw(const Config& config, const NodeContext& node) {
-  return plan_pmbw(read_pmbw_options(config, node.quick), node);
+  return plan_pmbw(pmbw_schema().read(config, node.quick), node);
 }
 
 PmbwParams plan_pmbw(const PmbwOptions& o, const NodeContext& node) {

@@ -43,6 +43,4 @@ const OptionSchema<RooflineOptions>& roofline_schema() {
   return schema;
 }
 
-RooflineOptions read_roofline_options(const Config& config, bool quick) { return roofline_schema().read(config, quick); }
-
 }  // namespace bws::roofline

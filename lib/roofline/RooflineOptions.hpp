@@ -24,7 +24,7 @@ struct RooflineOptions : TypedOptions {
   std::optional<std::uint64_t> gemm_n;  // nullopt: auto
 };
 
+// Its options; roofline_schema().read(config, quick) gives the typed values.
 const OptionSchema<RooflineOptions>& roofline_schema();
-RooflineOptions read_roofline_options(const Config& config, bool quick);
 
 }  // namespace bws::roofline

@@ -84,7 +84,7 @@ void resolve_triad(RooflineParams& p, const Config& config, const NodeContext& n
 }  // namespace
 
 RooflineParams plan_roofline(const Config& config, const NodeContext& node) {
-  return plan_roofline(read_roofline_options(config, node.quick), config, node);
+  return plan_roofline(roofline_schema().read(config, node.quick), config, node);
 }
 
 RooflineParams plan_roofline(const RooflineOptions& o, const Config& stream_config, const NodeContext& node) {

@@ -57,6 +57,11 @@ TestOptions read(std::vector<std::pair<std::string, std::string>> values, bool q
   return schema().read(config_with(std::move(values)), quick);
 }
 
+// Every needle stands in text.
+void expect_all_in(const std::string& text, const std::vector<std::string>& needles) {
+  for (const std::string& needle : needles) EXPECT_NE(text.find(needle), std::string::npos) << needle << " in\n" << text;
+}
+
 std::string error_of(std::vector<std::pair<std::string, std::string>> values) {
   return test::usage_error_of([&] { read(values); });
 }
@@ -134,13 +139,9 @@ TEST(OptionSchema, HelpShowsDefaultUnitRangeAndOldNames) {
   text << desc;
   std::string help = text.str();
   for (std::size_t at; (at = help.find("\n ")) != std::string::npos;) help.erase(at, help.find_first_not_of(' ', at + 1) - at);
-  EXPECT_NE(help.find("--t.reps arg (=3)"), std::string::npos) << help;
-  EXPECT_NE(help.find("t: samples; allowed: 1..1000 samples; old name: --t.samples"), std::string::npos) << help;
-  EXPECT_NE(help.find("--t.samples arg"), std::string::npos) << help;
-  EXPECT_NE(help.find("old name of --t.reps"), std::string::npos) << help;
-  EXPECT_NE(help.find("--t.min-time arg (=1.0)"), std::string::npos) << help;
-  EXPECT_NE(help.find("> 0 and <= 60 seconds"), std::string::npos) << help;
-  EXPECT_NE(help.find("--t.huge-pages [=arg(=on)] (=on)"), std::string::npos) << help;
+  expect_all_in(help, {"--t.reps arg (=3)", "t: samples; allowed: 1..1000 samples; old name: --t.samples",
+                       "--t.samples arg", "old name of --t.reps", "--t.min-time arg (=1.0)", "> 0 and <= 60 seconds",
+                       "--t.huge-pages [=arg(=on)] (=on)"});
   ASSERT_NE(desc.find_nothrow("t.huge-pages", false), nullptr);
   EXPECT_EQ(desc.find_nothrow("t.huge-pages", false)->semantic()->min_tokens(), 0u);  // alone: on
 }
@@ -152,19 +153,14 @@ TEST(OptionSchema, StoredConfigurationHoldsWhatWasSetAndReadsBack) {
   const char* argv[] = {"bwsurvey", "--quick", "--pmbw.max-size", "8M", "--pmbw.reps", "5", "--pmbw.quadratic"};
   const survey::CommandLine given = survey::parse_command_line(7, argv, [](const std::string&) { return std::string(); });
   const std::string ini = given.config.to_ini(survey::invocation_only_keys());
-  EXPECT_NE(ini.find("\nquick = true\n"), std::string::npos) << ini;
-  EXPECT_NE(ini.find("\n[pmbw]\n"), std::string::npos) << ini;
-  EXPECT_NE(ini.find("\nmax-size = 8M\n"), std::string::npos) << ini;
-  EXPECT_NE(ini.find("\nreps = 5\n"), std::string::npos) << ini;
-  EXPECT_NE(ini.find("\nquadratic = on\n"), std::string::npos) << ini;
-  EXPECT_NE(ini.find("\n# default: min-bytes = 1K\n"), std::string::npos) << ini;
-  EXPECT_NE(ini.find("\n# default: min-time = 1.0\n"), std::string::npos) << ini;
+  expect_all_in(ini, {"\nquick = true\n", "\n[pmbw]\n", "\nmax-size = 8M\n", "\nreps = 5\n", "\nquadratic = on\n",
+                      "\n# default: min-bytes = 1K\n", "\n# default: min-time = 1.0\n"});
   EXPECT_EQ(ini.find("\nmin-time = "), std::string::npos) << ini;
 
   const char* replay[] = {"bwsurvey", "--config", "c.ini"};
   const survey::CommandLine again = survey::parse_command_line(3, replay, [&](const std::string&) { return ini; });
   for (const survey::CommandLine* cl : {&given, &again}) {
-    const pmbw::PmbwOptions o = pmbw::read_pmbw_options(cl->config, cl->config.flag("quick"));
+    const pmbw::PmbwOptions o = pmbw::pmbw_schema().read(cl->config, cl->config.flag("quick"));
     EXPECT_EQ(o.max_bytes, std::optional<std::uint64_t>(8388608));
     EXPECT_EQ(o.reps, 5);
     EXPECT_TRUE(o.quadratic);

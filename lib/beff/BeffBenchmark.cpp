@@ -239,7 +239,7 @@ class BeffBenchmark final : public CollectiveBenchmark {
     return "b_eff ring: every rank exchanges 21 message sizes with both ring neighbours (natural and random "
            "rings); effective bandwidth, Hockney fit, linear scaling vs a 2-rank ring";
   }
-  void add_options(boost::program_options::options_description& desc) const override { add_beff_options(desc); }
+  void add_options(boost::program_options::options_description& desc) const override { beff_schema().add_to(desc); }
   std::unique_ptr<PlannedCollective> plan(const Config& config, const RankLayout& layout) const override {
     return std::make_unique<BeffPlannedCollective>(plan_beff(config, layout, device_.get()), config, device_);
   }

@@ -1,8 +1,9 @@
 #pragma once
-// b_eff's options (declared here, parsed in plan_beff) and the resolved plan:
-// message sizes, rings, seed, calibration target, repetitions, methods and
-// the scaling check's threshold. Every bad value is a UsageError of one line
-// naming the option, the value and what is allowed.
+// b_eff's resolved plan, from its typed options (BeffOptions.hpp) and the
+// rank layout: message sizes within memory, rings, seed, calibration
+// target, repetitions, methods and the scaling check's threshold. Every bad
+// value is a UsageError of one line naming the option, the value and what
+// is allowed.
 #include <boost/program_options/options_description.hpp>
 #include <cstdint>
 #include <optional>
@@ -10,39 +11,13 @@
 #include <vector>
 
 #include "beff/BeffExchange.hpp"
+#include "beff/BeffOptions.hpp"
 #include "core/CollectiveBenchmark.hpp"
 #include "core/Config.hpp"
 #include "model/ChannelModel.hpp"
 
 namespace bws::beff {
 
-// Option keys (without the leading "--") and their defaults.
-inline constexpr const char* kMaxBytesOption = "beff.max-bytes";
-inline constexpr const char* kSizesOption = "beff.sizes";
-inline constexpr const char* kRandomRingsOption = "beff.random-rings";
-inline constexpr const char* kSeedOption = "beff.seed";
-inline constexpr const char* kMinTimeOption = "beff.min-time";
-inline constexpr const char* kRepsOption = "beff.reps";
-inline constexpr const char* kMethodsOption = "beff.methods";
-inline constexpr const char* kMinEfficiencyOption = "beff.min-efficiency";
-inline constexpr const char* kHugePagesOption = "beff.huge-pages";
-inline constexpr const char* kPathOption = "beff.path";
-
-inline constexpr const char* kMaxBytesDefault = "1M";  // 4 KiB * 2^8: a = 2
-inline constexpr const char* kSizesDefault = "";       // the 21 b_eff sizes
-inline constexpr const char* kRandomRingsDefault = "3";
-inline constexpr const char* kSeedDefault = "12345";
-inline constexpr const char* kMinTimeDefault = "0.01";
-inline constexpr const char* kRepsDefault = "10";
-inline constexpr const char* kMethodsDefault = "sendrecv,nonblocking";
-inline constexpr const char* kMinEfficiencyDefault = "0.8";
-inline constexpr const char* kHugePagesDefault = "on";
-inline constexpr const char* kPathDefault = "host";
-
-inline constexpr double kQuickMinTimeSeconds = 0.001;  // --quick with the default min-time
-inline constexpr double kMaxMinTimeSeconds = 60;
-inline constexpr int kMaxRandomRings = 1000;
-inline constexpr int kMaxReps = 100000;
 // Each rank holds 4 buffers of the largest message (send right, send left,
 // receive from left, receive from right); all ranks of a node together stay
 // within this fraction of its memory, as STREAM's auto size does.
@@ -53,13 +28,6 @@ inline constexpr int kBuffersPerRank = 4;
 // from its left neighbour in the natural ring as stale (ExchangeFaults), so
 // tests can see the payload check fail the run. Read only by plan_beff.
 inline constexpr const char* kCorruptEnvironment = "BWSURVEY_BEFF_CORRUPT";
-
-// Where messages start and end: in host memory (the MPI ring as HPCC runs
-// it), or in device memory, copied device -> host before the send and
-// host -> device after the receive inside the timed loop (HPCC_FPGA's PCIe
-// path).
-enum class BeffPath { Host, Device };
-const char* path_name(BeffPath path);  // "host", "device"
 
 struct BeffParams {
   std::vector<std::uint64_t> sizes_bytes;  // ascending, distinct
@@ -91,12 +59,12 @@ struct BeffParams {
   std::uint64_t max_message_bytes() const { return sizes_bytes.empty() ? 0 : sizes_bytes.back(); }
 };
 
-void add_beff_options(boost::program_options::options_description& desc);
-
 // Parses and validates the options against this rank's layout; throws
 // UsageError. `device`: what can open device buffers for --beff.path
 // device (lib/ocl's OpenCL provider), or nullptr in a build without one.
 BeffParams plan_beff(const Config& config, const RankLayout& layout, const DeviceBuffersProvider* device = nullptr);
+// The plan from the typed options, the device path's device not yet checked.
+BeffParams plan_beff(const BeffOptions& options, const RankLayout& layout);
 // The request for the PCIe path's four device buffers of the largest message.
 DeviceBuffersRequest device_request(const BeffParams& params);
 

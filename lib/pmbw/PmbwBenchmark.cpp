@@ -107,7 +107,7 @@ class PmbwBenchmark final : public NodeBenchmark {
     return "pmbw (Bingmann): scan and permutation-walk routines in assembly over pmbw's array sizes and thread "
            "counts, with pmbw's names and stats.txt lines";
   }
-  void add_options(boost::program_options::options_description& desc) const override { add_pmbw_options(desc); }
+  void add_options(boost::program_options::options_description& desc) const override { pmbw_schema().add_to(desc); }
   std::unique_ptr<PlannedRun> plan(const Config& config, const NodeContext& node) const override {
     return std::make_unique<PmbwPlannedRun>(plan_pmbw(config, node), node);
   }

@@ -22,16 +22,6 @@ std::string joined_names(const std::vector<const PmbwRoutine*>& routines) {
   return s.empty() ? "none" : s;
 }
 
-std::uint64_t parse_size_option(const Config& config, const char* key, const char* default_value,
-                                const std::string& allowed) {
-  const std::string text = trim_text(option_text(config, key, default_value));
-  try {
-    return parse_size(text, option_flag(key));
-  } catch (const UsageError& e) {
-    throw UsageError(std::string(e.what()) + "; allowed: " + allowed);
-  }
-}
-
 }  // namespace
 
 // "all", or a comma list of routine names; a name may also be a substring
@@ -118,36 +108,6 @@ std::vector<int> parse_thread_counts(const std::string& text_in, int max_threads
   return counts;
 }
 
-void add_pmbw_options(boost::program_options::options_description& desc) {
-  add_text_option(desc, kRoutinesOption, kRoutinesDefault,
-                  "pmbw: routines to run: all (every routine this CPU supports), a comma list of pmbw names "
-                  "(ScanRead64PtrUnrollLoop, PermRead64UnrollLoop ...), ~TEXT for the names containing TEXT, or "
-                  "'list' to print the routines and exit");
-  add_text_option(desc, kMinSizeOption, kMinSizeDefault,
-                  "pmbw: smallest array size of pmbw's table to run (a size: 1K, 4M; K/M/G = x1024); allowed: "
-                  "1 B up to --pmbw.max-size");
-  add_text_option(desc, kMaxSizeOption, kMaxSizeDefault,
-                  "pmbw: largest array size per rank; 'auto' = 1 GiB, lowered until all ranks of a node need at "
-                  "most 40% of its memory (--quick: 4x the last-level cache); or a size, allowed --pmbw.min-size "
-                  "up to what fits in 80% of the node's memory");
-  add_text_option(desc, kThreadsOption, kThreadsDefault,
-                  "pmbw: thread counts, each its own pinned core: auto (1 .. the rank's threads), a range 1..N or "
-                  "a list 1,2,4; allowed 1 .. the rank's threads (--threads)");
-  add_text_option(desc, kQuadraticOption, kQuadraticDefault,
-                  "pmbw: double the thread count (1, 2, 4, ... and the largest) instead of counting up: true or false");
-  add_text_option(desc, kMinTimeOption, kMinTimeDefault,
-                  "pmbw: seconds one sample must last at least; the repeat count grows until it does; allowed "
-                  "0.0001..3600 (--quick with the default: 0.02)");
-  add_text_option(desc, kSamplesOption, kSamplesDefault,
-                  "pmbw: timed samples per routine, size and thread count (min, median and max kept); allowed 1..1000");
-  add_text_option(desc, kSeedOption, kSeedDefault,
-                  "pmbw: seed of the random cycles the Perm routines walk (recorded with the results); allowed "
-                  "0..2^64-1");
-  add_text_option(desc, kStatsOption, kStatsDefault,
-                  "pmbw: also write pmbw's RESULT lines (stats.txt format, for pmbw's stats2gnuplot) to this file; "
-                  "an existing file needs --force; empty: none");
-}
-
 bool listing_requested(const Config& config) {
   return lower_text(trim_text(option_text(config, kRoutinesOption, kRoutinesDefault))) == "list";
 }
@@ -166,30 +126,25 @@ std::string routine_listing(const PmbwCpuFeatures& cpu) {
 }
 
 PmbwParams plan_pmbw(const Config& config, const NodeContext& node) {
+  return plan_pmbw(pmbw_schema().read(config, node.quick), node);
+}
+
+PmbwParams plan_pmbw(const PmbwOptions& o, const NodeContext& node) {
   PmbwParams p;
   p.threads = std::max(1, node.threads);
   p.ranks_on_node = std::max(1, node.ranks_on_node);
   const topo::TopologyInfo& info = node.topology.info();
   const PmbwCpuFeatures cpu = detect_cpu_features();
 
-  const std::string routines_text = option_text(config, kRoutinesOption, kRoutinesDefault);
-  p.routines = parse_routines(routines_text, cpu);
-  const bool quadratic = parse_flag_text(option_text(config, kQuadraticOption, kQuadraticDefault), kQuadraticOption);
-  p.thread_counts = parse_thread_counts(option_text(config, kThreadsOption, kThreadsDefault), p.threads, quadratic);
-  p.min_time_seconds = parse_real_number(option_text(config, kMinTimeOption, kMinTimeDefault), kMinTimeOption,
-                                         "0.0001..3600 seconds");
-  if (!(p.min_time_seconds >= kMinMinTimeSeconds && p.min_time_seconds <= kMaxMinTimeSeconds))
-    throw UsageError(option_flag(kMinTimeOption) + " " + option_text(config, kMinTimeOption, kMinTimeDefault) +
-                     " is out of range; allowed: 0.0001..3600 seconds");
-  if (node.quick && option_defaulted(config, kMinTimeOption)) p.min_time_seconds = kQuickMinTimeSeconds;
-  p.samples = static_cast<int>(parse_whole_number(option_text(config, kSamplesOption, kSamplesDefault),
-                                                  kSamplesOption, kMinSamples, kMaxSamples));
-  p.seed = parse_whole_number(option_text(config, kSeedOption, kSeedDefault), kSeedOption, 0, UINT64_MAX);
-  p.stats_path = trim_text(option_text(config, kStatsOption, kStatsDefault));
+  p.routines = parse_routines(o.routines, cpu);
+  p.thread_counts = parse_thread_counts(o.threads, p.threads, o.quadratic);
+  p.min_time_seconds = o.min_time_seconds;
+  p.samples = o.reps;
+  p.seed = o.seed;
+  p.stats_path = o.stats_path;
 
-  p.min_size = parse_size_option(config, kMinSizeOption, kMinSizeDefault, "a size of at least 1 B up to --pmbw.max-size");
-  const std::string max_text = trim_text(option_text(config, kMaxSizeOption, kMaxSizeDefault));
-  p.max_size_auto = lower_text(max_text) == "auto";
+  p.min_size = o.min_bytes;
+  p.max_size_auto = !o.max_bytes.has_value();
   const double per_rank_memory = static_cast<double>(info.node_memory_bytes) / p.ranks_on_node;
   const bool memory_known = info.node_memory_bytes > 0;
   if (p.max_size_auto) {
@@ -208,17 +163,17 @@ PmbwParams plan_pmbw(const Config& config, const NodeContext& node) {
         p.max_size /= 2;
     p.max_size = std::max(p.max_size, p.min_size);
   } else {
-    p.max_size = parse_size_option(config, kMaxSizeOption, kMaxSizeDefault, "auto or a size from --pmbw.min-size up");
+    p.max_size = *o.max_bytes;
   }
   if (p.min_size > p.max_size)
-    throw UsageError(option_flag(kMinSizeOption) + " " + format_bytes(static_cast<double>(p.min_size)) + " is above " +
-                     option_flag(kMaxSizeOption) + " " + format_bytes(static_cast<double>(p.max_size)) +
-                     "; allowed: --pmbw.min-size <= --pmbw.max-size");
-  p.sizes = node.quick && option_defaulted(config, kMinSizeOption) && p.max_size_auto
+    throw UsageError(o.flag(kMinBytesOption) + " " + format_bytes(static_cast<double>(p.min_size)) + " is above " +
+                     o.flag(kMaxBytesOption) + " " + format_bytes(static_cast<double>(p.max_size)) + "; allowed: " +
+                     o.flag(kMinBytesOption) + " <= " + o.flag(kMaxBytesOption));
+  p.sizes = node.quick && !o.min_bytes_given && p.max_size_auto
                 ? quick_sizes(p.min_size, p.max_size)
                 : sizes_between(p.min_size, p.max_size);
   if (p.sizes.empty())
-    throw UsageError(option_flag(kMinSizeOption) + " .. " + option_flag(kMaxSizeOption) + ": " +
+    throw UsageError(o.flag(kMinBytesOption) + " .. " + o.flag(kMaxBytesOption) + ": " +
                      format_bytes(static_cast<double>(p.min_size)) + " .. " +
                      format_bytes(static_cast<double>(p.max_size)) +
                      " holds no size of pmbw's table (1 KiB, 2 KiB, 3 KiB, 4 KiB, 6 KiB ...); allowed: a range that "
@@ -229,7 +184,7 @@ PmbwParams plan_pmbw(const Config& config, const NodeContext& node) {
       for (int t : p.thread_counts) p.buffer_bytes = std::max(p.buffer_bytes, thread_layout(s, t, r->block_bytes()).buffer_bytes);
   const double limit = (p.max_size_auto ? kAutoMemoryFraction : kMaxMemoryFraction) * per_rank_memory;
   if (memory_known && static_cast<double>(p.buffer_bytes) > limit)
-    throw UsageError(option_flag(kMaxSizeOption) + " " + format_bytes(static_cast<double>(p.max_size)) +
+    throw UsageError(o.flag(kMaxBytesOption) + " " + format_bytes(static_cast<double>(p.max_size)) +
                      ": the areas need " + format_bytes(static_cast<double>(p.buffer_bytes)) + " on each of " +
                      std::to_string(p.ranks_on_node) + (p.ranks_on_node == 1 ? " rank" : " ranks") +
                      "; this node has " + format_bytes(static_cast<double>(info.node_memory_bytes)) +

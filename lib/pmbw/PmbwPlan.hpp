@@ -1,6 +1,5 @@
 #pragma once
-// pmbw's options (declared here, parsed in plan_pmbw) and the resolved plan
-// of one rank: the routines this CPU runs, the sizes of pmbw's table in
+// The resolved plan of one rank, from pmbw's typed options (PmbwOptions.hpp): the routines this CPU runs, the sizes of pmbw's table in
 // range, the thread counts, the calibration target and samples, and the
 // memory it needs. Every bad value is a UsageError of one line naming the
 // option and what is allowed (for routines: what this CPU has).
@@ -11,37 +10,15 @@
 
 #include "core/Benchmark.hpp"
 #include "core/Config.hpp"
+#include "pmbw/PmbwOptions.hpp"
 #include "pmbw/PmbwRoutines.hpp"
 
 namespace bws::pmbw {
-
-inline constexpr const char* kRoutinesOption = "pmbw.routines";
-inline constexpr const char* kMinSizeOption = "pmbw.min-size";
-inline constexpr const char* kMaxSizeOption = "pmbw.max-size";
-inline constexpr const char* kThreadsOption = "pmbw.threads";
-inline constexpr const char* kQuadraticOption = "pmbw.quadratic";
-inline constexpr const char* kMinTimeOption = "pmbw.min-time";
-inline constexpr const char* kSamplesOption = "pmbw.samples";
-inline constexpr const char* kSeedOption = "pmbw.seed";
-inline constexpr const char* kStatsOption = "pmbw.stats";
-
-inline constexpr const char* kRoutinesDefault = "all";
-inline constexpr const char* kMinSizeDefault = "1K";
-inline constexpr const char* kMaxSizeDefault = "auto";
-inline constexpr const char* kThreadsDefault = "auto";
-inline constexpr const char* kQuadraticDefault = "false";
-inline constexpr const char* kMinTimeDefault = "1.0";
-inline constexpr const char* kSamplesDefault = "3";
-inline constexpr const char* kSeedDefault = "1";
-inline constexpr const char* kStatsDefault = "";
 
 inline constexpr std::uint64_t kAutoMaxSizeBytes = 1ull << 30;   // pmbw's default limit is 4 GiB; 1 GiB per rank
 inline constexpr std::uint64_t kQuickLlcMultiple = 4;            // --quick: up to 4x the LLC (a RAM point)
 inline constexpr double kAutoMemoryFraction = 0.40;              // auto: all ranks of a node within 40% of memory
 inline constexpr double kMaxMemoryFraction = 0.80;               // explicit sizes: within 80%
-inline constexpr double kQuickMinTimeSeconds = 0.02;
-inline constexpr double kMinMinTimeSeconds = 1e-4, kMaxMinTimeSeconds = 3600;
-inline constexpr int kMinSamples = 1, kMaxSamples = 1000;
 
 struct PmbwParams {
   std::vector<const PmbwRoutine*> routines;  // in the table's order
@@ -59,7 +36,9 @@ struct PmbwParams {
   std::uint64_t memory_bytes() const { return buffer_bytes; }
 };
 
-void add_pmbw_options(boost::program_options::options_description& desc);
+// Resolves the options against this rank's node; throws UsageError.
+PmbwParams plan_pmbw(const PmbwOptions& options, const NodeContext& node);
+// The same from the Config: read_pmbw_options, then the plan.
 PmbwParams plan_pmbw(const Config& config, const NodeContext& node);
 std::string describe_pmbw(const PmbwParams& params);
 // "--pmbw.routines list": the routines of this build and whether this CPU

@@ -83,7 +83,7 @@ class RooflineBenchmark final : public NodeBenchmark {
     return "roofline ceilings (seed 001): FMA peak FLOP/s (double, float), DGEMM/SGEMM through a BLAS, STREAM Triad "
            "B/s, machine balance FLOP/byte";
   }
-  void add_options(boost::program_options::options_description& desc) const override { add_roofline_options(desc); }
+  void add_options(boost::program_options::options_description& desc) const override { roofline_schema().add_to(desc); }
   std::unique_ptr<PlannedRun> plan(const Config& config, const NodeContext& node) const override {
     return std::make_unique<RooflinePlannedRun>(plan_roofline(config, node), node);
   }

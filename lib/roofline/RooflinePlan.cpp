@@ -22,17 +22,11 @@ std::string isas_allowed() {
   return text;
 }
 
-VectorIsa parse_isa(const std::string& text, bool& is_auto) {
-  const std::string t = lower_text(trim_text(text));
-  is_auto = t == "auto";
-  if (is_auto) return widest_supported_isa();
-  const auto isa = isa_from_name(t);
-  if (!isa)
-    throw UsageError(option_flag(kIsaOption) + ": unknown instruction set '" + text + "'; allowed on this CPU: " +
-                     isas_allowed());
+VectorIsa supported_isa(const std::optional<VectorIsa>& isa) {
+  if (!isa) return widest_supported_isa();
   if (!isa_supported(*isa))
-    throw UsageError(option_flag(kIsaOption) + ": '" + t + "' is not supported by this CPU (or its OS); allowed: " +
-                     isas_allowed());
+    throw UsageError(option_flag(kIsaOption) + ": '" + std::string(isa_name(*isa)) +
+                     "' is not supported by this CPU (or its OS); allowed: " + isas_allowed());
   return *isa;
 }
 
@@ -46,11 +40,10 @@ void layout_gemm(RooflineParams& p, std::uint64_t n) {
   p.gemm_buffer_bytes = static_cast<std::uint64_t>(p.threads) * p.gemm_thread_stride_bytes;
 }
 
-void resolve_gemm(RooflineParams& p, const Config& config, const NodeContext& node) {
-  const std::string text = trim_text(option_text(config, kGemmNOption, kGemmNDefault));
-  p.gemm_n_auto = lower_text(text) == "auto";
-  std::uint64_t n = node.quick ? kQuickGemmN : kAutoGemmN;
-  if (!p.gemm_n_auto) n = parse_whole_number(text, kGemmNOption, kMinGemmN, kMaxGemmN);
+void resolve_gemm(RooflineParams& p, const RooflineOptions& o, const NodeContext& node) {
+  p.gemm_n_auto = !o.gemm_n.has_value();
+  const std::uint64_t n_auto = node.quick ? kQuickGemmN : kAutoGemmN;
+  std::uint64_t n = o.gemm_n.value_or(n_auto);
   if (!p.gemm) {  // nothing is allocated for it; the size is still checked
     p.gemm_n = n;
     return;
@@ -90,44 +83,21 @@ void resolve_triad(RooflineParams& p, const Config& config, const NodeContext& n
 
 }  // namespace
 
-void add_roofline_options(boost::program_options::options_description& desc) {
-  add_text_option(desc, kIsaOption, kIsaDefault,
-                  "Roofline: instruction set of the FMA peak kernel: auto (the widest this CPU and OS support), "
-                  "avx512f, avx-fma, avx, sse2 or scalar");
-  add_text_option(desc, kMinTimeOption, kMinTimeDefault,
-                  "Roofline: seconds an FMA peak sample lasts at least (its loop count is calibrated); allowed "
-                  "0.0001..60 (--quick with the default: 0.01)");
-  add_text_option(desc, kRepsOption, kRepsDefault,
-                  "Roofline: timed samples of each kernel (FMA, GEMM, Triad) after one warm-up, the best counts; "
-                  "allowed 1..1000 (--quick with the default: 3)");
-  add_text_option(desc, kGemmNOption, kGemmNDefault,
-                  "Roofline: n of the n x n DGEMM/SGEMM each pinned thread runs (one BLAS thread each); 'auto' = "
-                  "1024 (--quick: 512), halved until all ranks' matrices fit in 20% of the node's memory; allowed "
-                  "64..16384. The Triad uses the --stream.elements, --stream.stores and --stream.offset-bytes rules, "
-                  "in double");
+RooflineParams plan_roofline(const Config& config, const NodeContext& node) {
+  return plan_roofline(roofline_schema().read(config, node.quick), config, node);
 }
 
-RooflineParams plan_roofline(const Config& config, const NodeContext& node) {
+RooflineParams plan_roofline(const RooflineOptions& o, const Config& stream_config, const NodeContext& node) {
   RooflineParams p;
   p.threads = std::max(1, node.threads);
   p.ranks_on_node = std::max(1, node.ranks_on_node);
-  p.isa = parse_isa(option_text(config, kIsaOption, kIsaDefault), p.isa_auto);
-
-  const std::string min_time_allowed = "0.0001..60 seconds";
-  p.min_time_seconds = parse_real_number(option_text(config, kMinTimeOption, kMinTimeDefault), kMinTimeOption,
-                                         min_time_allowed);
-  if (p.min_time_seconds < kMinMinTimeSeconds || p.min_time_seconds > kMaxMinTimeSeconds)
-    throw UsageError(option_flag(kMinTimeOption) + ": '" + option_text(config, kMinTimeOption, kMinTimeDefault) +
-                     "' is out of range; allowed: " + min_time_allowed);
-  if (node.quick && option_defaulted(config, kMinTimeOption)) p.min_time_seconds = kQuickMinTimeSeconds;
-
-  p.reps = static_cast<int>(
-      parse_whole_number(option_text(config, kRepsOption, kRepsDefault), kRepsOption, kMinReps, kMaxReps));
-  if (node.quick && option_defaulted(config, kRepsOption)) p.reps = kQuickReps;
-
+  p.isa_auto = !o.isa.has_value();
+  p.isa = supported_isa(o.isa);
+  p.min_time_seconds = o.min_time_seconds;
+  p.reps = o.reps;
   p.gemm = blas_available();
-  resolve_gemm(p, config, node);
-  resolve_triad(p, config, node);
+  resolve_gemm(p, o, node);
+  resolve_triad(p, stream_config, node);
   return p;
 }
 

@@ -1,6 +1,5 @@
 #pragma once
-// The roofline benchmark's options (declared here, parsed in plan_roofline)
-// and the resolved plan of one rank: the FMA kernel's instruction set,
+// The resolved plan of one rank, from the typed options (RooflineOptions.hpp): the FMA kernel's instruction set,
 // sample length and repetitions, the GEMM size, and the Triad arrays (the
 // STREAM options' size, stores and offsets, in double). Every bad value is a
 // UsageError of one line naming the option and what is allowed.
@@ -11,28 +10,14 @@
 #include "core/Benchmark.hpp"
 #include "core/Config.hpp"
 #include "roofline/FmaKernels.hpp"
+#include "roofline/RooflineOptions.hpp"
 #include "stream/StreamLayout.hpp"
 #include "stream/StreamTypes.hpp"
 
 namespace bws::roofline {
 
-inline constexpr const char* kIsaOption = "roofline.isa";
-inline constexpr const char* kMinTimeOption = "roofline.min-time";
-inline constexpr const char* kRepsOption = "roofline.reps";
-inline constexpr const char* kGemmNOption = "roofline.gemm-n";
-
-inline constexpr const char* kIsaDefault = "auto";
-inline constexpr const char* kMinTimeDefault = "0.1";
-inline constexpr const char* kRepsDefault = "5";
-inline constexpr const char* kGemmNDefault = "auto";
-
-inline constexpr double kQuickMinTimeSeconds = 0.01;  // --quick with the default --roofline.min-time
-inline constexpr int kQuickReps = 3;                   // --quick with the default --roofline.reps
-inline constexpr double kMinMinTimeSeconds = 1e-4, kMaxMinTimeSeconds = 60;
-inline constexpr int kMinReps = 1, kMaxReps = 1000;
 inline constexpr std::uint64_t kAutoGemmN = 1024;   // 2 GFLOP per thread and call: tens of ms per core
 inline constexpr std::uint64_t kQuickGemmN = 512;
-inline constexpr std::uint64_t kMinGemmN = 64, kMaxGemmN = 16384;
 // All ranks' GEMM matrices of a node within this share of its memory (the
 // Triad arrays have STREAM's 40 % beside them).
 inline constexpr double kGemmMemoryFraction = 0.20;
@@ -59,9 +44,10 @@ struct RooflineParams {
   std::uint64_t memory_bytes() const { return gemm_buffer_bytes + triad_layout.total_bytes; }
 };
 
-void add_roofline_options(boost::program_options::options_description& desc);
-
-// Parses and validates the options against this rank's node; throws UsageError.
+// Resolves the options against this rank's node; throws UsageError.
+// `stream_config`: the STREAM options the Triad follows.
+RooflineParams plan_roofline(const RooflineOptions& options, const Config& stream_config, const NodeContext& node);
+// The same from the Config: read_roofline_options, then the plan.
 RooflineParams plan_roofline(const Config& config, const NodeContext& node);
 
 // "avx512f FMA, 0.1 s samples, DGEMM/SGEMM n=1024 per thread (OpenBLAS), Triad 16777216 elements, 5 repetitions"

@@ -1,7 +1,7 @@
 // Reads a pmbw survey file back (check_pmbw_file FILE STATS RANKS):
 // /pmbw/results has a row per rank, routine, thread count and size of the
 // plan (the same on every rank), each valid, with bandwidth = bytes / t_min
-// and a sample per --pmbw.samples; /pmbw/nodes has the node; the stats file
+// and a sample per --pmbw.reps; /pmbw/nodes has the node; the stats file
 // holds one RESULT line per row with the same values.
 #include <algorithm>
 #include <cmath>

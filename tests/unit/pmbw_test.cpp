@@ -309,18 +309,27 @@ TEST(PmbwPlan, SizesMemoryAndErrors) {
   EXPECT_EQ(p.sizes.size(), 9u);
   EXPECT_DOUBLE_EQ(p.min_time_seconds, 0.02);
   // Bad input: one line naming the option.
-  EXPECT_NE(usage_error_of([&] { plan_pmbw(config_with({{kMinSizeOption, "8M"}, {kMaxSizeOption, "1M"}}), node); })
+  EXPECT_NE(usage_error_of([&] { plan_pmbw(config_with({{kMinBytesOption, "8M"}, {kMaxBytesOption, "1M"}}), node); })
+                .find("--pmbw.min-bytes 8.00 MiB is above --pmbw.max-bytes 1.00 MiB"),
+            std::string::npos);
+  EXPECT_NE(usage_error_of([&] { plan_pmbw(config_with({{kMaxBytesOption, "64G"}}), node); })
+                .find("--pmbw.max-bytes 64.00 GiB: the areas need"),
+            std::string::npos);
+  // By their old names, the messages name the options as given.
+  EXPECT_NE(usage_error_of([&] { plan_pmbw(config_with({{"pmbw.min-size", "8M"}, {"pmbw.max-size", "1M"}}), node); })
                 .find("--pmbw.min-size 8.00 MiB is above --pmbw.max-size 1.00 MiB"),
             std::string::npos);
-  EXPECT_NE(usage_error_of([&] { plan_pmbw(config_with({{kMaxSizeOption, "64G"}}), node); })
+  EXPECT_NE(usage_error_of([&] { plan_pmbw(config_with({{"pmbw.max-size", "64G"}}), node); })
                 .find("--pmbw.max-size 64.00 GiB: the areas need"),
             std::string::npos);
+  EXPECT_EQ(plan_pmbw(config_with({{kRoutinesOption, "ScanRead64PtrUnrollLoop"}, {"pmbw.samples", "7"}}), node).samples,
+            7);
   EXPECT_NE(usage_error_of([&] { plan_pmbw(config_with({{kThreadsOption, "3"}}), node); }).find("--pmbw.threads"),
             std::string::npos);
-  EXPECT_NE(usage_error_of([&] { plan_pmbw(config_with({{kMinSizeOption, "5K"}, {kMaxSizeOption, "5K"}}), node); })
+  EXPECT_NE(usage_error_of([&] { plan_pmbw(config_with({{kMinBytesOption, "5K"}, {kMaxBytesOption, "5K"}}), node); })
                 .find("holds no size of pmbw's table"),
             std::string::npos);
-  EXPECT_NE(usage_error_of([&] { plan_pmbw(config_with({{kSamplesOption, "0"}}), node); }).find("--pmbw.samples"),
+  EXPECT_NE(usage_error_of([&] { plan_pmbw(config_with({{kRepsOption, "0"}}), node); }).find("--pmbw.reps"),
             std::string::npos);
   EXPECT_NE(usage_error_of([&] { plan_pmbw(config_with({{kMinTimeOption, "-1"}}), node); }).find("--pmbw.min-time"),
             std::string::npos);

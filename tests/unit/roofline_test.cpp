@@ -235,8 +235,8 @@ TEST(RooflinePlan, DefaultsQuickAndTheStreamRules) {
     EXPECT_EQ(p.gemm_thread_stride_bytes % 4096, 0u);
   }
   const RooflineParams q = plan_roofline(Config{}, node_of(t, true));
-  EXPECT_DOUBLE_EQ(q.min_time_seconds, kQuickMinTimeSeconds);
-  EXPECT_EQ(q.reps, kQuickReps);
+  EXPECT_DOUBLE_EQ(q.min_time_seconds, 0.01);  // --help: "--quick with the default: 0.01"
+  EXPECT_EQ(q.reps, 3);
   EXPECT_EQ(q.gemm_n, kQuickGemmN);
   const RooflineParams e = plan_roofline(
       config_with({{kRepsOption, "7"}, {kGemmNOption, "100"}, {kIsaOption, "scalar"}, {stream::kElementsOption, "64K"},

@@ -1,0 +1,43 @@
+#pragma once
+// pmbw's options, declared once (core/OptionSchema.hpp), and the typed
+// values plan_pmbw() receives. Old names (--pmbw.min-size, --pmbw.max-size,
+// --pmbw.samples) keep working as aliases.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "core/Config.hpp"
+#include "core/OptionSchema.hpp"
+
+namespace bws::pmbw {
+
+inline constexpr const char* kRoutinesOption = "pmbw.routines";
+inline constexpr const char* kMinBytesOption = "pmbw.min-bytes";
+inline constexpr const char* kMaxBytesOption = "pmbw.max-bytes";
+inline constexpr const char* kThreadsOption = "pmbw.threads";
+inline constexpr const char* kQuadraticOption = "pmbw.quadratic";
+inline constexpr const char* kMinTimeOption = "pmbw.min-time";
+inline constexpr const char* kRepsOption = "pmbw.reps";
+inline constexpr const char* kSeedOption = "pmbw.seed";
+inline constexpr const char* kStatsOption = "pmbw.stats";
+
+inline constexpr const char* kRoutinesDefault = "all";
+inline constexpr const char* kStatsDefault = "";
+
+struct PmbwOptions : TypedOptions {
+  std::string routines;  // all, names, ~TEXT or list: read by parse_routines against this CPU
+  std::uint64_t min_bytes = 0;
+  bool min_bytes_given = false;            // --quick thins the sizes only when the range is left alone
+  std::optional<std::uint64_t> max_bytes;  // nullopt: auto
+  std::string threads;                     // auto, 1..N or 1,2,4: read by parse_thread_counts against the Team
+  bool quadratic = false;
+  double min_time_seconds = 0;
+  int reps = 0;
+  std::uint64_t seed = 0;
+  std::string stats_path;  // empty: none
+};
+
+// Its options; pmbw_schema().read(config, quick) gives the typed values.
+const OptionSchema<PmbwOptions>& pmbw_schema();
+
+}  // namespace bws::pmbw

@@ -8,7 +8,9 @@ Reads only the files (h5py) and draws what they hold: STREAM Triad per node
 with the flag band, BS1-BS7 sweeps with their fits and B0.8, pmbw scan
 bandwidth and permutation latency, b_eff per message size with its model,
 the b_eff scaling of a scaling study (a merged file, or several files), and
-the roofline per node (with the kernel's AI when --ai is given). A group
+the roofline per node (with the kernel's AI when --ai is given), and any
+other benchmark's tables (report_sections/generic.py). The sections are
+found from the tables in the file (report_sections/catalog.py). A group
 that is not in a file is left out and named as missing. Needs Debian's
 python3-h5py and python3-matplotlib (scripts/install-deps.sh).
 Exit status: 0 written, 2 a usage error or a file that is not a readable
@@ -35,12 +37,11 @@ matplotlib.rcParams["text.parse_math"] = False
 warnings.simplefilter("ignore")
 logging.getLogger("matplotlib").setLevel(logging.ERROR)
 
-from report_sections import beff, bs, overview, pmbw, roofline, scaling, stream  # noqa: E402
+from report_sections import catalog, generic, overview, scaling  # noqa: E402
 from report_sections.common import Options, UnitMismatch  # noqa: E402
 from report_sections.page import write_page  # noqa: E402
 
 SCHEMA_MAJOR = "1"
-PER_FILE_SECTIONS = [stream.sections, bs.sections, pmbw.sections, beff.sections, roofline.sections]
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -116,13 +117,16 @@ def main(argv):
 
 def write_report(args, files):
     blocks, pngs = [], []
+    families = catalog.families()
     several = len(files) > 1
     for i, (path, f) in enumerate(files):
         prefix = f"{i + 1}_{os.path.splitext(os.path.basename(path))[0]}_" if several else ""
         options = Options(out_dir=args.out, prefix=prefix, kernel_ai=args.ai, precision=args.type)
-        sections = [overview.overview(f, path)]
-        for make in PER_FILE_SECTIONS:
-            sections += make(f, options)
+        sections = [overview.overview(f, path, catalog.drawn_tables(families))]
+        for family in families:
+            if catalog.present(family, f):
+                sections += family.sections(f, options)
+        sections += generic.sections(f, options, catalog.claimed_groups(families))
         extra = overview.problems(f)
         if extra:
             sections.append(extra)

@@ -6,6 +6,10 @@ import numpy as np
 from .common import Section, Table, check_units, fixed, has_columns, read_table, save, text
 
 
+DRAWS = {"beff/sizes": "b_eff per message size"}  # with beff/summary
+ORDER = 40
+
+
 def sections(f, options):
     sizes = read_table(f, "beff/sizes")
     summary = read_table(f, "beff/summary")

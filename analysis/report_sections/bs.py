@@ -7,6 +7,8 @@ import numpy as np
 
 from .common import Section, Table, capped, check_units, fixed, giga, has_columns, host_key, read_table, save, plot_text, text
 
+DRAWS = {"bs/results": "BS1-BS7 sweeps and fits"}  # the table it draws (with bs/fits), as the overview names it
+ORDER = 20
 TESTS = ["BS1", "BS2", "BS3", "BS4", "BS5", "BS6", "BS7"]
 
 

@@ -5,16 +5,16 @@ from .common import Section, Table, capped, has_columns, read_table, text
 
 ATTRIBUTES = ["status", "tool_version", "git_commit", "created_utc", "finished_utc", "n_nodes", "n_ranks", "tests",
               "completed_phases", "command_line", "mpi_library", "compiler"]
-# What the report draws, by the group it needs.
-DRAWN = {"stream/nodes": "STREAM Triad per node", "bs/results": "BS1-BS7 sweeps and fits",
-         "pmbw/results": "pmbw scan bandwidth and permutation latency", "beff/sizes": "b_eff per message size",
-         "roofline/nodes": "roofline per node", "flags": "node flags"}
+# What this module draws itself (problems()), besides the families' tables.
+OWN = {"flags": "node flags"}
 
 
-def overview(f, path):
+def overview(f, path, drawn):
+    """drawn: {table: what is drawn from it} of the table families (catalog.py)."""
+    drawn = {**drawn, **OWN}
     rows = [[name, text(f.attrs[name])] for name in ATTRIBUTES if name in f.attrs]
-    present = [f"{what} (/{group})" for group, what in DRAWN.items() if group in f]
-    missing = [f"{what} (/{group})" for group, what in DRAWN.items() if group not in f]
+    present = [f"{what} (/{group})" for group, what in drawn.items() if group in f]
+    missing = [f"{what} (/{group})" for group, what in drawn.items() if group not in f]
     notes = ["In this file: " + ("; ".join(present) if present else "none of the report's tables") + "."]
     if missing:
         notes.append("Not in this file (not run, or from a later version): " + "; ".join(missing) + ".")

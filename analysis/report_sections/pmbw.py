@@ -7,6 +7,8 @@ import numpy as np
 
 from .common import Section, Table, capped, check_units, fixed, giga, has_columns, host_key, read_table, save, plot_text, text
 
+DRAWS = {"pmbw/results": "pmbw scan bandwidth and permutation latency"}  # with pmbw/nodes
+ORDER = 30
 SCAN_ROUTINE = "ScanRead64PtrUnrollLoop"
 PERM_ROUTINE = "PermRead64UnrollLoop"
 

@@ -8,6 +8,8 @@ import numpy as np
 
 from .common import Section, Table, check_units, fixed, giga, has_columns, host_key, read_table, save, plot_text, text
 
+DRAWS = {"roofline/nodes": "roofline per node"}
+ORDER = 50
 MAX_NODES_DRAWN = 8
 
 

@@ -14,6 +14,12 @@ DEFAULT_FRACTION = 0.9
 MAD_TO_SIGMA = 1.4826
 
 
+# The tables this module draws, with what it draws from each (the overview
+# names them; their groups are not drawn again by the generic section).
+DRAWS = {"stream/nodes": "STREAM Triad per node"}
+ORDER = 10  # where its sections stand on the page
+
+
 def triad_flags(f):
     """{host: flag row} of /flags rows about STREAM Triad, and the table's
     attributes; ({}, {}) when the file has no /flags."""

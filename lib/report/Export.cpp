@@ -29,7 +29,7 @@ std::vector<Named> exportable(const h5::ResultReader& file) {
   std::vector<Named> out;
   for (const std::string& path : file.table_paths()) out.push_back({path, file.read_table(path)});
   for (const auto& entry : survey::benchmark_registry()) {
-    for (const survey::ExportView& view : entry.export_views) {
+    for (const ExportView& view : entry.export_views) {
       std::vector<Table> sources;
       for (const std::string& s : view.source_tables)
         if (file.exists("/" + s)) sources.push_back(file.read_table(s));

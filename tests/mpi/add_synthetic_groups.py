@@ -5,7 +5,7 @@ so the report's pmbw, node-flag and scaling plots are exercised: a
 /flags row that
 flags the first host's Triad, and a merged scaling study (two runs,
 /runs/n1 and /runs/n2, each a copy of the file's /beff with its ranks and
-b_eff scaled). usage: add_synthetic_groups.py IN.h5 OUT.h5"""
+b_eff scaled), and /sum/nodes, a benchmark the report has no module for. usage: add_synthetic_groups.py IN.h5 OUT.h5"""
 import shutil
 import sys
 
@@ -53,6 +53,13 @@ def main(src, dst):
             summary["b_eff_Bps"] *= factor * 0.95 if factor > 1 else 1
             del f[run + "/beff/summary"]
             f.create_dataset(run + "/beff/summary", data=summary)
+        # A benchmark the report knows nothing of: /sum/nodes, one row per host
+        # and type, bandwidth in B/s (the generic section draws it).
+        nodes = np.array([(host, b"double", 2, 12.5e9, 1), (host, b"float", 2, 11.0e9, 1)],
+                         dtype=[("host", "S128"), ("type", "S16"), ("ranks", "<i8"), ("bandwidth", "<f8"),
+                                ("valid", "<i8")])
+        f.create_dataset("sum/nodes", data=nodes)
+        f["sum/nodes"].attrs["column_units"] = [b"", b"", b"", b"B/s", b""]
 
 
 if __name__ == "__main__":

@@ -75,12 +75,14 @@ set -e
   --absent bs_bandwidth.png beff_sizes.png roofline.png pmbw_scan.png beff_scaling.png \
   --text "Not in this file" "roofline per node (/roofline/nodes)"
 
-# pmbw, flags and a merged scaling study (groups this build does not write).
+# pmbw, flags, a merged scaling study and a benchmark no report module knows
+# (groups this build does not write).
 "$python" "$src/tests/mpi/add_synthetic_groups.py" "$dir/full.h5" "$dir/synthetic.h5"
 "$bwreport" plot "$dir/synthetic.h5" -o "$dir/report-synthetic"
 "$python" "$src/tests/mpi/check_report.py" "$dir/report-synthetic" \
   --png stream_triad_double.png bs_bandwidth.png beff_sizes.png roofline.png pmbw_scan.png \
-  pmbw_perm_latency.png beff_scaling.png --text FLAGGED "b_eff scaling study" "/pmbw/nodes (plateaus)"
+  pmbw_perm_latency.png beff_scaling.png sum_nodes_bandwidth.png \
+  --text FLAGGED "b_eff scaling study" "/pmbw/nodes (plateaus)" "sum (drawn from its tables)" "bandwidth [B/s]" "1.25e+10"
 
 set +e
 "$bwreport" plot "$dir/missing.h5" -o "$dir/x" 2>"$dir/err.txt"; code=$?

@@ -457,7 +457,7 @@ std::string setup_error(const std::vector<std::string>& args) {
     };
     for (const RegistryEntry* e : s.tests) {
       plan(e, cl.config);
-      for (const CompanionPhase& c : e->companions) {
+      for (const bws::CompanionPhase& c : e->companions) {
         if (c.wanted && !c.wanted(cl.config)) continue;
         bws::Config config = cl.config;
         for (const auto& [key, value] : c.settings) config.set(key, value);

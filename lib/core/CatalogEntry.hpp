@@ -1,0 +1,73 @@
+#pragma once
+// What bwsurvey knows of one benchmark: each benchmark folder exports its
+// own entry (stream::catalog_entry() in stream/StreamCatalogEntry.hpp), and
+// the catalog is the list of them. The coordinator, the HDF5 writer, the
+// console summary and bwreport work from these entries and from Tables only.
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <boost/program_options/options_description.hpp>
+
+#include "core/Benchmark.hpp"
+#include "core/CollectiveBenchmark.hpp"
+#include "core/Config.hpp"
+#include "core/NodeMetric.hpp"
+#include "core/Report.hpp"
+#include "core/TableExporter.hpp"
+
+namespace bws {
+
+// A flat table `bwreport export` writes besides the stored ones, made from
+// stored tables (STREAM's BabelStream-style CSV).
+struct ExportView {
+  std::string name;                        // "stream/babelstream": the export's file name
+  std::vector<std::string> source_tables;  // the stored tables it reads
+  std::function<Table(const std::vector<Table>&)> make;
+};
+
+// Another entry's phase that an entry brings along when --tests names it,
+// run right after it with some options set: ocl brings b_eff with
+// --beff.path device (the device b_eff is part of the OpenCL backend, but
+// b_eff is collective and stays in lib/beff).
+struct CompanionPhase {
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> settings;  // option key, value
+  // Whether the options ask for it (nullptr: always), e.g. --ocl.tests names beff.
+  std::function<bool(const Config&)> wanted;
+  // "beff (beff.path=device)"
+  std::string label() const;
+};
+
+// A benchmark is either node-local (make_benchmark: every rank runs it on
+// its own node) or collective (make_collective: all ranks run it together).
+// Written with designated initializers in the benchmark's folder.
+struct CatalogEntry {
+  std::string name;
+  bool in_default_set = false;  // run when --tests is not given
+  std::function<std::unique_ptr<NodeBenchmark>()> make_benchmark = nullptr;
+  std::function<std::unique_ptr<CollectiveBenchmark>()> make_collective = nullptr;
+  std::function<std::unique_ptr<BenchmarkReport>()> make_report = nullptr;
+  // The tables its report reads: kept by rank 0 during the run, and read
+  // back from the file by `bwreport summary`.
+  std::vector<std::string> report_tables = {};
+  // Optional: an exporter the options ask for (e.g. --pmbw.stats FILE), made
+  // on rank 0 at planning time (a UsageError if it cannot write), or nullptr.
+  std::function<std::unique_ptr<TableExporter>(const Config&)> make_exporter = nullptr;
+  // The node-level metrics that flag slow nodes (/flags) and that --reference
+  // files name, one line each: {name, table, column, unit, rows, groups, ...}.
+  std::vector<NodeMetric> node_metrics = {};
+  // Extra flat tables for `bwreport export`.
+  std::vector<ExportView> export_views = {};
+  // Phases run after this one when --tests names it; skipped when --tests
+  // also names that entry and the options already have those values.
+  std::vector<CompanionPhase> companions = {};
+
+  bool collective() const { return static_cast<bool>(make_collective); }
+  std::string description() const;
+  void add_options(boost::program_options::options_description& desc) const;
+};
+
+}  // namespace bws

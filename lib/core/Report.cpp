@@ -1,6 +1,8 @@
 #include "core/Report.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 
 namespace bws {
 
@@ -28,6 +30,13 @@ std::vector<std::string> format_text_table(const std::vector<std::string>& heade
   lines.push_back(line(header));
   for (const auto& r : rows) lines.push_back(line(r));
   return lines;
+}
+
+std::string fixed(double value, int decimals, const std::string& not_finite) {
+  if (!std::isfinite(value)) return not_finite;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
+  return buf;
 }
 
 }  // namespace bws

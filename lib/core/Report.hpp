@@ -22,4 +22,8 @@ class BenchmarkReport {
 std::vector<std::string> format_text_table(const std::vector<std::string>& header,
                                            const std::vector<std::vector<std::string>>& rows);
 
+// value with `decimals` digits after the point ("12.35"); not_finite for a
+// NaN or infinity (a figure that was not measured).
+std::string fixed(double value, int decimals, const std::string& not_finite = "-");
+
 }  // namespace bws

@@ -5,12 +5,13 @@
 // 1.4826 * MAD estimates the standard deviation.
 #include <span>
 
+#include "core/SampleStats.hpp"
+
 namespace bws::model {
 
 inline constexpr double kMadToSigma = 1.4826;
 
-// Median of the values (mean of the middle two for an even count); NaN for none.
-double median_of(std::span<const double> values);
+using bws::median_of;  // core/SampleStats.hpp: NaN for none
 // median(|v - median|); NaN for none.
 double median_absolute_deviation(std::span<const double> values);
 // (value - median) / (1.4826 * MAD); +-inf when MAD is 0 and value differs

@@ -13,13 +13,6 @@
 namespace bws::pmbw {
 namespace {
 
-std::string fixed(double value, int decimals) {
-  if (!std::isfinite(value)) return "-";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
-  return buf;
-}
-
 class PmbwReport final : public BenchmarkReport {
  public:
   std::vector<std::string> summary_lines(const std::vector<Table>& tables) const override {

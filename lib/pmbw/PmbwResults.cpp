@@ -4,7 +4,7 @@
 #include <numeric>
 
 #include "core/ResultColumns.hpp"
-#include "model/RobustStats.hpp"
+#include "core/SampleStats.hpp"
 
 namespace bws::pmbw {
 
@@ -42,11 +42,8 @@ Table make_pmbw_nodes_table() {
 }
 
 void add_pmbw_point(Table& results, const PmbwRankIdentity& who, const PmbwPoint& p) {
-  const std::vector<double>& s = p.seconds;  // at least one sample
-  const double t_min = *std::min_element(s.begin(), s.end()), t_max = *std::max_element(s.begin(), s.end());
-  const double t_median = model::median_of(s);
-  const double t_avg = std::accumulate(s.begin(), s.end(), 0.0) / static_cast<double>(s.size());
-  const std::size_t n = s.size();
+  const auto [t_min, t_median, t_avg, t_max] = time_stats(p.seconds);  // at least one sample
+  const std::size_t n = p.seconds.size();
   const auto accesses = static_cast<double>(p.accesses());
   const double thread_accesses = accesses / p.threads;
   results.add_row({{"rank", who.rank},
@@ -70,7 +67,7 @@ void add_pmbw_point(Table& results, const PmbwRankIdentity& who, const PmbwPoint
                    {"t_max", t_max},
                    {"bandwidth", t_min > 0 ? static_cast<double>(p.bytes()) / t_min : 0.0},
                    {"valid", p.valid}},
-                  s);
+                  p.seconds);
 }
 
 }  // namespace bws::pmbw

@@ -16,13 +16,6 @@ std::string number(double x) {
   return buf;
 }
 
-std::string fixed(double x, int decimals) {
-  if (!std::isfinite(x)) return "n/a";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, x);
-  return buf;
-}
-
 std::string plural(double count, const char* noun) {
   return number(count) + " " + noun + (count == 1 ? "" : "s");
 }
@@ -57,7 +50,7 @@ std::vector<std::string> kernel_lines(const KernelDescription& k) {
   }
   if (k.adds && k.muls) {
     lines.push_back("  imbalance factor (#ADD + #MUL) / (2 max(#ADD, #MUL)) = " + number(*k.adds + *k.muls) + " / " +
-                    number(2 * std::max(*k.adds, *k.muls)) + " = " + fixed(k.imbalance(), 4));
+                    number(2 * std::max(*k.adds, *k.muls)) + " = " + fixed(k.imbalance(), 4, "n/a"));
   } else {
     lines.push_back("  imbalance factor: 1 (no --adds/--muls given: adds and muls assumed to pair)");
   }
@@ -69,9 +62,9 @@ std::vector<std::string> ceiling_lines(const KernelDescription& k, const std::ve
   for (const CeilingPair& c : ceilings) {
     const model::RooflineBound b = model::roofline_bound(k.ai, k.imbalance(), c.peak_flops, c.bandwidth_Bps);
     const bool known = std::isfinite(b.attainable);
-    rows.push_back({c.ceiling, c.host, fixed(c.peak_flops / 1e9, 1), fixed(c.bandwidth_Bps / 1e9, 1),
-                    fixed(b.balance, 2), known ? (b.memory_bound ? "memory" : "compute") : "-",
-                    fixed(b.attainable / 1e9, 1), fixed(b.attainable_imbalanced / 1e9, 1)});
+    rows.push_back({c.ceiling, c.host, fixed(c.peak_flops / 1e9, 1, "n/a"), fixed(c.bandwidth_Bps / 1e9, 1, "n/a"),
+                    fixed(b.balance, 2, "n/a"), known ? (b.memory_bound ? "memory" : "compute") : "-",
+                    fixed(b.attainable / 1e9, 1, "n/a"), fixed(b.attainable_imbalanced / 1e9, 1, "n/a")});
   }
   return format_text_table({"ceiling", "host", "compute GFLOP/s", "bandwidth GB/s", "balance FLOP/B", "bound",
                             "attainable GFLOP/s", "with imbalance GFLOP/s"},

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "core/ResultColumns.hpp"
+#include "core/SampleStats.hpp"
 #include "model/Roofline.hpp"
 #include "roofline/RooflinePeakChecks.hpp"
 #include "roofline/RooflineTables.hpp"
@@ -59,12 +60,8 @@ void add_roofline_results(Table& results, Table& checks, Table& ranks, const Roo
   Ceilings ceilings;
   ceilings.blas = blas;
   for (const RooflineMeasurement& m : measurements) {
-    const bool have_samples = !m.seconds.empty();
-    const double t_min = have_samples ? *std::min_element(m.seconds.begin(), m.seconds.end()) : kNaN;
-    const double t_max = have_samples ? *std::max_element(m.seconds.begin(), m.seconds.end()) : kNaN;
-    const double t_avg =
-        have_samples ? std::accumulate(m.seconds.begin(), m.seconds.end(), 0.0) / static_cast<double>(m.seconds.size())
-                     : kNaN;
+    const TimeStats t = time_stats(m.seconds);  // NaN without samples
+    const double t_min = t.min_seconds, t_max = t.max_seconds, t_avg = t.avg_seconds;
     const bool compute = m.kernel != RooflineKernel::Triad;
     const double flop_rate = compute ? static_cast<double>(m.flops) / t_min : kNaN;
     const double bandwidth = compute ? kNaN : static_cast<double>(m.bytes) / t_min;

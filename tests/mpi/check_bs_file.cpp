@@ -14,16 +14,11 @@
 #include "bs/BsPlan.hpp"
 #include "h5/ResultFile.hpp"
 
-namespace {
-int failures = 0;
-void check(bool ok, const std::string& what) {
-  if (!ok) {
-    std::cerr << "FAILED: " << what << "\n";
-    ++failures;
-  }
-}
-bool close(double a, double b, double rel = 1e-9) { return std::abs(a - b) <= rel * std::max(std::abs(a), std::abs(b)); }
+#include "FileChecks.hpp"
 
+using namespace bws::file_checks;
+
+namespace {
 // What --quick runs, from the plan itself.
 constexpr int kQuickDegrees = static_cast<int>(std::size(bws::bs::kQuickDegrees));
 constexpr int kQuickReps = bws::bs::kQuickReps;

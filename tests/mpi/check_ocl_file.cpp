@@ -10,16 +10,11 @@
 
 #include "h5/ResultFile.hpp"
 
-namespace {
-int failures = 0;
-void check(bool ok, const std::string& what) {
-  if (!ok) {
-    std::cerr << "FAILED: " << what << "\n";
-    ++failures;
-  }
-}
-bool close(double a, double b, double rel = 1e-9) { return std::abs(a - b) <= rel * std::max(std::abs(a), std::abs(b)); }
+#include "FileChecks.hpp"
 
+using namespace bws::file_checks;
+
+namespace {
 constexpr int kQuickNtimes = 3;  // ocl's --quick repetitions
 constexpr int kQuickDegrees = 3;  // BS6/BS7 under --quick: 1, 4, 7
 }  // namespace

@@ -16,16 +16,9 @@
 #include "h5/ResultFile.hpp"
 #include "pmbw/PmbwStats.hpp"
 
-namespace {
-int failures = 0;
-void check(bool ok, const std::string& what) {
-  if (!ok) {
-    std::cerr << "FAILED: " << what << "\n";
-    ++failures;
-  }
-}
-bool close(double a, double b, double rel = 1e-12) { return std::abs(a - b) <= rel * std::max(std::abs(a), std::abs(b)); }
-}  // namespace
+#include "FileChecks.hpp"
+
+using namespace bws::file_checks;
 
 int main(int argc, char** argv) {
   if (argc != 4) {
@@ -52,7 +45,7 @@ int main(int argc, char** argv) {
     check(results.get_int(r, "valid") == 1, row + " valid");
     check(results.get_int(r, "samples") == 3, row + " has 3 samples");
     check(close(results.get_double(r, "bandwidth"),
-                static_cast<double>(results.get_int(r, "bytes")) / results.get_double(r, "t_min")),
+                static_cast<double>(results.get_int(r, "bytes")) / results.get_double(r, "t_min"), 1e-12),
           row + " bandwidth = bytes / t_min");
     check(results.get_int(r, "bytes") == results.get_int(r, "test_bytes") * results.get_int(r, "repeats"),
           row + " bytes = test_bytes x repeats");

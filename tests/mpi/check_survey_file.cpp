@@ -9,15 +9,9 @@
 #include "core/IniFile.hpp"
 #include "h5/ResultFile.hpp"
 
-namespace {
-int failures = 0;
-void check(bool ok, const std::string& what) {
-  if (!ok) {
-    std::cerr << "FAILED: " << what << "\n";
-    ++failures;
-  }
-}
-}  // namespace
+#include "FileChecks.hpp"
+
+using namespace bws::file_checks;
 
 int main(int argc, char** argv) {
   if (argc == 4 && std::string(argv[1]) == "--aborted") {

@@ -19,15 +19,11 @@
 
 #include "h5/ResultFile.hpp"
 
-namespace {
+#include "../mpi/FileChecks.hpp"
 
-int failures = 0;
-void check(bool ok, const std::string& what) {
-  if (!ok) {
-    std::cerr << "FAILED: " << what << "\n";
-    ++failures;
-  }
-}
+using namespace bws::file_checks;
+
+namespace {
 
 std::vector<std::string> split(const std::string& text) {
   std::vector<std::string> out;

@@ -10,7 +10,7 @@
 #include "TestSupport.hpp"
 #include "core/OptionSchema.hpp"
 #include "pmbw/PmbwOptions.hpp"
-#include "survey/CommandLine.hpp"
+#include "run/CommandLine.hpp"
 
 using namespace bws;
 

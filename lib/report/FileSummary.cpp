@@ -1,13 +1,14 @@
 #include "report/FileSummary.hpp"
 
 #include <cstdio>
+#include <optional>
 
 #include "catalog/Registry.hpp"
 #include "core/PrintableText.hpp"
 #include "core/ResultColumns.hpp"
 #include "h5/ResultFile.hpp"
-#include "report/FlagReport.hpp"
 #include "report/Outcome.hpp"
+#include "report/RunSummary.hpp"
 
 namespace bws::survey {
 
@@ -60,15 +61,16 @@ void add_provenance(const h5::ResultReader& file, std::vector<std::string>& line
     lines.push_back("resumed " + count(file.attribute_int("/", "resumes"), "time") + " (--resume; see /provenance)");
 }
 
-void add_checks(const h5::ResultReader& file, const std::string& checks_path, std::vector<std::string>& lines) {
-  if (!file.exists("/" + checks_path)) return;
+// The checks of a file, from its /checks table (none: no line).
+std::optional<Outcome> checks_of(const h5::ResultReader& file) {
+  if (!file.exists("/" + std::string(kChecksPath))) return std::nullopt;
   Outcome outcome;
-  outcome.account(printable_table(file, checks_path));
-  lines.emplace_back();
-  lines.push_back("Checks: " + std::to_string(outcome.checks_passed()) + " passed, " +
-                  std::to_string(outcome.checks_failed()) + " failed, " + std::to_string(outcome.warnings()) +
-                  " warnings");
-  for (const std::string& l : outcome.problem_lines()) lines.push_back("  " + l);
+  outcome.account(printable_table(file, kChecksPath));
+  return outcome;
+}
+
+void add_lines(std::vector<std::string>& lines, std::vector<std::string> more) {
+  for (std::string& line : more) lines.push_back(std::move(line));
 }
 
 std::vector<std::string> summarize_merged(const h5::ResultReader& file, const std::string& path) {
@@ -103,7 +105,9 @@ std::vector<std::string> summarize_merged(const h5::ResultReader& file, const st
   } else {
     lines.push_back("no scaling verdict yet: run bwreport scaling " + printable_text(path));
   }
-  add_checks(file, kChecksPath, lines);
+  SummaryRecord checks;
+  checks.outcome = checks_of(file);
+  add_lines(lines, summary_lines(checks));
   return lines;
 }
 
@@ -126,29 +130,22 @@ std::vector<std::string> summarize_file(const std::string& path) {
     if (!reason.empty()) lines.push_back("aborted: " + reason);
   }
   add_provenance(file, lines);
-  for (const auto& entry : benchmark_registry()) {
+  // The same summary as at the end of the run, from the file's tables.
+  SummaryRecord record;
+  for (const RegistryEntry& entry : benchmark_registry()) {
     std::vector<Table> tables;
-    for (const std::string& table : entry.report_tables)
+    for (const std::string& table : summary_tables(entry))
       if (file.exists("/" + table)) tables.push_back(printable_table(file, table));
-    if (tables.empty()) continue;
-    // A shared table (bs/fits holds the cpu and the ocl rows) may hold
-    // nothing for this report: no blank line for it then.
-    std::vector<std::string> report = entry.make_report()->summary_lines(tables);
-    if (report.empty()) continue;
-    lines.emplace_back();
-    for (std::string& line : report) lines.push_back(std::move(line));
+    if (!tables.empty()) record.reports.emplace_back(&entry, std::move(tables));
   }
   if (file.exists("/flags")) {
-    lines.emplace_back();
-    const model::NodeCohorts cohorts =
-        file.exists("/nodes/table") ? model::node_cohorts(printable_table(file, "nodes/table")) : model::NodeCohorts{};
-    for (std::string& line :
-         flag_summary_lines(printable_table(file, "flags"), file.attribute_int("/", "n_nodes"), cohorts))
-      lines.push_back(std::move(line));
+    record.flags = printable_table(file, "flags");
+    if (file.exists("/nodes/table")) record.nodes = printable_table(file, "nodes/table");
+    record.n_nodes = file.attribute_int("/", "n_nodes");
   }
-  add_checks(file, kChecksPath, lines);
-  if (file.exists("/flags"))
-    for (std::string& line : drain_hint_lines(printable_table(file, "flags"), printable_text(path))) lines.push_back(std::move(line));
+  record.outcome = checks_of(file);
+  record.file = printable_text(path);
+  add_lines(lines, summary_lines(record));
   return lines;
 }
 

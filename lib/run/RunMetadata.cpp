@@ -14,8 +14,8 @@ extern char** environ;
 
 namespace bws::survey {
 
-std::vector<Table> make_node_tables(const RankPlace& place, const topo::Topology& topology,
-                                    const NodeDeclaration& declared) {
+NodeRecords make_node_records(const RankPlace& place, const topo::Topology& topology,
+                              const NodeDeclaration& declared) {
   // The rank's own view is restricted to its cpuset; the node row describes
   // the whole machine, read back from the unrestricted export.
   const std::string xml = topology.export_xml();
@@ -70,13 +70,12 @@ std::vector<Table> make_node_tables(const RankPlace& place, const topo::Topology
                                            text_column("subject", 64), text_column("text", 200)});
   for (const model::PopulationFinding& f : model::population_findings(declared.memory))
     findings.add_row({{"host", place.host}, {"kind", f.kind}, {"subject", f.subject}, {"text", f.text}});
-  Table xml_table(kTopologyXmlTable, {text_column("host", kHostWidth), text_column("xml", 0)});
-  xml_table.add_row({{"host", place.host}, {"xml", xml}});
-  std::vector<Table> tables = {nodes};
-  if (numa.rows() > 0) tables.push_back(numa);
-  if (findings.rows() > 0) tables.push_back(findings);
-  tables.push_back(xml_table);
-  return tables;
+  NodeRecords records;
+  records.tables = {nodes};
+  if (numa.rows() > 0) records.tables.push_back(numa);
+  if (findings.rows() > 0) records.tables.push_back(findings);
+  records.texts.push_back({"/nodes/" + place.host + "/topology_xml", xml});
+  return records;
 }
 
 std::vector<Table> make_rank_tables(const RankPlace& place, const topo::Topology& topology, const topo::Team& team) {

@@ -14,9 +14,12 @@
 
 namespace bws::survey {
 
-// Travels with the metadata but is written as /nodes/<host>/topology_xml
-// text datasets, one per node, not as a table.
-inline constexpr const char* kTopologyXmlTable = "@topology_xml";
+// Metadata that is no table, written as a text dataset of its own (the
+// node's hwloc XML at /nodes/<host>/topology_xml).
+struct MetadataText {
+  std::string path;
+  std::string text;
+};
 
 struct RankPlace {
   int rank = 0;
@@ -35,9 +38,14 @@ struct NodeDeclaration {
 
 // The leader of each node adds the node row (/nodes/table, with the CPU
 // model and the theoretical memory bandwidth of its DIMMs where readable),
-// /nodes/memory (per NUMA node), /nodes/memory_findings and its topology XML.
-std::vector<Table> make_node_tables(const RankPlace& place, const topo::Topology& topology,
-                                    const NodeDeclaration& declared = {});
+// /nodes/memory (per NUMA node), /nodes/memory_findings, and its topology XML
+// as /nodes/<host>/topology_xml.
+struct NodeRecords {
+  std::vector<Table> tables;
+  std::vector<MetadataText> texts;
+};
+NodeRecords make_node_records(const RankPlace& place, const topo::Topology& topology,
+                              const NodeDeclaration& declared = {});
 // Every rank: its /ranks/table row, /ranks/threads rows and a pinning
 // warning check when a thread does not run where it was planned.
 std::vector<Table> make_rank_tables(const RankPlace& place, const topo::Topology& topology, const topo::Team& team);

@@ -5,7 +5,7 @@
 // variables are ignored, and bwsurvey says so. In a test build an active
 // hook is printed at start, stored in the root attribute `test_hooks`, and
 // `bwreport summary` opens with "TEST HOOK ACTIVE". A user's environment
-// never changes a result silently.
+// never changes a result silently. FaultHooks.hpp applies them to a run.
 //   BWSURVEY_INJECT_FAULT=ITEM[,ITEM...] with ITEM one of
 //     prepare:<rank>     that rank fails cleanly while preparing a phase
 //     hang:<rank>        that rank stops in a node-local phase and never comes back

@@ -2,7 +2,9 @@
 // The survey's driver: plan on every rank, create the file on rank 0, build
 // the pinned Teams, then one phase per selected benchmark (every rank runs,
 // records go to rank 0 in batches and are appended and flushed), then the
-// summary and the exit code. Collective over MPI_COMM_WORLD.
+// summary and the exit code. Collective over MPI_COMM_WORLD. A short loop;
+// the work is in its collaborators (docs/design-notes.md, "The run as a
+// loop over phases").
 #include <iosfwd>
 
 #include "run/CommandLine.hpp"

@@ -1,0 +1,120 @@
+#include "survey/PhasePlan.hpp"
+
+#include <mpi.h>
+
+#include <boost/program_options/options_description.hpp>
+
+#include <algorithm>
+
+#include "core/Errors.hpp"
+#include "core/FileIdentity.hpp"
+#include "core/OptionText.hpp"
+#include "survey/CompanionPhases.hpp"
+#include "survey/IniFile.hpp"
+#include "survey/MemoryDiscovery.hpp"
+
+namespace bws::survey {
+namespace {
+
+Phase plan_phase(const RegistryEntry* entry, const std::string& label, const Config& config, const NodeContext& node,
+                 const RankLayout& ranks) {
+  Phase phase{entry, label, nullptr, nullptr, nullptr};
+  if (entry->collective()) {
+    phase.collective = entry->make_collective()->plan(config, ranks);
+  } else {
+    phase.node_benchmark = entry->make_benchmark();
+    phase.node_run = phase.node_benchmark->plan(config, node);
+  }
+  return phase;
+}
+
+// An option given for a test that does not run is checked as if it ran:
+// a bad value is refused now (exit 2) rather than accepted silently and
+// kept in /config for the next run. The test is planned and the plan
+// dropped (planning allocates nothing); a failure that is not about the
+// options (no OpenCL device, say) does not matter for a test not run.
+void check_options_of_tests_not_run(const Config& config, const std::vector<Phase>& phases, const NodeContext& node,
+                                    const RankLayout& ranks) {
+  for (const RegistryEntry& entry : benchmark_registry()) {
+    const bool planned = std::any_of(phases.begin(), phases.end(), [&](const Phase& p) { return p.entry == &entry; });
+    if (planned) continue;
+    boost::program_options::options_description desc;
+    entry.add_options(desc);
+    bool given = false;
+    for (const auto& option : desc.options()) given = given || !option_defaulted(config, option->long_name().c_str());
+    if (!given) continue;
+    try {
+      plan_phase(&entry, entry.name, config, node, ranks);
+    } catch (const UsageError&) {
+      throw;
+    } catch (const std::exception&) {
+    }
+  }
+}
+
+// --out (with --force) never replaces a file this run reads.
+void refuse_output_over_inputs(const Config& config, const SurveySettings& settings) {
+  if (!settings.resume.empty()) return;
+  const std::string config_file = config.has("config") ? config.get("config") : "";
+  for (const auto& [option, path] : {std::pair<const char*, std::string>{"--config", config_file},
+                                     {"--reference", settings.reference}})
+    if (!path.empty() && same_file(settings.out, path))
+      throw UsageError("--out: '" + settings.out + "' is the " + option + " file; allowed: a file that is no input");
+}
+
+void plan_on_this_rank(const Config& config, const RunWorld& world, const std::vector<int>& node_of_rank,
+                       RunPlan& plan) {
+  plan.settings = parse_survey_settings(config);
+  refuse_output_over_inputs(config, plan.settings);
+  plan.topology.emplace(topo::Topology::discover());
+  const topo::TopologyInfo& info = plan.topology->info();
+  const int threads = plan.settings.threads == 0 ? info.cores : plan.settings.threads;
+  plan.slots = topo::make_pinning_plan(*plan.topology, threads, plan.settings.bind);
+  const NodeLayout& layout = world.layout;
+  const NodeContext node{*plan.topology, layout.host, world.rank, layout.ranks_on_node, layout.local_rank,
+                         static_cast<int>(plan.slots.size()), plan.settings.quick};
+  const RankLayout ranks{world.rank, world.size, layout.host, node_of_rank, layout.n_nodes,
+                         info.node_memory_bytes, layout.ranks_on_node, plan.settings.quick};
+  for (const RegistryEntry* entry : plan.settings.tests) {
+    plan.phases.push_back(plan_phase(entry, entry->name, config, node, ranks));
+    // Exporters only check their options here; their files are made when
+    // the result file is (ResultSink::open).
+    if (world.root() && entry->make_exporter) {
+      if (auto exporter = entry->make_exporter(config)) plan.exporters[entry->name] = std::move(exporter);
+    }
+    for (const CompanionPlan& companion : companion_phases(*entry, plan.settings.tests, config))
+      plan.phases.push_back(plan_phase(companion.entry, companion.label, companion.config, node, ranks));
+  }
+  check_options_of_tests_not_run(config, plan.phases, node, ranks);
+  // The DIMM population: a saved dmidecode output is checked here, with
+  // the other options (a node whose file is missing is a usage error).
+  if (layout.local_rank == 0 && !plan.settings.dmidecode_file.empty())
+    plan.memory_population = read_memory_population_file(plan.settings.dmidecode_file, layout.host);
+  if (world.root() && !plan.settings.reference.empty())
+    plan.references = model::parse_references(read_config_file(plan.settings.reference, "--reference"),
+                                              "--reference " + quoted_input(plan.settings.reference),
+                                              all_node_metrics());
+}
+
+}  // namespace
+
+std::optional<SetupFailure> plan_run(const CommandLine& cl, const RunWorld& world, RunPlan& plan) {
+  // Where every rank is, for collective benchmarks (collective call: made
+  // before anything can fail differently on different ranks).
+  std::vector<int> node_of_rank(static_cast<std::size_t>(world.size));
+  int node_index = world.layout.node_index;
+  MPI_Allgather(&node_index, 1, MPI_INT, node_of_rank.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  // Every exception on any rank is caught and agreed (SetupFailure.hpp): a
+  // usage error is exit 2, anything else (hwloc, std::bad_alloc) exit 1.
+  const auto failure = failure_of([&] { plan_on_this_rank(cl.config, world, node_of_rank, plan); }, world.rank_name());
+  return agree_on_failure(MPI_COMM_WORLD, failure);
+}
+
+std::vector<const RegistryEntry*> entries_of(const std::vector<Phase>& phases) {
+  std::vector<const RegistryEntry*> entries;
+  for (const Phase& phase : phases)
+    if (std::find(entries.begin(), entries.end(), phase.entry) == entries.end()) entries.push_back(phase.entry);
+  return entries;
+}
+
+}  // namespace bws::survey

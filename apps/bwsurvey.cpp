@@ -11,7 +11,7 @@
 #include "run/MpiWorld.hpp"
 #include "run/ResumeState.hpp"
 #include "run/SetupFailure.hpp"
-#include "survey/Coordinator.hpp"
+#include "run/Coordinator.hpp"
 
 namespace {
 

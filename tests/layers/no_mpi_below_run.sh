@@ -1,7 +1,7 @@
 #!/bin/bash
 # The layers keep MPI where it is needed (docs/design-notes.md, "Layers"):
-# bwreport loads no MPI library, and no source outside lib/run/ and
-# lib/survey/ (nor apps/bwreport.cpp) includes <mpi.h>.
+# bwreport loads no MPI library, and no source outside lib/run/
+# (nor apps/bwreport.cpp) includes <mpi.h>.
 # Usage: no_mpi_below_run.sh SOURCE_DIR BWREPORT
 set -u
 source_dir=$1 bwreport=$2
@@ -19,10 +19,10 @@ if readelf -d "$bwreport" | grep -i 'NEEDED.*mpi'; then
 fi
 
 includers=$(cd "$source_dir" && grep -rlE '^[[:space:]]*#[[:space:]]*include[[:space:]]*<mpi\.h>' lib topology apps/bwreport.cpp |
-            grep -vE '^lib/(run|survey)/')
+            grep -vE '^lib/run/')
 if [ -n "$includers" ]; then
-  echo "FAIL: <mpi.h> included outside lib/run and lib/survey: $(echo $includers)"
+  echo "FAIL: <mpi.h> included outside lib/run: $(echo $includers)"
   status=1
 fi
-[ $status -eq 0 ] && echo "ok: bwreport loads no MPI library; <mpi.h> only in lib/run and lib/survey"
+[ $status -eq 0 ] && echo "ok: bwreport loads no MPI library; <mpi.h> only in lib/run"
 exit $status

@@ -5,8 +5,8 @@
 #include "core/Errors.hpp"
 #include "core/ResultColumns.hpp"
 #include "model/NodeFlags.hpp"
-#include "survey/RecordBundle.hpp"
-#include "survey/RunSummary.hpp"
+#include "run/RecordBundle.hpp"
+#include "report/RunSummary.hpp"
 
 using namespace bws;
 using namespace bws::survey;

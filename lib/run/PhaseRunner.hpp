@@ -10,12 +10,12 @@
 #include <optional>
 #include <string>
 
-#include "survey/FaultHooks.hpp"
-#include "survey/NodeTurns.hpp"
-#include "survey/PhasePlan.hpp"
-#include "survey/ResultSink.hpp"
-#include "survey/RunWorld.hpp"
-#include "survey/Watchdog.hpp"
+#include "run/FaultHooks.hpp"
+#include "run/NodeTurns.hpp"
+#include "run/PhasePlan.hpp"
+#include "run/ResultSink.hpp"
+#include "run/RunWorld.hpp"
+#include "run/Watchdog.hpp"
 #include "topology/Team.hpp"
 
 namespace bws::survey {

@@ -17,15 +17,15 @@
 
 #include "core/TableExporter.hpp"
 #include "h5/ResultFile.hpp"
-#include "survey/CommandLine.hpp"
-#include "survey/FaultHooks.hpp"
-#include "survey/KeptTables.hpp"
-#include "survey/Outcome.hpp"
-#include "survey/RecordBundle.hpp"
-#include "survey/ResumeState.hpp"
-#include "survey/RunWorld.hpp"
-#include "survey/SetupFailure.hpp"
-#include "survey/SurveySettings.hpp"
+#include "run/CommandLine.hpp"
+#include "run/FaultHooks.hpp"
+#include "run/KeptTables.hpp"
+#include "report/Outcome.hpp"
+#include "run/RecordBundle.hpp"
+#include "run/ResumeState.hpp"
+#include "run/RunWorld.hpp"
+#include "run/SetupFailure.hpp"
+#include "run/SurveySettings.hpp"
 
 namespace bws::survey {
 

@@ -1,4 +1,4 @@
-#include "survey/FaultHooks.hpp"
+#include "run/FaultHooks.hpp"
 
 #include <mpi.h>
 
@@ -10,7 +10,7 @@
 #include <thread>
 
 #include "core/Errors.hpp"
-#include "survey/RunText.hpp"
+#include "run/RunText.hpp"
 
 namespace bws::survey {
 namespace {
@@ -65,7 +65,7 @@ class StoppingCollective final : public PlannedCollective {
  public:
   explicit StoppingCollective(std::unique_ptr<PlannedCollective> inner) : inner_(std::move(inner)) {}
   std::string describe() const override { return inner_->describe(); }
-  std::vector<Table> run(MPI_Comm world, Progress& progress) override {
+  std::vector<Table> run(Communicator& world, Progress& progress) override {
     if (!stopped_) {
       stopped_ = true;
       std::raise(SIGSTOP);

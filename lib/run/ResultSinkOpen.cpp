@@ -7,9 +7,9 @@
 
 #include "core/Errors.hpp"
 #include "core/OptionText.hpp"
-#include "survey/MetadataWriter.hpp"
-#include "survey/ResultSink.hpp"
-#include "survey/RunText.hpp"
+#include "run/MetadataWriter.hpp"
+#include "run/ResultSink.hpp"
+#include "run/RunText.hpp"
 
 namespace bws::survey {
 

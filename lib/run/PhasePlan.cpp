@@ -1,4 +1,4 @@
-#include "survey/PhasePlan.hpp"
+#include "run/PhasePlan.hpp"
 
 #include <mpi.h>
 
@@ -9,9 +9,9 @@
 #include "core/Errors.hpp"
 #include "core/FileIdentity.hpp"
 #include "core/OptionText.hpp"
-#include "survey/CompanionPhases.hpp"
-#include "survey/IniFile.hpp"
-#include "survey/MemoryDiscovery.hpp"
+#include "run/CompanionPhases.hpp"
+#include "core/IniFile.hpp"
+#include "run/MemoryDiscovery.hpp"
 
 namespace bws::survey {
 namespace {

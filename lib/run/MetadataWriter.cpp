@@ -1,16 +1,11 @@
-#include "survey/MetadataWriter.hpp"
+#include "run/MetadataWriter.hpp"
 
 #include <cstdint>
 
-#include "survey/RunText.hpp"
-#include "survey/TestHooks.hpp"
+#include "bws/Version.hpp"
+#include "run/RunText.hpp"
+#include "run/TestHooks.hpp"
 
-#ifndef BWS_VERSION
-#define BWS_VERSION "unknown"
-#endif
-#ifndef BWS_GIT_COMMIT
-#define BWS_GIT_COMMIT "unknown"
-#endif
 
 namespace bws::survey {
 

@@ -1,4 +1,4 @@
-#include "survey/CompanionPhases.hpp"
+#include "run/CompanionPhases.hpp"
 
 #include <algorithm>
 #include <stdexcept>

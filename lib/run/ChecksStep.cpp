@@ -1,4 +1,4 @@
-#include "survey/ChecksStep.hpp"
+#include "run/ChecksStep.hpp"
 
 #include "core/ResultColumns.hpp"
 #include "model/NodeFlags.hpp"

@@ -1,9 +1,9 @@
-#include "survey/SetupStep.hpp"
+#include "run/SetupStep.hpp"
 
 #include <mpi.h>
 
-#include "survey/MemoryDiscovery.hpp"
-#include "survey/RunMetadata.hpp"
+#include "run/MemoryDiscovery.hpp"
+#include "run/RunMetadata.hpp"
 
 namespace bws::survey {
 

@@ -1,4 +1,4 @@
-#include "survey/Coordinator.hpp"
+#include "run/Coordinator.hpp"
 
 #include <mpi.h>
 
@@ -8,24 +8,22 @@
 #include <optional>
 #include <ostream>
 
+#include "bws/Version.hpp"
 #include "core/Errors.hpp"
 #include "model/NodeFlags.hpp"
-#include "survey/ChecksStep.hpp"
-#include "survey/FaultHooks.hpp"
-#include "survey/NodeTurns.hpp"
-#include "survey/PhasePlan.hpp"
-#include "survey/PhaseRunner.hpp"
-#include "survey/ResultSink.hpp"
-#include "survey/Retest.hpp"
-#include "survey/RunSummary.hpp"
-#include "survey/RunText.hpp"
-#include "survey/RunWorld.hpp"
-#include "survey/SetupStep.hpp"
-#include "survey/Watchdog.hpp"
+#include "run/ChecksStep.hpp"
+#include "run/FaultHooks.hpp"
+#include "run/NodeTurns.hpp"
+#include "run/PhasePlan.hpp"
+#include "run/PhaseRunner.hpp"
+#include "run/ResultSink.hpp"
+#include "run/Retest.hpp"
+#include "report/RunSummary.hpp"
+#include "run/RunText.hpp"
+#include "run/RunWorld.hpp"
+#include "run/SetupStep.hpp"
+#include "run/Watchdog.hpp"
 
-#ifndef BWS_VERSION
-#define BWS_VERSION "unknown"
-#endif
 
 namespace bws::survey {
 namespace {

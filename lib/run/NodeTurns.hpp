@@ -11,7 +11,7 @@
 #include "core/Benchmark.hpp"
 #include "core/Table.hpp"
 #include "model/NodeCeiling.hpp"
-#include "survey/RunWorld.hpp"
+#include "run/RunWorld.hpp"
 #include "topology/PinningPlan.hpp"
 #include "topology/Topology.hpp"
 

@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "h5/ResultFile.hpp"
-#include "survey/CommandLine.hpp"
-#include "survey/ResumeState.hpp"
-#include "survey/RunMetadata.hpp"
-#include "survey/RunWorld.hpp"
+#include "run/CommandLine.hpp"
+#include "run/ResumeState.hpp"
+#include "run/RunMetadata.hpp"
+#include "run/RunWorld.hpp"
 
 namespace bws::survey {
 

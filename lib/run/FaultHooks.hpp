@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "h5/ResultFile.hpp"
-#include "survey/PhasePlan.hpp"
-#include "survey/RunWorld.hpp"
-#include "survey/TestHooks.hpp"
+#include "run/PhasePlan.hpp"
+#include "run/RunWorld.hpp"
+#include "run/TestHooks.hpp"
 #include "topology/Team.hpp"
 
 namespace bws::survey {

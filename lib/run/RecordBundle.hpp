@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/Table.hpp"
-#include "survey/RunMetadata.hpp"
+#include "run/RunMetadata.hpp"
 
 namespace bws::survey {
 

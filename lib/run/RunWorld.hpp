@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "survey/MpiWorld.hpp"
+#include "run/MpiWorld.hpp"
 
 namespace bws::survey {
 

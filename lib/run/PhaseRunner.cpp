@@ -1,12 +1,13 @@
-#include "survey/PhaseRunner.hpp"
+#include "run/PhaseRunner.hpp"
 
 #include <mpi.h>
 
 #include <cstdio>
 #include <ostream>
 
-#include "survey/ConsoleProgress.hpp"
-#include "survey/PhaseRendezvous.hpp"
+#include "run/ConsoleProgress.hpp"
+#include "run/PhaseRendezvous.hpp"
+#include "run/MpiCommunicator.hpp"
 
 namespace bws::survey {
 PhaseRunner::PhaseRunner(const RunWorld& world, const NodeTurns& turns, topo::Team& team, ResultSink& sink,
@@ -114,7 +115,8 @@ bool PhaseRunner::run_collective(Phase& phase) {
   std::optional<std::string> error;
   watchdog_.at("measuring");
   try {
-    tables = phase.collective->run(MPI_COMM_WORLD, root ? static_cast<Progress&>(console_progress) : silent);
+    MpiCommunicator world(MPI_COMM_WORLD);
+    tables = phase.collective->run(world, root ? static_cast<Progress&>(console_progress) : silent);
   } catch (const std::exception& e) {
     error = error_line(entry, e);
   }

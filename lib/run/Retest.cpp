@@ -1,13 +1,14 @@
-#include "survey/Retest.hpp"
+#include "run/Retest.hpp"
 
 #include <mpi.h>
 
 #include <ostream>
 
 #include "core/OptionText.hpp"
-#include "survey/GatherToRoot.hpp"
-#include "survey/RecordBundle.hpp"
-#include "survey/RunText.hpp"
+#include "run/GatherToRoot.hpp"
+#include "run/RecordBundle.hpp"
+#include "run/RunText.hpp"
+#include "run/MpiCommunicator.hpp"
 
 namespace bws::survey {
 namespace {
@@ -124,7 +125,8 @@ std::vector<Table> Retest::collective_round(Phase& phase) {
   std::vector<Table> tables;
   std::optional<std::string> error;
   try {
-    tables = phase.collective->run(MPI_COMM_WORLD, silent);
+    MpiCommunicator world(MPI_COMM_WORLD);
+    tables = phase.collective->run(world, silent);
   } catch (const std::exception& e) {
     error = world_.rank_name() + ": " + e.what();
   }

@@ -6,11 +6,11 @@
 // description.
 #include <memory>
 
-#include "survey/FaultHooks.hpp"
-#include "survey/PhasePlan.hpp"
-#include "survey/ResultSink.hpp"
-#include "survey/RunWorld.hpp"
-#include "survey/Watchdog.hpp"
+#include "run/FaultHooks.hpp"
+#include "run/PhasePlan.hpp"
+#include "run/ResultSink.hpp"
+#include "run/RunWorld.hpp"
+#include "run/Watchdog.hpp"
 #include "topology/Team.hpp"
 
 namespace bws::survey {

@@ -1,4 +1,4 @@
-#include "survey/ResultSink.hpp"
+#include "run/ResultSink.hpp"
 
 #include <mpi.h>
 
@@ -7,9 +7,9 @@
 #include <ostream>
 #include <thread>
 
-#include "survey/GatherToRoot.hpp"
-#include "survey/MetadataWriter.hpp"
-#include "survey/RunText.hpp"
+#include "run/GatherToRoot.hpp"
+#include "run/MetadataWriter.hpp"
+#include "run/RunText.hpp"
 
 namespace bws::survey {
 

@@ -1,9 +1,9 @@
-#include "survey/KeptTables.hpp"
+#include "run/KeptTables.hpp"
 
 #include "core/ResultColumns.hpp"
 #include "model/MemoryFlags.hpp"
-#include "survey/RunSummary.hpp"
-#include "survey/RunText.hpp"
+#include "report/RunSummary.hpp"
+#include "run/RunText.hpp"
 
 namespace bws::survey {
 namespace {

@@ -1,9 +1,10 @@
-#include "survey/RunSummary.hpp"
+#include "report/RunSummary.hpp"
 
 #include <algorithm>
 
 #include "model/Cohorts.hpp"
-#include "survey/FlagReport.hpp"
+#include "model/NodeMetrics.hpp"
+#include "report/FlagReport.hpp"
 
 namespace bws::survey {
 namespace {

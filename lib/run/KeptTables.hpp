@@ -13,7 +13,7 @@
 #include "h5/ResultFile.hpp"
 #include "model/Cohorts.hpp"
 #include "model/NodeFlags.hpp"
-#include "survey/Registry.hpp"
+#include "catalog/Registry.hpp"
 
 namespace bws::survey {
 

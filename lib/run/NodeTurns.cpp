@@ -1,12 +1,12 @@
-#include "survey/NodeTurns.hpp"
+#include "run/NodeTurns.hpp"
 
 #include <algorithm>
 #include <ostream>
 #include <string>
 
-#include "survey/GatherToRoot.hpp"
-#include "survey/RankTurns.hpp"
-#include "survey/RecordBundle.hpp"
+#include "run/GatherToRoot.hpp"
+#include "run/RankTurns.hpp"
+#include "run/RecordBundle.hpp"
 
 namespace bws::survey {
 

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "core/Table.hpp"
-#include "survey/Outcome.hpp"
-#include "survey/Registry.hpp"
+#include "report/Outcome.hpp"
+#include "catalog/Registry.hpp"
 
 namespace bws::survey {
 

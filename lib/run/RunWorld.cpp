@@ -1,4 +1,4 @@
-#include "survey/RunWorld.hpp"
+#include "run/RunWorld.hpp"
 
 #include <mpi.h>
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/Config.hpp"
-#include "survey/Registry.hpp"
+#include "catalog/Registry.hpp"
 
 namespace bws::survey {
 

@@ -8,8 +8,8 @@
 
 #include "core/Table.hpp"
 #include "model/NodeMetrics.hpp"
-#include "survey/PhasePlan.hpp"
-#include "survey/ResultSink.hpp"
+#include "run/PhasePlan.hpp"
+#include "run/ResultSink.hpp"
 
 namespace bws::survey {
 

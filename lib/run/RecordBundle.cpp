@@ -1,4 +1,4 @@
-#include "survey/RecordBundle.hpp"
+#include "run/RecordBundle.hpp"
 
 #include <cstring>
 #include <string>

@@ -6,7 +6,7 @@
 // where a channel runs at its slowest DIMM's configured rate and moves its
 // data width (64 bits = 8 B for a DDR4/DDR5 DIMM; the ECC bits do not carry
 // data). A measured STREAM triad is compared against this ceiling.
-// Pure functions: the text and bytes are read elsewhere (survey/MemoryDiscovery).
+// Pure functions: the text and bytes are read elsewhere (run/MemoryDiscovery).
 #include <cstdint>
 #include <string>
 #include <vector>

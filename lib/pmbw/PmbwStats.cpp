@@ -3,7 +3,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <ctime>
 #include <map>
 #include <stdexcept>
 
@@ -11,6 +10,7 @@
 #include "core/Errors.hpp"
 #include "core/OptionText.hpp"
 #include "core/SideFile.hpp"
+#include "core/Timestamps.hpp"
 #include "pmbw/PmbwPlan.hpp"
 #include "pmbw/PmbwResults.hpp"
 
@@ -23,22 +23,13 @@ std::string real_text(double x) {
   return buf;
 }
 
-std::string local_datetime() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  localtime_r(&now, &tm);
-  char buf[64];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
-  return buf;
-}
-
 class StatsExporter final : public TableExporter {
  public:
   explicit StatsExporter(std::string path) : file_(kStatsOption, std::move(path)) {}
   void start(ExportStart how) override { file_.start(how); }
   void consume(const Table& table) override {
     if (table.path() != kResultsPath) return;
-    for (const PmbwStatsLine& line : stats_lines_from_results(table, local_datetime(), BWS_VERSION))
+    for (const PmbwStatsLine& line : stats_lines_from_results(table, local_now_text(), BWS_VERSION))
       file_.write_line(format_stats_line(line));
   }
   void finish(bool complete) override { file_.finish(complete); }

@@ -9,7 +9,7 @@
 
 #include "core/Errors.hpp"
 #include "core/FileIdentity.hpp"
-#include "core/UtcTime.hpp"
+#include "core/Timestamps.hpp"
 #include "h5/ResultFile.hpp"
 #include "report/ReportCommand.hpp"
 #include "report/SurveyTables.hpp"

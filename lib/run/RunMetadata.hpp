@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/Table.hpp"
-#include "core/UtcTime.hpp"  // utc_now_iso8601, which the run also stamps
+#include "core/Timestamps.hpp"  // utc_now_iso8601, which the run also stamps
 #include "model/MemoryPopulation.hpp"
 #include "topology/Team.hpp"
 #include "topology/Topology.hpp"
@@ -32,7 +32,7 @@ struct RankPlace {
 
 // What a node declares about itself beyond its topology.
 struct NodeDeclaration {
-  model::MemoryPopulation memory;      // SMBIOS type 17 (survey/MemoryDiscovery), maybe unreadable
+  model::MemoryPopulation memory;      // SMBIOS type 17 (run/MemoryDiscovery), maybe unreadable
   std::uint64_t memory_bytes_override = 0;  // test hook BWSURVEY_FAKE_MEMORY (0: none)
 };
 

@@ -1,4 +1,4 @@
-// lib/model/MemoryPopulation and lib/survey/MemoryDiscovery: the DIMM
+// lib/model/MemoryPopulation and lib/run/MemoryDiscovery: the DIMM
 // population from dmidecode text and from the raw SMBIOS table, and the
 // theoretical bandwidth it gives. Expected bandwidths are worked out here
 // from each fixture's stated configuration, never taken from the code.

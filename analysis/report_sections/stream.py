@@ -1,7 +1,7 @@
 """STREAM Triad per node: a bar per node (its aggregate bandwidth from
 /stream/nodes), the median with the band the node flags use, and the nodes
 /flags names marked. Flag median and MAD come from /flags when the file has
-it (issue 6 writes them); without it the band is the nodes' median and MAD
+it (the scaling study writes them); without it the band is the nodes' median and MAD
 computed here, for the picture only."""
 import numpy as np
 

@@ -57,7 +57,7 @@ struct ExchangePeers {
   int right = 0;  // sends rightward here, receives its leftward message from here
 };
 
-// Test hook (issue 3, item 6): when set, every message this rank receives
+// Test hook: when set, every message this rank receives
 // from its left neighbour is rewritten as the previous iteration's before
 // it is checked, as if the receive had left last iteration's data: a stale
 // message, which the check must catch. Never set in a normal run.

@@ -1,5 +1,5 @@
 #pragma once
-// Payload validation of the ring exchange (issue 3, item 6): every message
+// Payload validation of the ring exchange: every message
 // carries who sent it, in which iteration, at which size and in which
 // direction, so the receiver sees a stale (last iteration's), duplicated,
 // misrouted or damaged message. HPCC_FPGA's payload was one constant byte,

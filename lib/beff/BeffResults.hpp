@@ -71,7 +71,7 @@ double latency_8B_seconds(const std::vector<SizeResult>& sizes);
 // with its predicted aggregate b(L) = n * 2L / t(L) per size and b_eff.
 RingResult ring_result(const RingMeasurement& measurement);
 
-// The linear-scaling check (issue 3, item 7): E(n) = b_eff(natural ring) /
+// The linear-scaling check: E(n) = b_eff(natural ring) /
 // (n * reference per rank), where the reference per rank is b_eff / 2 of
 // the 2-rank reference ring. With n <= 2 there is nothing to scale: the
 // natural ring is its own reference (its per-rank b_eff), so E = 1 and the

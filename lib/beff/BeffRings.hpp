@@ -58,7 +58,7 @@ RingPlace place_in_ring(const std::vector<int>& order, int rank);
 // Every rank 0..n-1 exactly once.
 bool is_ring_of_all_ranks(const std::vector<int>& order, int ranks);
 
-// The two world ranks of the scaling reference (issue 3, item 7): rank 0 and
+// The two world ranks of the scaling reference: rank 0 and
 // the lowest rank on another node when there are >= 2 nodes, else ranks 0
 // and 1. node_of_rank[r] is rank r's node index. Throws
 // std::invalid_argument for fewer than 2 ranks.

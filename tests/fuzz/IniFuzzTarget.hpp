@@ -1,5 +1,5 @@
 #pragma once
-// The INI fuzz target (issue 13, item 11), shared by the seeded unit test
+// The INI fuzz target, shared by the seeded unit test
 // (tests/unit/ini_fuzz_test.cpp) and the libFuzzer entry point
 // (tests/fuzz/ini_fuzzer.cpp, -DBWS_FUZZ=ON with clang): a text goes where
 // a --config file's text goes (the INI reader, parse_command_line, the

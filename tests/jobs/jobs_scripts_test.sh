@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 13, item 10: jobs/survey and jobs/scaling-study quote and validate
+# jobs/survey and jobs/scaling-study quote and validate
 # every value. A newline (or another control character) in --partition,
 # --account, --time or --nodelist, a malformed --time, a hostile --dir: one
 # line naming the option, exit 2, no script. Good values: the --dry-run

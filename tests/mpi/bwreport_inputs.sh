@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 13, item 6: no bwreport command writes over an input. merge with
+# No bwreport command writes over an input. merge with
 # OUT one of its inputs - the same name, another spelling, a symbolic or a
 # hard link - is a usage error with --force too, and the inputs' bytes
 # (sha256) are as they were; a run given twice is refused the same way.

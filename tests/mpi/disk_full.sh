@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 13, item 1: a full disk or a write error never destroys finished
+# A full disk or a write error never destroys finished
 # phases. On a small tmpfs (mounted here; skipped, exit 77, where mount is
 # not permitted):
 #  A. the survey's own writes fill the disk during its 2nd phase (b_eff);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12, item 3, end to end: the DIMM population read from a saved
+# The DIMM population read from a saved
 # dmidecode output (--memory.dmidecode, the recorded fixtures) gives the
 # node's theoretical memory bandwidth in /nodes/table, STREAM Triad as a
 # fraction of it in the summary, and the configuration flags (a DIMM below

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12, item 7: two ranks pinned to the same CPU (mpirun --bind-to none,
+# Two ranks pinned to the same CPU (mpirun --bind-to none,
 # one thread each: both pin to CPU 0) are never measured at the same time
 # and summed. bwsurvey says which ranks share which CPUs, measures them one
 # after another, keeps both ranks' rows, and takes the node's figures from

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 13, item 4: the stored configuration re-runs the same plan. A quick
+# The stored configuration re-runs the same plan. A quick
 # survey (STREAM and BS on 2 ranks), the same survey from its --print-config
 # text (--config q.ini), and a quick survey killed after STREAM and finished
 # by --resume: each file must hold the plan --quick promises (--help: STREAM

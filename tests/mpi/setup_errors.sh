@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 13, item 2: an error on one rank during setup reaches every rank.
+# An error on one rank during setup reaches every rank.
 # --resume of a file that rank 0 cannot read (truncated, /config not text,
 # a root attribute of the wrong type) with 1, 2 and 3 ranks: the job ENDS
 # (a `timeout` turns a hang into a failure), exit 2, one error line, and the

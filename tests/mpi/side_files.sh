@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 13, item 7: side files (--pmbw.stats) are made only when the run
+# Side files (--pmbw.stats) are made only when the run
 # starts. A usage error found after the exporter was planned leaves no side
 # file (and, with --force, an existing one as it was); a resumed survey
 # keeps the finished lines and appends.

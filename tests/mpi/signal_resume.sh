@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 13, item 5: SIGTERM (Slurm's time limit, scancel) or SIGINT sent to
+# SIGTERM (Slurm's time limit, scancel) or SIGINT sent to
 # mpirun during the 2nd phase (a STREAM slowed by BWSURVEY_SLOW_HOST) leaves
 # the file status=aborted with the phase that was cut named in abort_reason
 # and on the console, the 1st phase whole; --resume then completes it.

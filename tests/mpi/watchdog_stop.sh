@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 13, item 3: --phase-timeout fires wherever a rank stalls. Rank 1
+# --phase-timeout fires wherever a rank stalls. Rank 1
 # stops itself with SIGSTOP inside the measurement of PHASE (test hook
 # stop:PHASE:1: at the benchmark's first progress report), so rank 0 waits in
 # a node barrier inside STREAM or BS, or inside b_eff's own MPI calls. Rank 0's

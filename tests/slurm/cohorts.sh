@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12, item 8: four pretend nodes in two hardware cohorts (n1, n2
+# Four pretend nodes in two hardware cohorts (n1, n2
 # declare 512 GiB through the test hook BWSURVEY_FAKE_MEMORY; n3, n4 keep
 # this machine's memory). Each node is compared only within its cohort; a
 # cohort of two gets only the absolute rules, so slow n3 is not judged

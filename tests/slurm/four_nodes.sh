@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 6, test (b): four pretend nodes n1..n4, each with its own hostname:
+# Four pretend nodes n1..n4, each with its own hostname:
 # one rank per node; per-node rows keyed n1..n4 and a b_eff over 4 ranks.
 . "$(dirname "$0")/common.sh"
 start_cluster 4

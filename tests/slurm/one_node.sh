@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 6, test (a): one node; `sbatch jobs/survey.sbatch` with 2 tasks runs
+# One node; `sbatch jobs/survey.sbatch` with 2 tasks runs
 # a quick survey; the file holds both ranks and the job's provenance.
 . "$(dirname "$0")/common.sh"
 start_cluster 1

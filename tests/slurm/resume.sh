@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 6, test (e): a survey killed half-way (every rank killed once the
+# A survey killed half-way (every rank killed once the
 # stream phase is stored) leaves a readable file with status running; a
 # second job with bwsurvey --resume runs only b_eff and completes it.
 . "$(dirname "$0")/common.sh"

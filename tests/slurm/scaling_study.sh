@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 6, test (c): jobs/scaling-study at 1, 2 and 4 nodes runs to its
+# jobs/scaling-study at 1, 2 and 4 nodes runs to its
 # aggregation job; the merged file has three runs and a scaling verdict,
 # written to a copy (the merged runs stay as they were).
 . "$(dirname "$0")/common.sh"
@@ -14,7 +14,7 @@ cat "$study"/aggregate-*.log
 case $(slurm_job_exit_code "$aggregate") in 0|3) ;; *) echo "aggregation failed"; tail -n 30 "$study"/*.log; exit 1 ;; esac
 "$checker" merged "$study/scaling.h5" 1,2,4
 "$bwreport" summary "$study/scaling.h5"
-# Issue 13, item 6: `bwreport scaling` never changes its input: the merged
+# `bwreport scaling` never changes its input: the merged
 # runs are byte for byte the same after a run without --out, and --out may
 # not name the input (exit 2, one line).
 before=$(sha256sum <"$study/runs.h5")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12, item 4: n3 is slow only in the first pass (BWSURVEY_SLOW_HOST
+# n3 is slow only in the first pass (BWSURVEY_SLOW_HOST
 # n3:6:first-pass, a transient); the template's in-job retest measures it
 # again at full speed, so the flag does not stand: /flags keeps the first
 # value and the retest's, says "not confirmed (transient)", --fail-on-flags

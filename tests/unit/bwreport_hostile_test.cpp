@@ -1,4 +1,4 @@
-// Issue 13, item 9: bwreport on untrusted result files. Each file here is
+// bwreport on untrusted result files. Each file here is
 // made hostile on purpose, with the real writer or with the HDF5 C API
 // directly (a text column where a number belongs, 2^40 declared rows in a
 // few bytes of storage, a missing or mistyped attribute, control characters

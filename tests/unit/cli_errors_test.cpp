@@ -1,4 +1,4 @@
-// Every bad input of issue 2 item 8, given to the real bwsurvey binary:
+// Every bad input, given to the real bwsurvey binary:
 // exit 2, exactly one line on stderr naming the problem, nothing on stdout,
 // and no output file created.
 #include <gtest/gtest.h>
@@ -142,7 +142,7 @@ TEST_F(CliErrors, HelpListsEveryOptionWithItsDefault) {
   EXPECT_NE(r.out.find("(=survey.h5)"), std::string::npos);
 }
 
-// pmbw's bad input (issue 5 item 6): one line naming what is available.
+// pmbw's bad input: one line naming what is available.
 TEST_F(CliErrors, PmbwBadInput) {
   expect_usage_error("--tests pmbw --pmbw.routines ScanRead64Bogus",
                      "--pmbw.routines: unknown routine 'ScanRead64Bogus'; available on this CPU:");
@@ -166,7 +166,7 @@ TEST_F(CliErrors, PmbwRoutineListing) {
   EXPECT_FALSE(fs::exists(dir_ / "survey.h5"));
 }
 
-// The OpenCL backend (issue 7): every device option in --help; without
+// The OpenCL backend: every device option in --help; without
 // OpenCL --tests ocl and --beff.path device are one clear usage error; with
 // it, a bad device or a length off the blocks is refused before anything
 // is created.
@@ -198,7 +198,7 @@ TEST_F(CliErrors, FlagAndRetestOptionsNameTheirRange) {
   expect_usage_error("--flags.k -1", "--flags.k: '-1' is out of range; allowed: a number > 0 and <= 100");
 }
 
-// Issue 12, item 6: a test hook never changes a result silently. In a test
+// A test hook never changes a result silently. In a test
 // build it is announced and stored in the file; in a build for users it is
 // ignored, and that is announced.
 TEST_F(CliErrors, ATestHookIsAnnouncedAndRecordedOrIgnored) {
@@ -222,7 +222,7 @@ TEST_F(CliErrors, ATestHookIsAnnouncedAndRecordedOrIgnored) {
   }
 }
 
-// ---- Issue 13, item 8: every option's bad values, files that are no
+// ---- Every option's bad values, files that are no
 // files, values that match nothing, stray words; on 1 and 2 ranks. ----
 
 namespace {

@@ -1,4 +1,4 @@
-// Issue 13, item 11 (HDF5 half): a seeded fuzz test of the result file
+// The HDF5 half of the fuzzing: a seeded fuzz test of the result file
 // reader. A small survey file is written with the real writer, then mutated
 // (bytes flipped anywhere, the file cut at a random length, ranges
 // overwritten with noise, zeros or 0xff) and read back the way bwreport

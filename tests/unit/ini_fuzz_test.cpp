@@ -1,4 +1,4 @@
-// Issue 13, item 11: a seeded fuzz test of the INI reader and of the option
+// A seeded fuzz test of the INI reader and of the option
 // parsing of a config text. Real configs (--print-config of several test
 // sets, the README's reference file) are mutated: bit flips, special
 // characters, NULs, long lines, huge and odd numbers, deletions,
@@ -178,7 +178,7 @@ TEST(IniFuzz, MutatedConfigsAreAcceptedOrRefusedInOneLine) {
   EXPECT_LT(refused, kIterations - kIterations / 4);  // and so is what lies beyond it
 }
 
-// Every input a fuzz run found (and the crashes of issue 13 item 8), kept.
+// Every input a fuzz run found (and the crashes found by hand earlier), kept.
 TEST(IniFuzz, RegressionFilesStayFixed) {
   const fs::path dir = fs::path(BWS_SOURCE_DIR) / "tests" / "fuzz" / "ini";
   std::vector<fs::path> files;

@@ -1,4 +1,4 @@
-// Impossible node figures (issue 12, item 7): ranks whose CPUs overlap take
+// Impossible node figures: ranks whose CPUs overlap take
 // turns instead of being summed, and a node figure above the physical
 // ceiling is marked invalid; and the memory-configuration flags.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// The one helper every printer of text from a file uses (issue 13, item 9),
+// The one helper every printer of text from a file uses,
 // and a file table's typed access: expected texts written out by hand.
 #include <gtest/gtest.h>
 

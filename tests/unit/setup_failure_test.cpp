@@ -1,4 +1,4 @@
-// Issue 13, item 2: whatever a setup step throws is caught and classified,
+// Whatever a setup step throws is caught and classified,
 // so it can be agreed by every rank (the MPI side: tests/mpi/setup_errors.sh).
 #include <gtest/gtest.h>
 

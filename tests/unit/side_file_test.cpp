@@ -1,4 +1,4 @@
-// Issue 13, items 6 and 7: side files (--pmbw.stats) are only checked at
+// Side files (--pmbw.stats) are only checked at
 // planning time, made when the run starts, appended on a resume, and hold
 // whole phases only; no output is ever one of the inputs (same_file).
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Issue 13, item 4: the configuration a survey stores (/config, and what
+// The configuration a survey stores (/config, and what
 // --print-config prints) re-runs the same plan: --quick's shorter sweeps
 // come back through --config and through --resume, because options left at
 // their defaults are stored as "# default:" lines and read back as defaults.

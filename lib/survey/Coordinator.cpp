@@ -151,10 +151,10 @@ class StoppingProgress final : public Progress {
 };
 
 class Survey {
-  // One selected benchmark (or a companion phase), planned: node-local or collective.
+  // One selected benchmark, planned: node-local or collective.
   struct Phase {
     const RegistryEntry* entry;
-    std::string label;  // the entry's name, or the companion's "beff (beff.path=device)"
+    std::string label;  // the entry's name
     std::unique_ptr<NodeBenchmark> node_benchmark;
     std::unique_ptr<PlannedRun> node_run;
     std::unique_ptr<PlannedCollective> collective;
@@ -187,7 +187,7 @@ class Survey {
     if (int code = start_team(); code != kExitOk) return finish(code);
     bool all_ran = true;
     for (std::size_t i = 0; i < phases_.size(); ++i) {
-      const std::string& name = phases_[i].label;  // the entry's name, or a companion's label
+      const std::string& name = phases_[i].label;  // the entry's name
       if (contains(completed_, name)) {
         if (root()) console_.err << "bwsurvey: " << name << ": stored in the resumed file; not run again" << std::endl;
         continue;
@@ -344,18 +344,6 @@ class Survey {
         // when the run starts (start_exporters).
         if (root() && entry->make_exporter) {
           if (auto exporter = entry->make_exporter(cl_.config)) exporters_[entry->name] = std::move(exporter);
-        }
-        for (const CompanionPhase& companion : entry->companions) {
-          if (companion.wanted && !companion.wanted(cl_.config)) continue;
-          const RegistryEntry* other = find_benchmark(companion.name);
-          if (!other) throw std::logic_error("registry: companion '" + companion.name + "' is no benchmark");
-          Config config = cl_.config;
-          bool already = std::find(settings_.tests.begin(), settings_.tests.end(), other) != settings_.tests.end();
-          for (const auto& [key, value] : companion.settings) {
-            already = already && config.has(key) && config.get(key) == value;
-            config.set(key, value);
-          }
-          if (!already) plan_phase(other, companion.label(), config);
         }
       }
       check_options_of_tests_not_run(node, ranks);
@@ -1144,7 +1132,7 @@ class Survey {
     std::ostream& out = console_.out;
     out << "\nbwsurvey " << BWS_VERSION << ": " << layout_.n_nodes << (layout_.n_nodes == 1 ? " node, " : " nodes, ")
         << size_ << (size_ == 1 ? " rank" : " ranks") << "\n";
-    std::vector<const RegistryEntry*> reported;  // every entry that ran (companions too), once, in order
+    std::vector<const RegistryEntry*> reported;  // every entry that ran, once, in order
     for (const Phase& phase : phases_)
       if (std::find(reported.begin(), reported.end(), phase.entry) == reported.end()) reported.push_back(phase.entry);
     for (const RegistryEntry* entry : reported) {

@@ -1,5 +1,6 @@
 #include "survey/Registry.hpp"
 
+#include "backends/Backends.hpp"
 #include "beff/BeffBenchmark.hpp"
 #include "bs/BsBenchmark.hpp"
 #include "bs/BsPlan.hpp"
@@ -7,7 +8,6 @@
 #include "pmbw/PmbwBenchmark.hpp"
 #include "roofline/RooflineBenchmark.hpp"
 #include "stream/StreamBabelStream.hpp"
-#include "ocl/OclBenchmark.hpp"
 #include "stream/StreamBenchmark.hpp"
 
 namespace bws::survey {
@@ -32,17 +32,23 @@ std::vector<std::string> bs_degree_labels() {
 }  // namespace
 
 const std::vector<RegistryEntry>& benchmark_registry() {
-  // b_eff's PCIe path opens device buffers through lib/ocl (nullptr in a
-  // build without OpenCL): lib/beff itself never depends on OpenCL.
-  const auto make_beff = [] { return beff::make_beff_benchmark(ocl::device_buffers_provider()); };
+  // The benchmarks take their device implementations from the backend
+  // list (lib/backends): none of them depends on a device library.
+  const auto make_beff = [] { return beff::make_beff_benchmark(backends::beff_device_buffers()); };
+  const auto make_stream = [] { return stream::make_stream_benchmark(backends::stream_backends()); };
+  const auto make_bs = [] { return bs::make_bs_benchmark(backends::bs_backends()); };
   static const std::vector<RegistryEntry> entries = {
-      {"stream", true, stream::make_stream_benchmark, nullptr, stream::make_stream_report, {"stream/nodes"}, nullptr,
+      {"stream", true, make_stream, nullptr, stream::make_stream_report, {"stream/nodes"}, nullptr,
        {{.name = "stream.triad", .table = "stream/nodes", .column = "bandwidth", .unit = "B/s",
-         .where = {{"kernel", "Triad"}}, .group_by = {"type"}, .group_values = {kStreamTypes}}},
+         .where = {{"kernel", "Triad"}, {"backend", "cpu"}}, .group_by = {"type"}, .group_values = {kStreamTypes}},
+        // Device rows: cohorts add the device's name (two GPU models are two cohorts).
+        {.name = "ocl.triad", .table = "stream/nodes", .column = "bandwidth", .unit = "B/s",
+         .where = {{"kernel", "Triad"}, {"backend", "ocl"}}, .group_by = {"type"}, .cohort_column = "device",
+         .group_values = {kStreamTypes}}},
        {{"stream/babelstream", {"stream/results"}, stream::babelstream_table}}},
       {"beff", true, nullptr, make_beff, beff::make_beff_report, {"beff/sizes", "beff/summary"}, nullptr,
        {{"beff.per_rank", "beff/ranks", "b_eff_Bps", "B/s", {}, {}, model::HostAggregate::Mean}}},
-      {"bs", false /*not in the default set: it is long*/, bs::make_bs_benchmark, nullptr, bs::make_bs_report, {"bs/fits"}, nullptr,
+      {"bs", false /*not in the default set: it is long*/, make_bs, nullptr, bs::make_bs_report, {"bs/fits"}, nullptr,
        {{.name = "bs.wmax", .table = "bs/fits", .column = "Wmax_Bps", .unit = "B/s",
          .where = {{"fitted", "1"}, {"backend", "cpu"}}, .group_by = {"test", "degree"},
          .group_values = {bs_test_labels(), bs_degree_labels()}}}},
@@ -52,13 +58,6 @@ const std::vector<RegistryEntry>& benchmark_registry() {
         {"pmbw.perm_ram_latency", "pmbw/nodes", "perm_ram_access_seconds", "s", {}, {}, model::HostAggregate::Mean, false}}},
       {"roofline", false /*not in the default set*/, roofline::make_roofline_benchmark, nullptr,
        roofline::make_roofline_report, {"roofline/nodes"}, nullptr},
-      {"ocl", false /*needs an OpenCL device*/, ocl::make_ocl_benchmark, nullptr, ocl::make_ocl_report,
-       {"ocl/stream/nodes", "bs/fits"}, nullptr,
-       // Device metrics: cohorts add the device's name (two GPU models are two cohorts).
-       {{.name = "ocl.triad", .table = "ocl/stream/nodes", .column = "bandwidth", .unit = "B/s",
-         .where = {{"kernel", "Triad"}}, .group_by = {"type"}, .cohort_column = "device",
-         .group_values = {kStreamTypes}}},
-       {}, {{"beff", {{"beff.path", "device"}}, ocl::wants_device_beff}}},
   };
   return entries;
 }
@@ -67,12 +66,6 @@ std::vector<model::NodeMetric> all_node_metrics() {
   std::vector<model::NodeMetric> metrics;
   for (const auto& e : benchmark_registry()) metrics.insert(metrics.end(), e.node_metrics.begin(), e.node_metrics.end());
   return metrics;
-}
-
-std::string CompanionPhase::label() const {
-  std::string text;
-  for (const auto& [key, value] : settings) text += (text.empty() ? "" : ", ") + key + "=" + value;
-  return name + " (" + text + ")";
 }
 
 std::string RegistryEntry::description() const {
@@ -97,7 +90,7 @@ std::optional<std::string> requested_listing(const Config& config) {
     if (e.collective()) continue;
     if (auto text = e.make_benchmark()->listing(config)) return text;
   }
-  return std::nullopt;
+  return backends::requested_backend_listing(config);
 }
 
 const std::vector<std::string>& planned_benchmarks() {

@@ -31,10 +31,12 @@ void add_stream_results(Table& results, Table& checks, const RankIdentity& who, 
   std::string subject_prefix = "rank " + std::to_string(who.rank) + " (" + who.host + ") ";
   if (device.backend != kBackendCpu) subject_prefix += device.backend + " " + device.device + " ";
   subject_prefix += type;
+  // A device's rows say which rule judged them (HPCC_FPGA used another).
+  const std::string rule_text = device.backend == kBackendCpu ? "" : std::string(": ") + kStreamValidationRuleText;
 
   for (const ArrayValidation& v : m.validation.arrays)
     add_check(checks, {.check = "stream.validation",
-                       .subject = (subject_prefix + " array " + array_letter(v.array)).substr(0, 160),
+                       .subject = (subject_prefix + " array " + array_letter(v.array) + rule_text).substr(0, 160),
                        .kind = "validation",
                        .measured = v.avg_rel_error,
                        .expected = 0,

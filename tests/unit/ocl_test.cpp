@@ -24,7 +24,11 @@
 #include "ocl/OclSelection.hpp"
 #include "ocl/OclStreamKernels.hpp"
 #include "ocl/OclStreamPlan.hpp"
+#include "backends/Backends.hpp"
 #include "backends/LegacyOclAliases.hpp"
+#include "bs/BsBenchmark.hpp"
+#include "stream/StreamBenchmark.hpp"
+#include "topology/Topology.hpp"
 #include "bs/BsDevice.hpp"
 #include "stream/StreamNodeSummary.hpp"
 #include "stream/StreamResults.hpp"
@@ -443,6 +447,49 @@ TEST(OclBuild, WithoutOpenClEveryDeviceUseIsAUsageError) {
   EXPECT_NE(usage_error_of([] { ocl_platforms("--tests ocl"); }).find("--tests ocl: this build of bwsurvey has no OpenCL"),
             std::string::npos);
   EXPECT_EQ(ocl_device_buffers_provider(), nullptr);
+  // Asked for through the benchmarks' backend option: one line naming it.
+  const auto topology = topo::Topology::synthetic("numa:1(memory=8GiB) pack:1 l3:1(size=8MiB) core:2 pu:1");
+  const NodeContext node{topology, "n1", 0, 1, 0, 2, true};
+  const std::string e = usage_error_of([&] {
+    stream::make_stream_benchmark(backends::stream_backends())
+        ->plan(config_with({{stream::kBackendOption, "cpu,ocl"}}), node);
+  });
+  EXPECT_EQ(e.rfind("--stream.backend ocl: this build of bwsurvey has no OpenCL", 0), 0u) << e;
+  EXPECT_EQ(e.find('\n'), std::string::npos) << e;
+  EXPECT_EQ(usage_error_of([&] {
+              bs::make_bs_benchmark(backends::bs_backends())->plan(config_with({{bs::kBackendOption, "ocl"}}), node);
+            }).rfind("--bs.backend ocl: this build of bwsurvey has no OpenCL", 0),
+            0u);
+}
+
+// ---- the old spellings ----
+
+TEST(OclAliases, TestsOclRunsStreamAndBsOnTheDeviceAndBeffOnItsPath) {
+  Config c = config_with({{"tests", "ocl"}, {"beff.path", "host"}});
+  backends::resolve_legacy_ocl_aliases(c);
+  EXPECT_EQ(c.get("tests"), "stream,bs,beff");
+  EXPECT_EQ(c.get(stream::kBackendOption), "ocl");
+  EXPECT_EQ(c.get(bs::kBackendOption), "ocl");
+  EXPECT_EQ(c.get("beff.path"), "device");
+  // stream named too: both backends; --ocl.tests picks the parts.
+  Config both = config_with({{"tests", "stream,ocl"}, {backends::kOclTestsOption, "stream"}});
+  backends::resolve_legacy_ocl_aliases(both);
+  EXPECT_EQ(both.get("tests"), "stream");
+  EXPECT_EQ(both.get(stream::kBackendOption), "cpu,ocl");
+  EXPECT_FALSE(both.has(bs::kBackendOption));
+}
+
+TEST(OclAliases, OldOptionNamesSetTheStreamOptionsAndDisagreementIsAUsageError) {
+  Config c = config_with({{"ocl.elements", "1M"}, {"ocl.ntimes", "7"}});
+  backends::resolve_legacy_ocl_aliases(c);
+  EXPECT_EQ(c.get(stream::kElementsOption), "1M");
+  EXPECT_EQ(c.get(stream::kNtimesOption), "7");
+  Config same = config_with({{"ocl.ntimes", "7"}, {stream::kNtimesOption, "7"}});
+  EXPECT_NO_THROW(backends::resolve_legacy_ocl_aliases(same));
+  Config clash = config_with({{"ocl.elements", "1M"}, {stream::kElementsOption, "2M"}});
+  EXPECT_EQ(usage_error_of([&] { backends::resolve_legacy_ocl_aliases(clash); }),
+            "--ocl.elements '1M' and --stream.elements '2M' disagree: --ocl.elements is an alias of "
+            "--stream.elements; give one of them");
 }
 
 }  // namespace

@@ -92,29 +92,15 @@ class BsSweep {
   double total_ = 0, done_ = 0;
 };
 
-class BsPlannedRun final : public PlannedRun {
+class BsPlannedRun final : public PlannedDeviceRuns<BsDeviceRun> {
  public:
   BsPlannedRun(std::vector<std::unique_ptr<BsDeviceRun>> devices, const NodeContext& node)
-      : devices_(std::move(devices)), rank_(node.rank), host_(node.host) {}
-
-  std::string describe() const override {
-    std::string text;
-    for (const auto& d : devices_) text += (text.empty() ? "" : "; ") + d->describe();
-    return text;
-  }
-  std::uint64_t memory_bytes() const override {
-    std::uint64_t bytes = 0;
-    for (const auto& d : devices_) bytes += d->memory_bytes();
-    return bytes;
-  }
-  void prepare(topo::Team& team) override {
-    for (auto& d : devices_) d->prepare(team);
-  }
+      : PlannedDeviceRuns(std::move(devices)), rank_(node.rank), host_(node.host) {}
 
   std::vector<Table> run(topo::Team& team, RunContext& context) override {
     Table results = make_bs_results_table(), fits = make_bs_fits_table(), checks = make_checks_table();
     std::vector<Table> device_tables;
-    for (auto& d : devices_) {
+    for (auto& d : runs_) {
       const BsDeviceInfo info = d->info(team);
       const BsRankIdentity who{rank_, host_, info.threads, info.backend};
       BsSweep(*d, who, context, checks).run(team, results, fits, info.ceiling_Bps);
@@ -128,12 +114,7 @@ class BsPlannedRun final : public PlannedRun {
     return out;
   }
 
-  void release() override {
-    for (auto& d : devices_) d->release();
-  }
-
  private:
-  std::vector<std::unique_ptr<BsDeviceRun>> devices_;
   int rank_;
   std::string host_;
 };

@@ -28,34 +28,19 @@ std::vector<StreamOp> ops_of(const StreamDeviceInfo& device) {
   return ops;
 }
 
-class StreamPlannedRun final : public PlannedRun {
+class StreamPlannedRun final : public PlannedDeviceRuns<StreamDeviceRun> {
  public:
   StreamPlannedRun(StreamCommonParams common, std::vector<std::unique_ptr<StreamDeviceRun>> devices,
                    const NodeContext& node)
-      : common_(std::move(common)), devices_(std::move(devices)), who_{node.rank, node.host} {}
-
-  std::string describe() const override {
-    if (devices_.size() == 1) return devices_.front()->describe();
-    std::string text;
-    for (const auto& d : devices_) text += (text.empty() ? "" : "; ") + d->describe();
-    return text;
-  }
-  std::uint64_t memory_bytes() const override {
-    std::uint64_t bytes = 0;
-    for (const auto& d : devices_) bytes += d->memory_bytes();
-    return bytes;
-  }
-  void prepare(topo::Team& team) override {
-    for (auto& d : devices_) d->prepare(team);
-  }
+      : PlannedDeviceRuns(std::move(devices)), common_(std::move(common)), who_{node.rank, node.host} {}
 
   std::vector<Table> run(topo::Team& team, RunContext& context) override {
     Table results = make_stream_results_table();
     Table checks = make_checks_table();
     std::vector<Table> out;
-    const double steps = static_cast<double>(devices_.size() * common_.types.size());
+    const double steps = static_cast<double>(runs_.size() * common_.types.size());
     double step = 0;
-    for (auto& d : devices_) {
+    for (auto& d : runs_) {
       const StreamDeviceInfo info = d->info(team);
       for (StreamType type : common_.types) {
         const std::string stage = "stream " + std::string(type_name(type)) + (info.backend == kBackendCpu ? "" : " on " + info.backend);
@@ -72,10 +57,6 @@ class StreamPlannedRun final : public PlannedRun {
     out.insert(out.begin(), std::move(results));
     out.push_back(std::move(checks));
     return out;
-  }
-
-  void release() override {
-    for (auto& d : devices_) d->release();
   }
 
  private:
@@ -100,7 +81,6 @@ class StreamPlannedRun final : public PlannedRun {
   }
 
   StreamCommonParams common_;
-  std::vector<std::unique_ptr<StreamDeviceRun>> devices_;
   RankIdentity who_;
 };
 

@@ -8,6 +8,7 @@
 #include "core/BackendList.hpp"
 #include "core/Errors.hpp"
 #include "core/OptionText.hpp"
+#include "ocl/OclRuntime.hpp"
 #include "stream/StreamPlan.hpp"
 
 namespace bws::backends {
@@ -84,6 +85,8 @@ void resolve_legacy_ocl_aliases(Config& config) {
     }
     if (!named(part.c_str()) && std::find(added.begin(), added.end(), part) == added.end()) added.push_back(part);
   }
+  // Without OpenCL the alias is refused as the option the user typed.
+  if (!ocl::ocl_compiled_in()) ocl::ocl_platforms("--tests ocl");
   tests.insert(tests.begin() + position, added.begin(), added.end());
   config.set("tests", joined(tests));
 }

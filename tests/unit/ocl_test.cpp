@@ -465,6 +465,13 @@ TEST(OclBuild, WithoutOpenClEveryDeviceUseIsAUsageError) {
 // ---- the old spellings ----
 
 TEST(OclAliases, TestsOclRunsStreamAndBsOnTheDeviceAndBeffOnItsPath) {
+  if (!ocl_compiled_in()) {
+    Config c = config_with({{"tests", "ocl"}});
+    EXPECT_EQ(usage_error_of([&] { backends::resolve_legacy_ocl_aliases(c); })
+                  .rfind("--tests ocl: this build of bwsurvey has no OpenCL", 0),
+              0u);
+    return;
+  }
   Config c = config_with({{"tests", "ocl"}, {"beff.path", "host"}});
   backends::resolve_legacy_ocl_aliases(c);
   EXPECT_EQ(c.get("tests"), "stream,bs,beff");

@@ -18,13 +18,8 @@
 namespace bws::ocl {
 namespace {
 
+using test::config_with;
 using test::usage_error_of;
-
-Config config_with(std::map<std::string, std::string> values) {
-  Config config;
-  for (auto& [k, v] : values) config.set(k, v);
-  return config;
-}
 
 TEST(OclAliases, TestsOclRunsStreamAndBsOnTheDeviceAndBeffOnItsPath) {
   if (!ocl_compiled_in()) {

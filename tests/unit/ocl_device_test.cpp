@@ -40,13 +40,8 @@
 namespace bws::ocl {
 namespace {
 
+using test::config_with;
 using test::usage_error_of;
-
-Config config_with(std::map<std::string, std::string> values) {
-  Config config;
-  for (auto& [k, v] : values) config.set(k, v);
-  return config;
-}
 
 // The first device, or nullopt (the test then skips).
 std::optional<OclDeviceInfo> first_device() {

@@ -37,13 +37,8 @@
 namespace bws::ocl {
 namespace {
 
+using test::config_with;
 using test::usage_error_of;
-
-Config config_with(std::map<std::string, std::string> values) {
-  Config config;
-  for (auto& [k, v] : values) config.set(k, v);
-  return config;
-}
 
 // A GPU-like device: 8 GiB, 2 GiB largest buffer, 4 MiB cache, 64 KiB local memory.
 OclDeviceInfo gpu(int platform = 0, int index = 0, std::string name = "Test GPU") {

@@ -24,6 +24,8 @@
 namespace bws::stream {
 namespace {
 
+using test::config_with;
+
 // Every operation takes 1 ms; the arrays always validate.
 class FakeArrays final : public StreamDeviceArrays {
  public:
@@ -64,12 +66,6 @@ class FakeBackend final : public StreamBackend {
     return std::make_unique<FakeRun>();
   }
 };
-
-Config config_with(std::map<std::string, std::string> values) {
-  Config config;
-  for (auto& [k, v] : values) config.set(k, v);
-  return config;
-}
 
 // The results and nodes tables of one STREAM run on this machine's Team.
 std::pair<Table, Table> run_stream(const StreamBackends& backends, const Config& config) {

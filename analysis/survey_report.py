@@ -41,7 +41,7 @@ from report_sections import catalog, generic, overview, scaling  # noqa: E402
 from report_sections.common import Options, UnitMismatch  # noqa: E402
 from report_sections.page import write_page  # noqa: E402
 
-SCHEMA_MAJOR = "1"
+SCHEMA_MAJORS = ("1", "2")  # 1.x: the device STREAM rows in /ocl/stream (report_sections/stream.py reads both)
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -78,8 +78,8 @@ def open_survey(path):
     if version is None:
         raise ValueError(f"{path}: not a bwsurvey file (no schema_version)")
     version = version.decode() if isinstance(version, bytes) else str(version)
-    if version.split(".")[0] != SCHEMA_MAJOR:
-        raise ValueError(f"{path}: schema {version}; this report reads {SCHEMA_MAJOR}.x")
+    if version.split(".")[0] not in SCHEMA_MAJORS:
+        raise ValueError(f"{path}: schema {version}; this report reads {' and '.join(m + '.x' for m in SCHEMA_MAJORS)}")
     return f
 
 

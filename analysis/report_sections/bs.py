@@ -2,7 +2,8 @@
 fitted curve bandwidth(B) = B / (T0 + B/Wmax) drawn from the stored T0 and
 Wmax (/bs/fits), its Wmax as a dashed line and its Fischer-Brown point
 B0.8 = 4 T0 Wmax (stored) as a dotted one; fitted sizes filled, the others
-hollow. The fits of every rank are in the table."""
+hollow. The fits of every rank are in the table. One section per backend
+(the backend column: "cpu", or "ocl" for an OpenCL device)."""
 import numpy as np
 
 from .common import Section, Table, capped, check_units, fixed, giga, has_columns, host_key, read_table, save, plot_text, text
@@ -21,7 +22,22 @@ def sections(f, options):
     check_units(f, "bs/results", {"bytes": "B", "bandwidth": "B/s"})
     if fits is not None:
         check_units(f, "bs/fits", {"T0_seconds": "s", "Wmax_Bps": "B/s", "B08_bytes": "B"})
+    backends = sorted({backend_of(r) for r in results}, key=lambda b: (b != "cpu", b))
+    sections_ = []
+    for backend in backends:
+        mine = results[np.array([backend_of(r) == backend for r in results])]
+        its_fits = None if fits is None else fits[np.array([backend_of(r) == backend for r in fits], dtype=bool)]
+        sections_.append(backend_section(options, backend, mine, its_fits))
+    return sections_
 
+
+def backend_of(row):
+    return text(row["backend"]) if "backend" in row.dtype.names else "cpu"
+
+
+def backend_section(options, backend, results, fits):
+    import matplotlib.pyplot as plt
+    on = "" if backend == "cpu" else f" on {backend}"
     rank = int(results["rank"].min())
     host = text(results[results["rank"] == rank][0]["host"])
     mine = results[results["rank"] == rank]
@@ -48,9 +64,9 @@ def sections(f, options):
         ax.set_xlabel("bytes")
         ax.set_ylabel("GB/s")
         ax.legend(fontsize=7)
-    fig.suptitle(f"BS1-BS7 of rank {rank} ({plot_text(host)}): fits T(B) = T0 + B/Wmax, dashed Wmax, dotted B0.8", fontsize=10)
+    fig.suptitle(f"BS1-BS7{on} of rank {rank} ({plot_text(host)}): fits T(B) = T0 + B/Wmax, dashed Wmax, dotted B0.8", fontsize=10)
     fig.tight_layout()
-    png = save(fig, options, "bs_bandwidth.png")
+    png = save(fig, options, "bs_bandwidth.png" if backend == "cpu" else f"bs_bandwidth_{backend}.png")
 
     table_rows = []
     if fits is not None:
@@ -59,9 +75,9 @@ def sections(f, options):
                                giga(r["Wmax_Bps"]), fixed(r["T0_seconds"] * 1e6, 3), fixed(r["B08_bytes"] / 1e3, 2),
                                fixed(r["r2"], 4), "yes" if r["fitted"] else "no", "yes" if r["valid"] else "NO"])
     table_rows, note = capped(table_rows)
-    return [Section(title="BS1-BS7 bandwidth against bytes", png=png,
-                    tables=[Table("/bs/fits (per rank)", ["rank", "host", "test", "N", "Wmax GB/s", "T0 us",
-                                                          "B0.8 KB", "R^2", "fitted", "valid"], table_rows, note)])]
+    return Section(title=f"BS1-BS7 bandwidth against bytes{on}", png=png,
+                   tables=[Table(f"/bs/fits (per rank{on})", ["rank", "host", "test", "N", "Wmax GB/s", "T0 us",
+                                                          "B0.8 KB", "R^2", "fitted", "valid"], table_rows, note)])
 
 
 def matching_fit(fits, rank, test, degree):

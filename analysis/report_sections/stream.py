@@ -2,7 +2,10 @@
 /stream/nodes), the median with the band the node flags use, and the nodes
 /flags names marked. Flag median and MAD come from /flags when the file has
 it (the scaling study writes them); without it the band is the nodes' median and MAD
-computed here, for the picture only."""
+computed here, for the picture only. One picture per backend and type:
+the device rows are /stream/nodes rows with backend "ocl" (schema 2.x);
+a 1.x file kept them in /ocl/stream/nodes, and its CPU rows had no backend
+column (backend "cpu")."""
 import numpy as np
 
 from .common import Section, Table, check_units, fixed, giga, has_columns, host_key, read_table, save, plot_text, text
@@ -16,35 +19,68 @@ MAD_TO_SIGMA = 1.4826
 
 # The tables this module draws, with what it draws from each (the overview
 # names them; their groups are not drawn again by the generic section).
-DRAWS = {"stream/nodes": "STREAM Triad per node"}
+DRAWS = {"stream/nodes": "STREAM Triad per node and backend",
+         "ocl/stream/nodes": "STREAM Triad per node on the device (schema 1.x files)"}
 ORDER = 10  # where its sections stand on the page
 
+# The node metric of each backend's Triad (its flags in /flags).
+TRIAD_METRIC_PREFIX = {"cpu": "stream.", "ocl": "ocl."}
 
-def triad_flags(f):
-    """{host: flag row} of /flags rows about STREAM Triad, and the table's
-    attributes; ({}, {}) when the file has no /flags."""
+
+def triad_flags(f, backend="cpu"):
+    """{host: flag row} of /flags rows about STREAM Triad of one backend,
+    and the table's attributes; ({}, {}) when the file has no /flags."""
     flags = read_table(f, "flags")
     if flags is None or not has_columns(flags, "host", "metric"):
         return {}, {}
+    prefix = TRIAD_METRIC_PREFIX.get(backend, backend + ".")
     rows = {}
     for r in flags:
         metric = text(r["metric"]).lower()
-        if "triad" in metric or "stream" in metric:
+        if "triad" in metric and metric.startswith(prefix):
             rows[text(r["host"])] = r
     return rows, dict(f["flags"].attrs)
 
 
-def sections(f, options):
-    nodes = read_table(f, "stream/nodes")
-    if nodes is None or not has_columns(nodes, "host", "kernel", "type", "bandwidth") or len(nodes) == 0:
-        return []
-    import matplotlib.pyplot as plt
-    check_units(f, "stream/nodes", {"bandwidth": "B/s"})
+def node_rows(f):
+    """[(backend, row)] of the STREAM node tables (2.x: one table with a
+    backend column; 1.x: /stream/nodes for the CPU, /ocl/stream/nodes for
+    the device)."""
+    rows = []
+    for path, default in (("stream/nodes", "cpu"), ("ocl/stream/nodes", "ocl")):
+        table = read_table(f, path)
+        if table is None or not has_columns(table, "host", "kernel", "type", "bandwidth"):
+            continue
+        check_units(f, path, {"bandwidth": "B/s"})
+        for r in table:
+            backend = text(r["backend"]) if "backend" in table.dtype.names else default
+            rows.append((backend, r))
+    return rows
 
-    flagged, flag_attrs = triad_flags(f)
+
+def field(r, name, default="-"):
+    return int(r[name]) if name in r.dtype.names else default
+
+
+def sections(f, options):
+    all_rows = node_rows(f)
+    if not all_rows:
+        return []
+    backends = sorted({b for b, _ in all_rows}, key=lambda b: (b != "cpu", b))
+    result = []
+    for backend in backends:
+        nodes = [r for b, r in all_rows if b == backend]
+        result += backend_sections(f, options, backend, nodes)
+    return result
+
+
+def backend_sections(f, options, backend, nodes):
+    import matplotlib.pyplot as plt
+    flagged, flag_attrs = triad_flags(f, backend)
     k = float(flag_attrs.get("k", DEFAULT_K))
     fraction = float(flag_attrs.get("fraction", DEFAULT_FRACTION))
     types = [t for t in ("double", "float") if any(text(r["type"]) == t for r in nodes)]
+    on = "" if backend == "cpu" else f" on {backend}"
     result = []
     for typ in types:
         rows = [r for r in nodes if text(r["kernel"]) == "Triad" and text(r["type"]) == typ]
@@ -77,11 +113,11 @@ def sections(f, options):
             ax.set_xticks([i for i, h in enumerate(hosts) if h in flagged], [plot_text(h, 30) for h in hosts if h in flagged],
                           rotation=60, ha="right")
         ax.set_ylabel("Triad GB/s (node aggregate)")
-        ax.set_title(f"STREAM Triad ({typ}) per node" + (f"; {len(flagged)} flagged (red)" if flagged else ""))
+        ax.set_title(f"STREAM Triad ({typ}{on}) per node" + (f"; {len(flagged)} flagged (red)" if flagged else ""))
         ax.set_ylim(bottom=0)
         ax.legend(loc="lower right", fontsize=8)
         fig.tight_layout()
-        png = save(fig, options, f"stream_triad_{typ}.png")
+        png = save(fig, options, f"stream_triad_{typ}.png" if backend == "cpu" else f"stream_triad_{typ}_{backend}.png")
 
         table_rows = []
         for h, r, g in zip(hosts, rows, gbs):
@@ -90,11 +126,11 @@ def sections(f, options):
                 percent = fixed(flag["percent_of_median"], 1)  # as /flags stored it
             else:
                 percent = fixed(100 * g / median, 1) if median > 0 else "n/a"
-            table_rows.append([h, int(r["ranks"]), int(r["threads"]), giga(r["bandwidth"]), percent,
+            table_rows.append([h, int(r["ranks"]), field(r, "threads"), giga(r["bandwidth"]), percent,
                                "FLAGGED" if h in flagged else "", "yes" if r["valid"] else "NO"])
         result.append(Section(
-            title=f"STREAM Triad per node ({typ})", png=png,
-            tables=[Table(f"/stream/nodes, Triad {typ}",
+            title=f"STREAM Triad per node ({typ}{on})", png=png,
+            tables=[Table(f"/stream/nodes, Triad {typ}{on}",
                           ["host", "ranks", "threads", "Triad GB/s", "% of median", "flag", "valid"], table_rows)],
             notes=[f"Band: {source}."]))
     return result

@@ -1,145 +1,180 @@
-// The BS NodeBenchmark: plan() resolves the options (BsPlan), prepare()
-// allocates the NUMA buffers of the largest size and first-touches them on
-// the Team, run() sweeps every test, validates every size and fits each
+// The BS NodeBenchmark, one driver for every backend: plan() asks each
+// backend of --bs.backend for its plan on this rank's device (BsPlan's
+// sweep against its cache and memory); run() sweeps every test through the
+// device interface (BsDevice.hpp), validates every size and fits each
 // series. The ranks of a node start every BS1-BS5 size together (node
 // barrier per size, a fixed count on every rank); BS6/BS7 meet once per
 // degree, since the deduplicated K lists need not be equally long.
 #include "bs/BsBenchmark.hpp"
 
-#include <cstring>
-#include <stdexcept>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
 
-#include "bs/BsMesh.hpp"
-#include "bs/BsPlan.hpp"
-#include "bs/BsResults.hpp"
-#include "bs/BsTeamJobs.hpp"
+#include "bs/BsDevice.hpp"
+#include "core/BackendList.hpp"
+#include "core/OptionText.hpp"
 #include "core/ResultColumns.hpp"
-#include "topology/NumaBuffer.hpp"
 #include "topology/Team.hpp"
 
 namespace bws::bs {
 namespace {
 
-// Empty calls timed for T0: enough that the best one is the fork/join cost
-// without a preemption in it.
-constexpr int kEmptyCallReps = 1000;
-
-void zero_on_team(topo::Team& team, void* data, std::size_t bytes) {
-  auto* p = static_cast<unsigned char*>(data);
-  team.run([&](topo::ThreadContext& thread) {
-    const auto [b, e] = thread.share(bytes / 4096, 1);  // whole pages
-    const std::size_t end = thread.index() == thread.count() - 1 ? bytes : e * 4096;
-    if (end > b * 4096) std::memset(p + b * 4096, 0, end - b * 4096);
-  });
-}
-
-class BsPlannedRun final : public PlannedRun {
+class BsSweep {
  public:
-  BsPlannedRun(BsParams params, const NodeContext& node)
-      : params_(std::move(params)), topology_(&node.topology), who_{node.rank, node.host, node.threads} {}
-
-  std::string describe() const override { return describe_bs(params_); }
-  std::uint64_t memory_bytes() const override { return params_.memory_bytes(); }
-
-  void prepare(topo::Team& team) override {
-    if (params_.vector_buffer_bytes > 0) {
-      vectors_ = topo::NumaBuffer(*topology_, params_.vector_buffer_bytes);
-      zero_on_team(team, vectors_.data(), vectors_.bytes());
-    }
-    if (params_.mesh_buffer_bytes > 0) {
-      mesh_ = topo::NumaBuffer(*topology_, params_.mesh_buffer_bytes);
-      zero_on_team(team, mesh_.data(), mesh_.bytes());
-    }
+  BsSweep(BsDeviceRun& device, const BsRankIdentity& who, RunContext& context, Table& checks)
+      : d_(device), p_(device.params()), who_(who), context_(context), checks_(checks) {
+    for (BsTest t : p_.tests)
+      if (!is_mesh_test(t)) total_ += p_.points;
+    for (const BsDegreeSweep& s : p_.mesh_sweeps)
+      total_ += static_cast<double>(s.points.size()) * (p_.runs(BsTest::Gather) + p_.runs(BsTest::Scatter));
   }
 
-  std::vector<Table> run(topo::Team& team, RunContext& context) override {
-    if (params_.vector_buffer_bytes > 0 && vectors_.data() == nullptr)
-      throw std::logic_error("bs: run() called before prepare()");
-    who_.threads = team.size();
-    Table results = make_bs_results_table(), fits = make_bs_fits_table(), checks = make_checks_table();
-    double total = 0, done = 0;
-    for (BsTest t : params_.tests)
-      if (!is_mesh_test(t)) total += params_.points;
-    for (const BsDegreeSweep& s : params_.mesh_sweeps)
-      total += static_cast<double>(s.points.size()) * (params_.runs(BsTest::Gather) + params_.runs(BsTest::Scatter));
-    auto progress = [&](BsTest t) {
-      done += 1;
-      context.progress.report(std::string("bs ") + bs_spec(t).label, total > 0 ? done / total : 1.0);
-    };
-
-    // T0 on CPU threads is microseconds; a fit over DRAM-sized points
-    // (milliseconds) cannot resolve it, so it is measured (BsFit.hpp).
-    const double T0_seconds = bs_measure_empty_call_seconds(team, context, kEmptyCallReps);
-    for (BsTest t : params_.tests) {
+  void run(topo::Team& team, Table& results, Table& fits, double ceiling_Bps) {
+    for (BsTest t : p_.tests) {
       if (is_mesh_test(t)) continue;
-      const auto& points = params_.vector_points[static_cast<std::size_t>(t) - 1];
-      const std::uint64_t stride = vector_array_stride(points.back().entries);
-      BsVectorArrays arrays;
-      auto* base = static_cast<unsigned char*>(vectors_.data());
-      for (int k = 0; k < bs_spec(t).arrays; ++k)
-        arrays.a[k] = reinterpret_cast<double*>(base + k * (stride + kArrayOffsetBytes));
+      const double T0_seconds = d_.empty_call_seconds(team, context_, t);
+      const auto& points = p_.vector_points[static_cast<std::size_t>(t) - 1];
       BsSeries series{t, 0, {}};
       for (std::size_t i = 0; i < points.size(); ++i) {
-        BsPoint p = bs_measure_vector_point(team, context, t, arrays, points[i].entries, params_.reps);
-        p.point = static_cast<int>(i);
-        series.points.push_back(std::move(p));
+        BsPoint point = d_.vector_point(team, context_, t, points[i].entries, p_.reps);
+        point.point = static_cast<int>(i);
+        checked(point, ceiling_Bps, subject(t, 0));
+        series.points.push_back(std::move(point));
         progress(t);
       }
-      add_bs_series(results, fits, checks, who_, series, params_.fit_min_bytes, T0_seconds);
+      add_bs_series(results, fits, checks_, who_, series, p_.fit_min_bytes, T0_seconds);
     }
-
-    NoNodeSync no_sync;
-    RunContext mesh_context{context.progress, no_sync};
-    for (const BsDegreeSweep& sweep : params_.mesh_sweeps) {
-      context.node_sync.barrier();
+    for (const BsDegreeSweep& sweep : p_.mesh_sweeps) {
+      context_.node_sync.barrier();
       BsSeries gather{BsTest::Gather, sweep.degree, {}}, scatter{BsTest::Scatter, sweep.degree, {}};
       for (std::size_t i = 0; i < sweep.points.size(); ++i) {
         const int k = sweep.points[i].elements_per_side;
-        const HexMesh mesh = make_hex_mesh(k, sweep.degree, params_.mask_boundary);
+        const HexMesh mesh = make_hex_mesh(k, sweep.degree, p_.mask_boundary);
         const GatherCsr csr = make_gather_csr(mesh);
-        const BsMeshOnTeam placed = bs_place_mesh(team, mesh, csr, static_cast<unsigned char*>(mesh_.data()));
+        d_.place_mesh(team, mesh, csr);
         for (BsTest t : {BsTest::Gather, BsTest::Scatter}) {
-          if (!params_.runs(t)) continue;
-          BsPoint p = bs_measure_mesh_point(team, mesh_context, t, placed, params_.reps);
-          p.point = static_cast<int>(i);
-          p.elements_per_side = k;
-          (t == BsTest::Gather ? gather : scatter).points.push_back(std::move(p));
+          if (!p_.runs(t)) continue;
+          BsPoint point = d_.mesh_point(team, context_, t, p_.reps);
+          point.point = static_cast<int>(i);
+          point.elements_per_side = k;
+          checked(point, ceiling_Bps, subject(t, sweep.degree) + " K=" + std::to_string(k));
+          (t == BsTest::Gather ? gather : scatter).points.push_back(std::move(point));
           progress(t);
         }
       }
-      if (params_.runs(BsTest::Gather)) add_bs_series(results, fits, checks, who_, gather, params_.fit_min_bytes, T0_seconds);
-      if (params_.runs(BsTest::Scatter)) add_bs_series(results, fits, checks, who_, scatter, params_.fit_min_bytes, T0_seconds);
+      for (BsSeries* s : {&gather, &scatter})
+        if (p_.runs(s->test))
+          add_bs_series(results, fits, checks_, who_, *s, p_.fit_min_bytes, d_.empty_call_seconds(team, context_, s->test));
     }
-    return {std::move(results), std::move(fits), std::move(checks)};
-  }
-
-  void release() override {
-    vectors_ = topo::NumaBuffer();
-    mesh_ = topo::NumaBuffer();
   }
 
  private:
-  BsParams params_;
-  const topo::Topology* topology_;
-  BsRankIdentity who_;
-  topo::NumaBuffer vectors_, mesh_;
+  void checked(BsPoint& point, double ceiling_Bps, const std::string& what) {
+    if (ceiling_Bps > 0) apply_bs_rate_ceiling(point, ceiling_Bps, checks_, what);
+  }
+  std::string subject(BsTest t, int degree) const {
+    std::string s = "rank " + std::to_string(who_.rank) + " (" + who_.host + ") " + bs_spec(t).label + " on " + who_.backend;
+    if (degree > 0) s += " N=" + std::to_string(degree);
+    return s;
+  }
+  void progress(BsTest t) {
+    done_ += 1;
+    const std::string on = who_.backend == kBackendCpu ? "" : " on " + who_.backend;
+    context_.progress.report(std::string("bs ") + bs_spec(t).label + on, total_ > 0 ? done_ / total_ : 1.0);
+  }
+
+  BsDeviceRun& d_;
+  const BsParams& p_;
+  const BsRankIdentity& who_;
+  RunContext& context_;
+  Table& checks_;
+  double total_ = 0, done_ = 0;
+};
+
+class BsPlannedRun final : public PlannedDeviceRuns<BsDeviceRun> {
+ public:
+  BsPlannedRun(std::vector<std::unique_ptr<BsDeviceRun>> devices, const NodeContext& node)
+      : PlannedDeviceRuns(std::move(devices)), rank_(node.rank), host_(node.host) {}
+
+  std::vector<Table> run(topo::Team& team, RunContext& context) override {
+    Table results = make_bs_results_table(), fits = make_bs_fits_table(), checks = make_checks_table();
+    std::vector<Table> device_tables;
+    for (auto& d : runs_) {
+      const BsDeviceInfo info = d->info(team);
+      const BsRankIdentity who{rank_, host_, info.threads, info.backend};
+      BsSweep(*d, who, context, checks).run(team, results, fits, info.ceiling_Bps);
+      for (Table& t : d->device_tables("bs")) device_tables.push_back(std::move(t));
+    }
+    std::vector<Table> out;
+    out.push_back(std::move(results));
+    out.push_back(std::move(fits));
+    for (Table& t : device_tables) out.push_back(std::move(t));
+    out.push_back(std::move(checks));
+    return out;
+  }
+
+ private:
+  int rank_;
+  std::string host_;
 };
 
 class BsBenchmark final : public NodeBenchmark {
  public:
+  explicit BsBenchmark(BsBackends backends) : backends_(std::move(backends)) {}
   std::string name() const override { return "bs"; }
   std::string description() const override {
     return "BS1-BS7 streaming tests (Chalmers & Warburton): copy, axpy, norm, dot, fused CG update, gather, "
-           "scatter; size sweeps fitted with T(B) = T0 + B/Wmax";
+           "scatter; size sweeps fitted with T(B) = T0 + B/Wmax, on the CPU or a device (--bs.backend)";
   }
-  void add_options(boost::program_options::options_description& desc) const override { add_bs_options(desc); }
+  void add_options(boost::program_options::options_description& desc) const override {
+    add_bs_options(desc);
+    for (const auto& [name, backend] : backends_) backend->add_options(desc);
+  }
   std::unique_ptr<PlannedRun> plan(const Config& config, const NodeContext& node) const override {
-    return std::make_unique<BsPlannedRun>(plan_bs(config, node), node);
+    std::vector<std::string> known;
+    for (const auto& [name, backend] : backends_) known.push_back(name);
+    std::vector<std::unique_ptr<BsDeviceRun>> devices;
+    for (const std::string& name : parse_backend_list(option_text(config, kBackendOption, kBackendDefault),
+                                                      kBackendOption, known))
+      devices.push_back(backends_.at(name)->plan(config, node));
+    return std::make_unique<BsPlannedRun>(std::move(devices), node);
   }
+
+ private:
+  BsBackends backends_;
 };
 
 }  // namespace
 
-std::unique_ptr<NodeBenchmark> make_bs_benchmark() { return std::make_unique<BsBenchmark>(); }
+std::unique_ptr<NodeBenchmark> make_bs_benchmark(BsBackends backends) {
+  return std::make_unique<BsBenchmark>(std::move(backends));
+}
+
+std::unique_ptr<NodeBenchmark> make_bs_benchmark() {
+  return make_bs_benchmark(BsBackends{{kBackendCpu, cpu_bs_backend()}});
+}
+
+bool apply_bs_rate_ceiling(BsPoint& p, double ceiling_Bps, Table& checks, const std::string& what) {
+  double best = 0;
+  for (double s : p.seconds) best = best == 0 ? s : std::min(best, s);
+  const double rate = best > 0 ? static_cast<double>(p.bytes) / best : INFINITY;
+  if (rate <= ceiling_Bps) return true;
+  p.validation.passed = false;
+  char text[160];
+  std::snprintf(text, sizeof text, "rate %.3g B/s above the device's ceiling %.3g B/s", rate, ceiling_Bps);
+  p.validation.what = text + (p.validation.what.empty() ? std::string() : "; " + p.validation.what);
+  const std::string subject = what + " (" + std::to_string(p.bytes) + " B): above the device's ceiling";
+  add_check(checks, {.check = "bs.rate_ceiling",
+                     .subject = subject.substr(0, 160),
+                     .kind = "validation",
+                     .measured = rate,
+                     .expected = ceiling_Bps,
+                     .lower = 0,
+                     .upper = ceiling_Bps,
+                     .unit = "B/s",
+                     .passed = false});
+  return false;
+}
 
 }  // namespace bws::bs

@@ -7,13 +7,16 @@
 #include <vector>
 
 #include "core/Benchmark.hpp"
+#include "bs/BsDevice.hpp"
 #include "core/Report.hpp"
 
 namespace bws::bs {
 
+// Runs on the backends --bs.backend names, among `backends` (the backend
+// list's BS implementations); without: the CPU backend only.
+std::unique_ptr<NodeBenchmark> make_bs_benchmark(BsBackends backends);
 std::unique_ptr<NodeBenchmark> make_bs_benchmark();
-// Reads the kept /bs/fits rows of backend "cpu" (the OpenCL backend's rows
-// are reported by the ocl benchmark, through bs_fit_summary_lines).
+// Reads the kept /bs/fits rows: a summary per backend.
 std::unique_ptr<BenchmarkReport> make_bs_report();
 // The summary of the /bs/fits rows of one backend ("cpu", "ocl").
 std::vector<std::string> bs_fit_summary_lines(const std::vector<Table>& tables, const std::string& backend);

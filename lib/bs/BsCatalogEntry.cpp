@@ -26,11 +26,11 @@ std::vector<std::string> degree_labels() {
 
 }  // namespace
 
-CatalogEntry catalog_entry() {
+CatalogEntry catalog_entry(BsBackends backends) {
   return {
       .name = "bs",
       .in_default_set = false,  // it is long
-      .make_benchmark = make_bs_benchmark,
+      .make_benchmark = [backends] { return make_bs_benchmark(backends); },
       .make_report = make_bs_report,
       .report_tables = {kFitsPath},
       .node_metrics = {{.name = "bs.wmax", .table = kFitsPath, .column = "Wmax_Bps", .unit = "B/s",

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "bs/BsMesh.hpp"
+#include "core/BackendList.hpp"
 #include "core/Errors.hpp"
 #include "core/OptionText.hpp"
 #include "core/Sizes.hpp"
@@ -153,6 +154,10 @@ BsMeshLayout mesh_layout(std::uint64_t ng, std::uint64_t nt) {
 }
 
 void add_bs_options(boost::program_options::options_description& desc) {
+  add_text_option(desc, kBackendOption, kBackendDefault,
+                  "BS: where it runs, a comma list of backends, each in turn into the one table (its backend "
+                  "column): cpu (the rank's pinned threads), ocl (the rank's OpenCL device, double precision; "
+                  "'auto' sizes scale with its global memory cache)");
   add_text_option(desc, kTestsOption, kTestsDefault,
                   "BS: the streaming tests to run, a comma list of bs1 (copy), bs2 (axpy), bs3 (norm), bs4 (dot), "
                   "bs5 (fused CG update), bs6 (gather), bs7 (scatter), or all");

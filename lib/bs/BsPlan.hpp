@@ -23,6 +23,7 @@ inline constexpr const char* kPointsOption = "bs.points";
 inline constexpr const char* kRepsOption = "bs.reps";
 inline constexpr const char* kDegreesOption = "bs.degrees";
 inline constexpr const char* kMaskOption = "bs.mask-boundary";
+inline constexpr const char* kBackendOption = "bs.backend";  // default core/BackendList.hpp's "cpu"
 
 inline constexpr const char* kTestsDefault = "bs1,bs2,bs3,bs4,bs5,bs6,bs7";
 inline constexpr const char* kMinBytesDefault = "32K";

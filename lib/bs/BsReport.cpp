@@ -108,7 +108,19 @@ namespace {
 class BsReport final : public BenchmarkReport {
  public:
   std::vector<std::string> summary_lines(const std::vector<Table>& tables) const override {
-    return bs_fit_summary_lines(tables, kBackendCpu);
+    std::vector<std::string> backends;  // cpu first, then the others in the order their rows come
+    for (const Table& t : tables)
+      if (t.path() == kFitsPath)
+        for (std::size_t r = 0; r < t.rows(); ++r)
+          if (std::find(backends.begin(), backends.end(), t.get_string(r, "backend")) == backends.end())
+            backends.push_back(t.get_string(r, "backend"));
+    std::stable_partition(backends.begin(), backends.end(), [](const std::string& b) { return b == kBackendCpu; });
+    std::vector<std::string> lines;
+    for (const std::string& backend : backends) {
+      if (!lines.empty()) lines.emplace_back();
+      for (std::string& l : bs_fit_summary_lines(tables, backend)) lines.push_back(std::move(l));
+    }
+    return lines;
   }
 };
 

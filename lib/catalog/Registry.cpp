@@ -1,9 +1,8 @@
 #include "catalog/Registry.hpp"
 
+#include "backends/Backends.hpp"
 #include "beff/BeffCatalogEntry.hpp"
 #include "bs/BsCatalogEntry.hpp"
-#include "ocl/OclBenchmark.hpp"
-#include "ocl/OclCatalogEntry.hpp"
 #include "pmbw/PmbwCatalogEntry.hpp"
 #include "roofline/RooflineCatalogEntry.hpp"
 #include "stream/StreamCatalogEntry.hpp"
@@ -12,14 +11,13 @@ namespace bws::survey {
 
 const std::vector<RegistryEntry>& benchmark_registry() {
   static const std::vector<RegistryEntry> entries = {
-      stream::catalog_entry(),
-      // b_eff's PCIe path opens device buffers through lib/ocl (nullptr in a
-      // build without OpenCL): lib/beff itself never depends on OpenCL.
-      beff::catalog_entry(ocl::device_buffers_provider()),
-      bs::catalog_entry(),
+      // The benchmarks with a device axis take their device implementations
+      // from the backend list (lib/backends): none depends on a device library.
+      stream::catalog_entry(backends::stream_backends()),
+      beff::catalog_entry(backends::beff_device_buffers()),
+      bs::catalog_entry(backends::bs_backends()),
       pmbw::catalog_entry(),
       roofline::catalog_entry(),
-      ocl::catalog_entry(),
   };
   return entries;
 }
@@ -41,7 +39,7 @@ std::optional<std::string> requested_listing(const Config& config) {
     if (e.collective()) continue;
     if (auto text = e.make_benchmark()->listing(config)) return text;
   }
-  return std::nullopt;
+  return backends::requested_backend_listing(config);
 }
 
 }  // namespace bws::survey

@@ -2,12 +2,6 @@
 
 namespace bws {
 
-std::string CompanionPhase::label() const {
-  std::string text;
-  for (const auto& [key, value] : settings) text += (text.empty() ? "" : ", ") + key + "=" + value;
-  return name + " (" + text + ")";
-}
-
 std::string CatalogEntry::description() const {
   return collective() ? make_collective()->description() : make_benchmark()->description();
 }

@@ -28,19 +28,6 @@ struct ExportView {
   std::function<Table(const std::vector<Table>&)> make;
 };
 
-// Another entry's phase that an entry brings along when --tests names it,
-// run right after it with some options set: ocl brings b_eff with
-// --beff.path device (the device b_eff is part of the OpenCL backend, but
-// b_eff is collective and stays in lib/beff).
-struct CompanionPhase {
-  std::string name;
-  std::vector<std::pair<std::string, std::string>> settings;  // option key, value
-  // Whether the options ask for it (nullptr: always), e.g. --ocl.tests names beff.
-  std::function<bool(const Config&)> wanted;
-  // "beff (beff.path=device)"
-  std::string label() const;
-};
-
 // A benchmark is either node-local (make_benchmark: every rank runs it on
 // its own node) or collective (make_collective: all ranks run it together).
 // Written with designated initializers in the benchmark's folder.
@@ -61,9 +48,6 @@ struct CatalogEntry {
   std::vector<NodeMetric> node_metrics = {};
   // Extra flat tables for `bwreport export`.
   std::vector<ExportView> export_views = {};
-  // Phases run after this one when --tests names it; skipped when --tests
-  // also names that entry and the options already have those values.
-  std::vector<CompanionPhase> companions = {};
 
   bool collective() const { return static_cast<bool>(make_collective); }
   std::string description() const;

@@ -16,9 +16,10 @@
 namespace bws::h5 {
 
 // Major.minor; readers reject an unknown major version.
-inline constexpr int kSchemaMajor = 1;
-inline constexpr int kSchemaMinor = 1;  // 1.1: the ocl tables, b_eff's path columns
-std::string schema_version();  // "1.1"
+inline constexpr int kSchemaMajor = 2;
+inline constexpr int kSchemaMinor = 0;  // 2.0: the device is a backend column of STREAM's and BS's tables
+inline constexpr int kOldestSchemaMajor = 1;  // 1.x files are read through SchemaOneAdapter
+std::string schema_version();  // "2.0"
 
 class ResultFile {
  public:

@@ -6,6 +6,7 @@
 
 #include "core/Errors.hpp"
 #include "core/PrintableText.hpp"
+#include "h5/SchemaOneAdapter.hpp"
 #include "h5/Attributes.hpp"
 #include "h5/Failure.hpp"
 #include "h5/Handles.hpp"
@@ -21,6 +22,7 @@ namespace bws::h5 {
 struct ResultReader::Impl {
   Handle file;
   std::string path;
+  int schema_major = kSchemaMajor;  // 1: shown through SchemaOneAdapter
 
   // The open file of `impl`; a moved-from reader throws.
   static hid_t file_of(const std::unique_ptr<Impl>& impl) {
@@ -59,15 +61,19 @@ int major_version_of(const std::string& version) {
   return major;
 }
 
-void check_schema_version(hid_t file, const std::string& path) {
-  const std::string supported = std::to_string(kSchemaMajor) + ".x";
+// The major version of a file this bwsurvey reads (this one's, or 1.x
+// through SchemaOneAdapter); UsageError otherwise.
+int check_schema_version(hid_t file, const std::string& path) {
+  const std::string supported = std::to_string(kOldestSchemaMajor) + ".x to " + std::to_string(kSchemaMajor) + ".x";
   if (!has_attribute(file, "schema_version"))
     throw UsageError("'" + printable_text(path, 200) + "' has no schema_version attribute: it is not a bwsurvey result file (this bwsurvey reads schema " +
                      supported + ")");
   const std::string found = read_text_attribute(file, "schema_version");
-  if (major_version_of(found) != kSchemaMajor)
+  const int major = major_version_of(found);
+  if (major < kOldestSchemaMajor || major > kSchemaMajor)
     throw UsageError("'" + printable_text(path, 200) + "' has schema version " + printable_text(found, 40) +
                      "; this bwsurvey reads schema " + supported);
+  return major;
 }
 
 herr_t collect_name(hid_t, const char* name, const H5L_info_t*, void* names) {
@@ -90,7 +96,7 @@ ResultReader ResultReader::open(const std::string& path) {
   as_input_error(path, [&] {
     impl->file = checked_handle(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, H5I_INVALID_HID,
                                 "open", path);
-    check_schema_version(impl->file.id(), path);
+    impl->schema_major = check_schema_version(impl->file.id(), path);
   });
   return ResultReader(std::move(impl));
 }
@@ -102,7 +108,14 @@ ResultReader::~ResultReader() = default;
 
 bool ResultReader::exists(const std::string& object_path) const {
   const hid_t file = Impl::file_of(impl_);
-  return as_input_error(impl_->path, [&] { return object_exists(file, object_path); });
+  return as_input_error(impl_->path, [&] {
+    if (object_exists(file, object_path)) return true;
+    if (impl_->schema_major != 1) return false;
+    const std::string path = absolute_path(object_path).substr(1);
+    for (const std::string& stored : table_paths())  // a 1.x file: the upgraded tables exist
+      if (stored == path) return true;
+    return false;
+  });
 }
 
 std::vector<std::string> ResultReader::list(const std::string& group_path) const {
@@ -184,7 +197,9 @@ std::vector<std::string> ResultReader::table_paths(const std::string& group_path
       const Handle object = open_object(file, "/" + path);
       if (H5Iget_type(object.id()) != H5I_DATASET) continue;
       const Handle type = checked_handle(H5Dget_type(object.id()), H5Tclose, file, "get the type of", path);
-      if (H5Tget_class(type.id()) == H5T_COMPOUND) tables.push_back(path);
+      if (H5Tget_class(type.id()) != H5T_COMPOUND) continue;
+      const std::string home = impl_->schema_major == 1 ? schema_one_home(path) : path;
+      if (std::find(tables.begin(), tables.end(), home) == tables.end()) tables.push_back(home);
     }
     std::sort(tables.begin(), tables.end());
     return tables;
@@ -215,7 +230,16 @@ std::string ResultReader::read_text(const std::string& dataset_path) const {
 
 Table ResultReader::read_table(const std::string& table_path) const {
   const hid_t file = Impl::file_of(impl_);
-  return as_input_error(impl_->path, [&] { return h5::read_table(file, table_path); });
+  return as_input_error(impl_->path, [&] {
+    if (impl_->schema_major == 1) {
+      const auto stored = [&](const std::string& path) -> std::optional<Table> {
+        if (!object_exists(file, "/" + path)) return std::nullopt;
+        return h5::read_table(file, path);
+      };
+      if (auto upgraded = upgraded_schema_one_table(absolute_path(table_path).substr(1), stored)) return *upgraded;
+    }
+    return h5::read_table(file, table_path);
+  });
 }
 
 }  // namespace bws::h5

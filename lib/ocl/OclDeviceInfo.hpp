@@ -8,6 +8,9 @@
 
 namespace bws::ocl {
 
+// The backend column of the rows measured on an OpenCL device.
+inline constexpr const char* kBackendOcl = "ocl";
+
 struct OclDeviceInfo {
   int platform_index = 0;
   int device_index = 0;  // within its platform

@@ -1,12 +1,15 @@
 #include "ocl/OclDeviceTable.hpp"
 
 #include "core/ResultColumns.hpp"
+#include "ocl/OclRateCeiling.hpp"
+#include "ocl/OclRuntime.hpp"
 
 namespace bws::ocl {
 
 Table make_ocl_devices_table() {
   return Table(kDevicesPath,
                {int_column("rank"), text_column("host", kHostWidth), int_column("local_rank"),
+                text_column("benchmark", 16),  // "stream", "bs": what measured on it
                 int_column("platform_index"), text_column("platform", 128), int_column("device_index"),
                 text_column("device", 128), text_column("vendor", 64), text_column("type", 16),
                 text_column("version", 128), text_column("driver_version", 64), int_column("compute_units"),
@@ -17,12 +20,13 @@ Table make_ocl_devices_table() {
                 int_column("ranks_on_device"), real_column("ceiling", "B/s")});
 }
 
-void add_ocl_device_row(Table& devices, int rank, const std::string& host, int local_rank, const OclChoice& choice,
-                        double ceiling_Bps) {
+void add_ocl_device_row(Table& devices, const OclRankDevice& rank, const std::string& benchmark) {
+  const OclChoice& choice = rank.choice;
   const OclDeviceInfo& d = choice.device;
-  devices.add_row({{"rank", rank},
-                   {"host", host},
-                   {"local_rank", local_rank},
+  devices.add_row({{"rank", rank.rank},
+                   {"host", rank.host},
+                   {"local_rank", rank.local_rank},
+                   {"benchmark", benchmark},
                    {"platform_index", d.platform_index},
                    {"platform", d.platform_name},
                    {"device_index", d.device_index},
@@ -42,7 +46,18 @@ void add_ocl_device_row(Table& devices, int rank, const std::string& host, int l
                    {"fp64", d.fp64},
                    {"candidates", choice.candidates},
                    {"ranks_on_device", choice.ranks_on_device},
-                   {"ceiling", ceiling_Bps}});
+                   {"ceiling", device_rate_ceiling_Bps(d)}});
+}
+
+OclRankDevice choose_rank_device(const Config& config, const NodeContext& node, const std::string& asked_by) {
+  return {node.rank, node.local_rank, node.host,
+          choose_device(ocl_platforms(asked_by), config, node.local_rank, node.ranks_on_node)};
+}
+
+std::vector<Table> ocl_devices_tables(const OclRankDevice& rank, const std::string& benchmark) {
+  Table devices = make_ocl_devices_table();
+  add_ocl_device_row(devices, rank, benchmark);
+  return {std::move(devices)};
 }
 
 }  // namespace bws::ocl

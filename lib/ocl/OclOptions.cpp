@@ -4,32 +4,20 @@
 
 namespace bws::ocl {
 
-void add_ocl_options(boost::program_options::options_description& desc) {
+void add_ocl_device_options(boost::program_options::options_description& desc) {
   add_text_option(desc, kPlatformOption, kPlatformDefault,
                   "OpenCL: platform, an index (0, 1, ...) or a case-insensitive substring of its name (pocl, "
                   "nvidia); auto = the first platform that has a device; --ocl.list shows them");
   add_text_option(desc, kDeviceOption, kDeviceDefault,
                   "OpenCL: device of that platform, an index or a name substring; auto = all its devices. Among "
-                  "the matching devices each rank takes (its rank on the node) % (their count); also the device "
-                  "of --beff.path device");
+                  "the matching devices each rank takes (its rank on the node) % (their count); the device of "
+                  "--stream.backend ocl, --bs.backend ocl and --beff.path device");
   add_flag_text_option(desc, kListOption, kListDefault,
                        "OpenCL: print the platforms and devices with their indices and exit (--ocl.list alone, or "
                        "--ocl.list=true|false)");
-  add_text_option(desc, kPartsOption, kPartsDefault,
-                  "OpenCL: what the ocl test runs on the device, a comma list of stream (seed 000's STREAM with "
-                  "PCI write/read), bs (BS1-BS7 with the --bs.* sweep and fit, double precision) and beff (b_eff "
-                  "with --beff.path device, as a phase after this one)");
-  add_text_option(desc, kElementsOption, kElementsDefault,
-                  "OpenCL STREAM: elements per array (all replications together); auto = >= 4x the device's "
-                  "global memory cache and >= 10^7, within 40% of the device's memory for the ranks sharing "
-                  "it, rounded down to a multiple of replications x vector-count x buffer-size; an explicit "
-                  "count must be such a multiple (K/M/G = x1024, 1e7)");
-  add_text_option(desc, kTypeOption, kTypeDefault,
-                  "OpenCL STREAM: element type, double or float (seed 000's DATA_TYPE)");
-  add_text_option(desc, kNtimesOption, kNtimesDefault,
-                  "OpenCL STREAM: repetitions of PCI write, Copy, Scale, Add, Triad, PCI read, all timed (an "
-                  "untimed test run before them, as in HPCC_FPGA); allowed 1..250 (1..30 with float) (--quick "
-                  "with the default: 3)");
+}
+
+void add_ocl_stream_options(boost::program_options::options_description& desc) {
   add_text_option(desc, kBufferSizeOption, kBufferSizeDefault,
                   "OpenCL STREAM: elements (of the vector type) of the kernel's local memory buffer, one block "
                   "of the arrays per work-group (seed 000's DEVICE_BUFFER_SIZE); allowed 1..2^20 and within the "

@@ -1,7 +1,10 @@
 #pragma once
-// The ocl benchmark's options (declared here; parsed by OclPlan and, for
-// the device choice, by anything that opens a device: b_eff's PCIe path
-// too). Keys without the leading "--" and their defaults.
+// The OpenCL device library's options: the device choice (--ocl.platform,
+// --ocl.device, --ocl.list; read by every benchmark that runs on the ocl
+// backend and by b_eff's device path) and the shape of device STREAM's
+// kernels (declared by the ocl STREAM backend). Keys without the leading
+// "--" and their defaults. The old --ocl.tests/elements/type/ntimes are
+// aliases (lib/backends/LegacyOclAliases.hpp).
 #include <boost/program_options/options_description.hpp>
 
 namespace bws::ocl {
@@ -9,10 +12,6 @@ namespace bws::ocl {
 inline constexpr const char* kPlatformOption = "ocl.platform";
 inline constexpr const char* kDeviceOption = "ocl.device";
 inline constexpr const char* kListOption = "ocl.list";
-inline constexpr const char* kPartsOption = "ocl.tests";
-inline constexpr const char* kElementsOption = "ocl.elements";
-inline constexpr const char* kTypeOption = "ocl.type";
-inline constexpr const char* kNtimesOption = "ocl.ntimes";
 inline constexpr const char* kBufferSizeOption = "ocl.buffer-size";
 inline constexpr const char* kVectorCountOption = "ocl.vector-count";
 inline constexpr const char* kUnrollOption = "ocl.unroll";
@@ -22,16 +21,15 @@ inline constexpr const char* kSingleKernelOption = "ocl.single-kernel";
 inline constexpr const char* kPlatformDefault = "auto";
 inline constexpr const char* kDeviceDefault = "auto";
 inline constexpr const char* kListDefault = "false";
-inline constexpr const char* kPartsDefault = "stream,bs,beff";
-inline constexpr const char* kElementsDefault = "auto";
-inline constexpr const char* kTypeDefault = "double";
-inline constexpr const char* kNtimesDefault = "10";
 inline constexpr const char* kBufferSizeDefault = "4096";
 inline constexpr const char* kVectorCountDefault = "1";
 inline constexpr const char* kUnrollDefault = "1";
 inline constexpr const char* kReplicationsDefault = "1";
 inline constexpr const char* kSingleKernelDefault = "true";
 
-void add_ocl_options(boost::program_options::options_description& desc);
+// --ocl.platform, --ocl.device, --ocl.list.
+void add_ocl_device_options(boost::program_options::options_description& desc);
+// --ocl.buffer-size, vector-count, unroll, replications, single-kernel.
+void add_ocl_stream_options(boost::program_options::options_description& desc);
 
 }  // namespace bws::ocl

@@ -1,5 +1,5 @@
 #pragma once
-// The boundary between the ocl benchmark and OpenCL. Everything on this
+// The boundary between the ocl device library and OpenCL. Everything on this
 // side is plain C++ (planning, kernel sources, tables, reports); the
 // functions below are implemented in lib/ocl/cl/ with OpenCL-CLHPP when the
 // build found OpenCL, and in lib/ocl/absent/ otherwise, where every one of
@@ -22,7 +22,7 @@
 #include "core/RunContext.hpp"
 #include "ocl/OclDeviceInfo.hpp"
 #include "ocl/OclStreamPlan.hpp"
-#include "ocl/OclStreamResults.hpp"
+#include "stream/StreamDevice.hpp"
 
 namespace bws::ocl {
 
@@ -42,20 +42,14 @@ class OclDevice {
 };
 std::shared_ptr<OclDevice> open_ocl_device(const OclDeviceInfo& device);
 
-// Device STREAM (seed 000): owns the device buffers (one A, B, C per
-// replication) and their host copies; the program is built on creation.
-class OclStreamRunner {
- public:
-  virtual ~OclStreamRunner() = default;
-  // Writes A=1, B=2, C=0, runs the untimed test run (A = 2A) and reads the
-  // arrays back; then ntimes x (PCI write, Copy, Scale, Add, Triad, PCI
-  // read), each timed on the host around its blocking completion, the ranks
-  // of the node meeting (node_sync) before each; then validates the host
-  // arrays. after_repetition(k) after repetition k.
-  virtual OclStreamMeasurement measure(NodeSync& node_sync, const std::function<void(int)>& after_repetition) = 0;
-};
-std::unique_ptr<OclStreamRunner> make_ocl_stream_runner(std::shared_ptr<OclDevice> device,
-                                                        const OclStreamParams& params);
+// Device STREAM (seed 000) of one element type: owns the device buffers
+// (one A, B, C per replication) and their host copies; the program is
+// built and the arrays initialised (A=1, B=2, C=0 written, the untimed test
+// run A = 2A, one untimed pass of the operations) on creation. PCI write
+// and read move every replication's three parts; a kernel's time runs from
+// the release of all replications (one user event) to the last one's end.
+std::unique_ptr<stream::StreamDeviceArrays> make_ocl_stream_arrays(std::shared_ptr<OclDevice> device,
+                                                                   const OclStreamParams& params);
 
 // The outputs of one BS1-BS5 call on the inputs bs_input() gives, read back
 // (arrays as the test leaves them: index as BsVectorArrays: BS1/BS2/BS4

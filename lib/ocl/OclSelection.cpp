@@ -8,6 +8,7 @@
 #include "core/OptionText.hpp"
 #include "core/Sizes.hpp"
 #include "ocl/OclOptions.hpp"
+#include "ocl/OclRuntime.hpp"
 
 namespace bws::ocl {
 namespace {
@@ -124,6 +125,11 @@ std::string device_listing(const std::vector<OclPlatformInfo>& platforms) {
   text += "Choose with --ocl.platform P --ocl.device D (index or name substring); ranks of a node spread over the "
           "matching devices.\n";
   return text;
+}
+
+std::optional<std::string> requested_device_listing(const Config& config) {
+  if (!parse_flag_text(option_text(config, kListOption, kListDefault), kListOption)) return std::nullopt;
+  return device_listing(ocl_platforms(option_flag(kListOption)));
 }
 
 }  // namespace bws::ocl

@@ -5,6 +5,7 @@
 // devices that match, a rank takes (its rank on the node) % (their count),
 // so the ranks of a node spread over its devices. Pure functions over the
 // enumerated platforms, so every rule is tested without a device.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,5 +30,7 @@ OclChoice choose_device(const std::vector<OclPlatformInfo>& platforms, const Con
 // The text of --ocl.list: every platform and device with its index and the
 // figures planning uses.
 std::string device_listing(const std::vector<OclPlatformInfo>& platforms);
+// --ocl.list given: the listing of this machine's platforms; else nothing.
+std::optional<std::string> requested_device_listing(const Config& config);
 
 }  // namespace bws::ocl

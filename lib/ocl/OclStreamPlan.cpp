@@ -12,15 +12,10 @@
 namespace bws::ocl {
 namespace {
 
-stream::StreamType parse_type(const std::string& text, const OclDeviceInfo& device) {
-  const std::string t = lower_text(trim_text(text));
-  if (t == "float") return stream::StreamType::Float;
-  if (t != "double")
-    throw UsageError(option_flag(kTypeOption) + ": unknown type '" + text + "'; allowed: double, float");
-  if (!device.fp64)
-    throw UsageError(option_flag(kTypeOption) + ": double needs cl_khr_fp64, which " + device.label() +
+void check_type(stream::StreamType type, const OclDeviceInfo& device) {
+  if (type == stream::StreamType::Double && !device.fp64)
+    throw UsageError(option_flag(stream::kTypeOption) + ": double needs cl_khr_fp64, which " + device.label() +
                      " lacks; allowed: float");
-  return stream::StreamType::Double;
 }
 
 int parse_vector_count(const std::string& text) {
@@ -59,19 +54,23 @@ void check_stream_length(std::uint64_t n, const OclStreamParams& p) {
   if (n > 0 && n % unit == 0) return;
   const std::uint64_t below = n / unit * unit, above = below + unit;
   std::string nearest = below > 0 ? std::to_string(below) + " and " + std::to_string(above) : std::to_string(above);
-  throw UsageError(option_flag(kElementsOption) + " " + std::to_string(n) + ": not a multiple of " + shape_text(p) +
+  throw UsageError(option_flag(stream::kElementsOption) + " " + std::to_string(n) + ": not a multiple of " + shape_text(p) +
                    " (the kernels have no bounds check); nearest valid lengths: " + nearest);
 }
 
 OclStreamParams plan_ocl_stream(const Config& config, const OclDeviceInfo& device, int ranks_on_device, bool quick) {
+  const stream::StreamCommonParams common = stream::plan_stream_common(config, quick);
+  return plan_ocl_stream(config, device, ranks_on_device, common, common.types.front());
+}
+
+OclStreamParams plan_ocl_stream(const Config& config, const OclDeviceInfo& device, int ranks_on_device,
+                                const stream::StreamCommonParams& common, stream::StreamType type) {
   OclStreamParams p;
   p.ranks_on_device = std::max(1, ranks_on_device);
-  p.type = parse_type(option_text(config, kTypeOption, kTypeDefault), device);
-  const bool is_float = p.type == stream::StreamType::Float;
-  p.ntimes = static_cast<int>(parse_whole_number(option_text(config, kNtimesOption, kNtimesDefault), kNtimesOption,
-                                                 kMinNtimes, is_float ? kMaxNtimesFloat : kMaxNtimesDouble));
-  if (quick && option_defaulted(config, kNtimesOption)) p.ntimes = kQuickNtimes;
-  p.validation = stream::parse_validation_rule(config);  // one rule for both backends
+  check_type(type, device);
+  p.type = type;
+  p.ntimes = common.ntimes;
+  p.validation = common.validation;  // one rule for every backend
   p.replications = static_cast<int>(parse_whole_number(
       option_text(config, kReplicationsOption, kReplicationsDefault), kReplicationsOption, 1, kMaxReplications));
   p.vector_count = parse_vector_count(option_text(config, kVectorCountOption, kVectorCountDefault));
@@ -97,7 +96,8 @@ OclStreamParams plan_ocl_stream(const Config& config, const OclDeviceInfo& devic
     throw;
   }
 
-  const std::string elements_text = trim_text(option_text(config, kElementsOption, kElementsDefault));
+  const std::string elements_text =
+      trim_text(option_text(config, stream::kElementsOption, stream::kElementsDefault));
   p.elements_auto = lower_text(elements_text) == "auto";
   const std::uint64_t unit = p.length_unit();
   const std::uint64_t auto_cap = memory_cap(p, device, kAutoMemoryFraction);
@@ -105,7 +105,7 @@ OclStreamParams plan_ocl_stream(const Config& config, const OclDeviceInfo& devic
     std::uint64_t n = std::max(kAutoMinElements, kAutoCacheMultiple * device.global_cache_bytes / p.element_bytes());
     n = std::min(n, auto_cap) / unit * unit;
     if (n == 0)
-      throw UsageError(option_flag(kElementsOption) + " auto: 40% of " + device.label() + "'s " +
+      throw UsageError(option_flag(stream::kElementsOption) + " auto: 40% of " + device.label() + "'s " +
                        format_bytes(static_cast<double>(device.global_memory_bytes)) + " holds less than one " +
                        shape_text(p) + " elements per array for " + std::to_string(p.ranks_on_device) +
                        " ranks; allowed: a smaller --ocl.buffer-size or --ocl.replications");
@@ -117,13 +117,13 @@ OclStreamParams plan_ocl_stream(const Config& config, const OclDeviceInfo& devic
   const std::string allowed = "; allowed: auto or a multiple of " + std::to_string(unit) + " up to " +
                               std::to_string(full_cap / unit * unit);
   try {
-    n = parse_size(elements_text, option_flag(kElementsOption));
+    n = parse_size(elements_text, option_flag(stream::kElementsOption));
   } catch (const UsageError& e) {
     throw UsageError(std::string(e.what()) + allowed);
   }
   check_stream_length(n, p);
   if (n > full_cap)
-    throw UsageError(option_flag(kElementsOption) + " " + elements_text + ": 3 arrays of " +
+    throw UsageError(option_flag(stream::kElementsOption) + " " + elements_text + ": 3 arrays of " +
                      format_bytes(static_cast<double>(n * p.element_bytes())) + " for " +
                      std::to_string(p.ranks_on_device) + (p.ranks_on_device == 1 ? " rank" : " ranks") + " exceed " +
                      device.label() + " (" + format_bytes(static_cast<double>(device.global_memory_bytes)) +

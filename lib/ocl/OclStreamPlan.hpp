@@ -11,15 +11,12 @@
 
 #include "core/Config.hpp"
 #include "ocl/OclDeviceInfo.hpp"
+#include "stream/StreamDevice.hpp"
 #include "stream/StreamTypes.hpp"
 #include "stream/StreamValidation.hpp"
 
 namespace bws::ocl {
 
-inline constexpr int kMinNtimes = 1;          // every repetition is timed; the test run warms up
-inline constexpr int kMaxNtimesDouble = 250;  // STREAM's values grow 15x per repetition
-inline constexpr int kMaxNtimesFloat = 30;
-inline constexpr int kQuickNtimes = 3;
 inline constexpr std::uint64_t kMaxBufferSize = std::uint64_t{1} << 20;
 inline constexpr int kMaxReplications = 64;
 inline constexpr int kMaxUnroll = 64;
@@ -31,7 +28,7 @@ struct OclStreamParams {
   stream::StreamType type = stream::StreamType::Double;
   std::uint64_t elements = 0;  // per array, all replications together
   bool elements_auto = true;
-  int ntimes = 10;
+  int ntimes = 20;  // --stream.ntimes, the first repetition dropped as on every backend
   int replications = 1;
   int vector_count = 1;
   std::uint64_t buffer_size = 4096;  // vectors per block (DEVICE_BUFFER_SIZE)
@@ -55,12 +52,16 @@ struct OclStreamParams {
   std::uint64_t local_buffer_bytes() const { return buffer_size * static_cast<std::uint64_t>(vector_count) * element_bytes(); }
 };
 
-// The length rule alone: throws UsageError "--ocl.elements N: not a multiple
+// The length rule alone: throws UsageError "--stream.elements N: not a multiple
 // of ... ; nearest valid lengths: A and B" unless n is a positive multiple of unit.
 void check_stream_length(std::uint64_t n, const OclStreamParams& shape);
 
-// Parses and validates the STREAM options against the chosen device
-// (memory, largest buffer, local memory, fp64); throws UsageError.
+// Parses and validates the STREAM options (--stream.* shared with every
+// backend, --ocl.* kernel shape) for one element type against the chosen
+// device (memory, largest buffer, local memory, fp64); throws UsageError.
+OclStreamParams plan_ocl_stream(const Config& config, const OclDeviceInfo& device, int ranks_on_device,
+                                const stream::StreamCommonParams& common, stream::StreamType type);
+// The same for the first type of --stream.type.
 OclStreamParams plan_ocl_stream(const Config& config, const OclDeviceInfo& device, int ranks_on_device, bool quick);
 
 // "double, 16777216 elements/array, 1 replication x vector 1 x buffer 4096, combined kernel, 10 repetitions"

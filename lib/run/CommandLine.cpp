@@ -10,6 +10,8 @@
 #include "core/Errors.hpp"
 #include "core/IniFile.hpp"
 #include "core/OptionText.hpp"
+#include "backends/Backends.hpp"
+#include "backends/LegacyOclAliases.hpp"
 #include "model/NodeFlags.hpp"
 
 namespace po = boost::program_options;
@@ -39,6 +41,7 @@ po::options_description survey_options() {
   static std::string tests_help;
   tests_help = "comma-separated tests to run; available: ";
   for (const auto& e : benchmark_registry()) tests_help += e.name + " ";
+  tests_help += "(ocl: an alias, stream and bs on backend ocl and beff with --beff.path device, see --ocl.tests)";
 
   po::options_description all("bwsurvey options (every option is also a key of the --config INI file)");
   po::options_description general("General");
@@ -81,6 +84,10 @@ po::options_description survey_options() {
     e.add_options(group);
     all.add(group);
   }
+  backends::add_backend_options(all);
+  po::options_description aliases("Aliases (the old spellings of the OpenCL options)");
+  backends::add_legacy_ocl_options(aliases);
+  all.add(aliases);
   return all;
 }
 
@@ -263,6 +270,7 @@ CommandLine parse_command_line(int argc, const char* const argv[], const ConfigR
     }
   }
   out.config = Config(std::move(values), std::move(defaulted));
+  backends::resolve_legacy_ocl_aliases(out.config);
   out.help = out.config.flag("help");
   out.print_config = out.config.flag("print-config");
   return out;

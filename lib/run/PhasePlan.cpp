@@ -9,7 +9,6 @@
 #include "core/Errors.hpp"
 #include "core/FileIdentity.hpp"
 #include "core/OptionText.hpp"
-#include "run/CompanionPhases.hpp"
 #include "core/IniFile.hpp"
 #include "run/MemoryDiscovery.hpp"
 
@@ -82,8 +81,6 @@ void plan_on_this_rank(const Config& config, const RunWorld& world, const std::v
     if (world.root() && entry->make_exporter) {
       if (auto exporter = entry->make_exporter(config)) plan.exporters[entry->name] = std::move(exporter);
     }
-    for (const CompanionPlan& companion : companion_phases(*entry, plan.settings.tests, config))
-      plan.phases.push_back(plan_phase(companion.entry, companion.label, companion.config, node, ranks));
   }
   check_options_of_tests_not_run(config, plan.phases, node, ranks);
   // The DIMM population: a saved dmidecode output is checked here, with

@@ -1,7 +1,7 @@
 #pragma once
 // What a run will do, decided on every rank before anything is allocated or
 // created: the survey's settings, this rank's topology and pinning, one
-// planned phase per selected benchmark (and per companion phase), the
+// planned phase per selected benchmark, the
 // exporters, the DIMM population and the reference values.
 #include <map>
 #include <memory>
@@ -24,11 +24,11 @@
 
 namespace bws::survey {
 
-// One selected benchmark (or a companion phase), planned: node-local
+// One selected benchmark, planned: node-local
 // (node_benchmark and node_run) or collective.
 struct Phase {
   const RegistryEntry* entry;
-  std::string label;  // the entry's name, or the companion's "beff (beff.path=device)"
+  std::string label;  // the entry's name
   std::unique_ptr<NodeBenchmark> node_benchmark;
   std::unique_ptr<PlannedRun> node_run;
   std::unique_ptr<PlannedCollective> collective;
@@ -50,7 +50,7 @@ struct RunPlan {
 // else exit 1), or nothing when the plan holds.
 std::optional<SetupFailure> plan_run(const CommandLine& cl, const RunWorld& world, RunPlan& plan);
 
-// Every entry that runs (companions too), once, in the order of the phases.
+// Every entry that runs, once, in the order of the phases.
 std::vector<const RegistryEntry*> entries_of(const std::vector<Phase>& phases);
 
 }  // namespace bws::survey

@@ -49,10 +49,7 @@ int parse_threads(const std::string& text) {
 }  // namespace
 
 std::vector<model::NodeMetric> measured_node_metrics(const std::vector<const RegistryEntry*>& tests) {
-  std::vector<const RegistryEntry*> entries = tests;
-  for (const RegistryEntry* entry : tests)
-    for (const CompanionPhase& companion : entry->companions)
-      if (const RegistryEntry* other = find_benchmark(companion.name)) entries.push_back(other);
+  const std::vector<const RegistryEntry*>& entries = tests;
   std::vector<model::NodeMetric> metrics;
   for (const model::NodeMetric& m : all_node_metrics())
     if (std::any_of(entries.begin(), entries.end(), [&](const RegistryEntry* e) {

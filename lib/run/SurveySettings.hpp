@@ -35,7 +35,7 @@ struct SurveySettings {
 // and a bs.wmax floor) is refused too: it would match nothing.
 SurveySettings parse_survey_settings(const Config& config);
 
-// The node metrics the tests measure (their own, and their companions').
+// The node metrics the tests measure.
 std::vector<model::NodeMetric> measured_node_metrics(const std::vector<const RegistryEntry*>& tests);
 
 }  // namespace bws::survey

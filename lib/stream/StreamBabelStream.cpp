@@ -10,7 +10,7 @@ Table babelstream_table(const std::vector<Table>& stream_results) {
             {text_column("function", 16), int_column("num_times"), int_column("n_elements"), int_column("sizeof", "B"),
              real_column("max_MB_per_sec", "MB/s"), real_column("min_runtime", "s"), real_column("max_runtime", "s"),
              real_column("avg_runtime", "s"), text_column("host", kHostWidth), int_column("rank"),
-             text_column("type", 8)});
+             text_column("type", 8), text_column("backend", 16)});
   for (const Table& t : stream_results) {
     if (t.path() != kResultsPath) continue;
     for (std::size_t r = 0; r < t.rows(); ++r) {
@@ -26,7 +26,8 @@ Table babelstream_table(const std::vector<Table>& stream_results) {
                    {"avg_runtime", t.get_double(r, "t_avg")},
                    {"host", t.get_string(r, "host")},
                    {"rank", t.get_int(r, "rank")},
-                   {"type", type}});
+                   {"type", type},
+                   {"backend", t.get_string(r, "backend")}});
     }
   }
   return out;

@@ -1,112 +1,130 @@
-// The STREAM NodeBenchmark: plan() resolves the options (StreamPlan),
-// prepare() allocates one NUMA-local buffer and first-touches it on the
-// Team, run() times every type's repetitions and validates the arrays.
+// The STREAM NodeBenchmark, one driver for every backend: plan() resolves
+// the shared options (StreamPlan) and asks each backend of --stream.backend
+// for its plan on this rank's device; run() times every backend's and
+// type's repetitions through the device interface (StreamDevice.hpp),
+// validates the arrays and turns the samples into rows of one table.
 #include "stream/StreamBenchmark.hpp"
 
 #include <stdexcept>
 
+#include "core/BackendList.hpp"
+#include "core/Errors.hpp"
+#include "core/OptionText.hpp"
 #include "core/ResultColumns.hpp"
 #include "stream/StreamNodeSummary.hpp"
 #include "stream/StreamPlan.hpp"
 #include "stream/StreamResults.hpp"
 #include "stream/StreamTables.hpp"
-#include "stream/StreamTeamJobs.hpp"
-#include "topology/NumaBuffer.hpp"
 #include "topology/Team.hpp"
 
 namespace bws::stream {
 namespace {
 
-class StreamPlannedRun final : public PlannedRun {
+// The operations of one repetition on a device, in the order they run.
+std::vector<StreamOp> ops_of(const StreamDeviceInfo& device) {
+  std::vector<StreamOp> ops;
+  for (const StreamOpSpec& spec : kStreamOpSpecs)
+    if (!spec.transfer || device.transfers) ops.push_back(spec.op);
+  return ops;
+}
+
+class StreamPlannedRun final : public PlannedDeviceRuns<StreamDeviceRun> {
  public:
-  StreamPlannedRun(StreamParams params, const NodeContext& node)
-      : params_(std::move(params)), topology_(&node.topology), who_{node.rank, node.host, node.threads} {}
-
-  std::string describe() const override { return describe_stream(params_); }
-  std::uint64_t memory_bytes() const override { return params_.buffer_bytes; }
-
-  void prepare(topo::Team& team) override {
-    buffer_ = topo::NumaBuffer(*topology_, params_.buffer_bytes);
-    initialize(team, 0);
-  }
+  StreamPlannedRun(StreamCommonParams common, std::vector<std::unique_ptr<StreamDeviceRun>> devices,
+                   const NodeContext& node)
+      : PlannedDeviceRuns(std::move(devices)), common_(std::move(common)), who_{node.rank, node.host} {}
 
   std::vector<Table> run(topo::Team& team, RunContext& context) override {
-    if (buffer_.data() == nullptr) throw std::logic_error("stream: run() called before prepare()");
-    who_.threads = team.size();
     Table results = make_stream_results_table();
     Table checks = make_checks_table();
-    for (std::size_t i = 0; i < params_.runs.size(); ++i) {
-      const StreamTypeRun& r = params_.runs[i];
-      if (initialized_run_ != static_cast<int>(i)) initialize(team, i);
-      initialized_run_ = -1;  // the kernels change the arrays: a later run re-initialises
-      const std::string stage = "stream " + std::string(type_name(r.type));
-      const double runs = static_cast<double>(params_.runs.size());
-      auto progress = [&](int repetition) {
-        context.progress.report(stage, (static_cast<double>(i) + (repetition + 1.0) / params_.ntimes) / runs);
-      };
-      StreamTypeMeasurement m;
-      m.type = r.type;
-      m.stores = r.stores;
-      m.elements = params_.elements;
-      m.ntimes = params_.ntimes;
-      if (r.type == StreamType::Double)
-        measure<double>(team, context, r, progress, m);
-      else
-        measure<float>(team, context, r, progress, m);
-      add_stream_results(results, checks, who_, m);
+    std::vector<Table> out;
+    const double steps = static_cast<double>(runs_.size() * common_.types.size());
+    double step = 0;
+    for (auto& d : runs_) {
+      const StreamDeviceInfo info = d->info(team);
+      for (StreamType type : common_.types) {
+        const std::string stage = "stream " + std::string(type_name(type)) + (info.backend == kBackendCpu ? "" : " on " + info.backend);
+        auto progress = [&](int repetition) {
+          context.progress.report(stage, (step + (repetition + 1.0) / common_.ntimes) / steps);
+        };
+        StreamDeviceArrays& arrays = d->arrays(team, type);
+        add_stream_results(results, checks, who_, info,
+                           measure(arrays, info, type, d->elements(type), context, progress));
+        step += 1;
+      }
+      for (Table& t : d->device_tables("stream")) out.push_back(std::move(t));
     }
-    return {std::move(results), std::move(checks)};
-  }
-
-  void release() override {
-    buffer_ = topo::NumaBuffer();
-    initialized_run_ = -1;
+    out.insert(out.begin(), std::move(results));
+    out.push_back(std::move(checks));
+    return out;
   }
 
  private:
-  // Arrays of all types share the buffer; each type's layout is written anew
-  // by the same threads (the pages keep the NUMA node of their first touch).
-  void initialize(topo::Team& team, std::size_t run_index) {
-    const StreamTypeRun& r = params_.runs[run_index];
-    if (r.type == StreamType::Double)
-      initialize_on_team(team, arrays_in<double>(buffer_.data(), r.layout), params_.elements);
-    else
-      initialize_on_team(team, arrays_in<float>(buffer_.data(), r.layout), params_.elements);
-    initialized_run_ = static_cast<int>(run_index);
+  StreamTypeMeasurement measure(StreamDeviceArrays& arrays, const StreamDeviceInfo& info, StreamType type,
+                                std::uint64_t elements, RunContext& context,
+                                const std::function<void(int)>& after_repetition) const {
+    StreamTypeMeasurement m;
+    m.type = type;
+    m.stores = arrays.stores();
+    m.variant = arrays.variant();
+    m.elements = elements;
+    m.ntimes = common_.ntimes;
+    m.ops = ops_of(info);
+    m.seconds.resize(m.ops.size());
+    for (auto& s : m.seconds) s.reserve(static_cast<std::size_t>(common_.ntimes));
+    for (int k = 0; k < common_.ntimes; ++k) {
+      for (std::size_t i = 0; i < m.ops.size(); ++i) m.seconds[i].push_back(arrays.run_timed(m.ops[i], context.node_sync));
+      after_repetition(k);
+    }
+    m.validation = arrays.validate(common_.ntimes, common_.validation);
+    return m;
   }
 
-  template <class T>
-  void measure(topo::Team& team, RunContext& context, const StreamTypeRun& r, const std::function<void(int)>& progress,
-               StreamTypeMeasurement& m) {
-    const StreamArrays<T> arrays = arrays_in<T>(buffer_.data(), r.layout);
-    m.seconds = time_on_team(team, context, arrays, params_.elements, params_.ntimes, r.stores, progress);
-    m.validation = validate_on_team(team, arrays, params_.elements, params_.ntimes, params_.validation);
-  }
-
-  StreamParams params_;
-  const topo::Topology* topology_;
+  StreamCommonParams common_;
   RankIdentity who_;
-  topo::NumaBuffer buffer_;
-  int initialized_run_ = -1;  // the run whose initial values the arrays hold
 };
 
 class StreamBenchmark final : public NodeBenchmark {
  public:
+  explicit StreamBenchmark(StreamBackends backends) : backends_(std::move(backends)) {}
   std::string name() const override { return "stream"; }
   std::string description() const override {
-    return "STREAM 5.10 Copy, Scale, Add, Triad on NUMA-local arrays (McCalpin; bytes without write-allocate)";
+    return "STREAM 5.10 Copy, Scale, Add, Triad on NUMA-local arrays (McCalpin; bytes without write-allocate), "
+           "or on a device (--stream.backend)";
   }
-  void add_options(boost::program_options::options_description& desc) const override { add_stream_options(desc); }
+  void add_options(boost::program_options::options_description& desc) const override {
+    add_stream_options(desc);
+    for (const auto& [name, backend] : backends_) backend->add_options(desc);
+  }
   std::unique_ptr<PlannedRun> plan(const Config& config, const NodeContext& node) const override {
-    return std::make_unique<StreamPlannedRun>(plan_stream(config, node), node);
+    StreamCommonParams common = plan_stream_common(config, node.quick);
+    std::vector<std::unique_ptr<StreamDeviceRun>> devices;
+    for (const std::string& name : parse_backend_list(option_text(config, kBackendOption, kBackendDefault),
+                                                      kBackendOption, backend_names()))
+      devices.push_back(backends_.at(name)->plan(config, node, common));
+    return std::make_unique<StreamPlannedRun>(std::move(common), std::move(devices), node);
   }
   std::vector<Table> summarize_node(const std::vector<Table>& rank_tables) const override {
     return summarize_stream_node(rank_tables);
   }
+
+ private:
+  std::vector<std::string> backend_names() const {
+    std::vector<std::string> names;
+    for (const auto& [name, backend] : backends_) names.push_back(name);
+    return names;
+  }
+  StreamBackends backends_;
 };
 
 }  // namespace
 
-std::unique_ptr<NodeBenchmark> make_stream_benchmark() { return std::make_unique<StreamBenchmark>(); }
+std::unique_ptr<NodeBenchmark> make_stream_benchmark(StreamBackends backends) {
+  return std::make_unique<StreamBenchmark>(std::move(backends));
+}
+
+std::unique_ptr<NodeBenchmark> make_stream_benchmark() {
+  return make_stream_benchmark(StreamBackends{{kBackendCpu, cpu_stream_backend()}});
+}
 
 }  // namespace bws::stream

@@ -51,3 +51,42 @@ constexpr std::uint64_t kernel_bytes(StreamKernel kernel, std::uint64_t n, std::
 }
 
 }  // namespace bws::stream
+
+namespace bws::stream {
+
+// A timed operation of one repetition: a kernel, or on a device with a
+// memory of its own (backend "ocl") the transfer of the three arrays to it
+// and back, as seed 000 / HPCC_FPGA time them (PCI write before the
+// kernels, PCI read after them; 3 arrays moved once = byte weight 3).
+enum class StreamOp { PciWrite, Copy, Scale, Add, Triad, PciRead };
+inline constexpr std::size_t kStreamOps = 6;
+
+struct StreamOpSpec {
+  StreamOp op;
+  std::string_view label;
+  int byte_weight;
+  bool transfer;  // PCI write/read: every array moved, all three validated
+};
+
+inline constexpr std::array<StreamOpSpec, kStreamOps> kStreamOpSpecs = {{
+    {StreamOp::PciWrite, "PCI_write", 3, true},  // A, B, C host -> device
+    {StreamOp::Copy, "Copy", kernel_spec(StreamKernel::Copy).byte_weight, false},
+    {StreamOp::Scale, "Scale", kernel_spec(StreamKernel::Scale).byte_weight, false},
+    {StreamOp::Add, "Add", kernel_spec(StreamKernel::Add).byte_weight, false},
+    {StreamOp::Triad, "Triad", kernel_spec(StreamKernel::Triad).byte_weight, false},
+    {StreamOp::PciRead, "PCI_read", 3, true},  // A, B, C device -> host
+}};
+
+constexpr const StreamOpSpec& op_spec(StreamOp op) { return kStreamOpSpecs[static_cast<std::size_t>(op)]; }
+// The kernel an operation runs (transfers have none: Copy is returned).
+constexpr StreamKernel kernel_of(StreamOp op) {
+  return op == StreamOp::Scale ? StreamKernel::Scale
+         : op == StreamOp::Add ? StreamKernel::Add
+         : op == StreamOp::Triad ? StreamKernel::Triad
+                                 : StreamKernel::Copy;
+}
+constexpr std::uint64_t op_bytes(StreamOp op, std::uint64_t n, std::size_t element_bytes) {
+  return static_cast<std::uint64_t>(op_spec(op).byte_weight) * n * element_bytes;
+}
+
+}  // namespace bws::stream

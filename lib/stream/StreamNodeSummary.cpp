@@ -13,10 +13,10 @@
 namespace bws::stream {
 namespace {
 
-// One (type, kernel) of the node, gathered over its ranks.
+// One (backend, type, kernel) of the node, gathered over its ranks.
 struct NodeRow {
-  std::string type, kernel, host;
-  std::set<std::string> stores;
+  std::string backend, type, kernel, host;
+  std::set<std::string> stores, devices;
   std::set<std::int64_t> ranks;
   std::int64_t threads = 0, elements = 0, bytes = 0;
   bool valid = true;
@@ -28,6 +28,7 @@ struct NodeRow {
 void add_rank_row(NodeRow& n, const Table& t, std::size_t r) {
   n.host = t.get_string(r, "host");
   n.stores.insert(t.get_string(r, "stores"));
+  n.devices.insert(t.get_string(r, "device"));
   n.ranks.insert(t.get_int(r, "rank"));
   n.threads += t.get_int(r, "threads");
   n.elements += t.get_int(r, "elements");
@@ -52,6 +53,12 @@ void add_rank_row(NodeRow& n, const Table& t, std::size_t r) {
   }
 }
 
+std::string joined(const std::set<std::string>& names) {
+  std::string text;
+  for (const std::string& s : names) text += (text.empty() ? "" : "+") + s;
+  return text;
+}
+
 }  // namespace
 
 std::vector<Table> summarize_stream_node(const std::vector<Table>& rank_tables) {
@@ -59,11 +66,14 @@ std::vector<Table> summarize_stream_node(const std::vector<Table>& rank_tables) 
   for (const Table& t : rank_tables) {
     if (t.path() != kResultsPath) continue;
     for (std::size_t r = 0; r < t.rows(); ++r) {
+      const std::string backend = t.get_string(r, "backend");
       const std::string type = t.get_string(r, "type"), kernel = t.get_string(r, "kernel");
-      auto it = std::find_if(rows.begin(), rows.end(),
-                             [&](const NodeRow& n) { return n.type == type && n.kernel == kernel; });
+      auto it = std::find_if(rows.begin(), rows.end(), [&](const NodeRow& n) {
+        return n.backend == backend && n.type == type && n.kernel == kernel;
+      });
       if (it == rows.end()) {
         it = rows.emplace(rows.end());
+        it->backend = backend;
         it->type = type;
         it->kernel = kernel;
       }
@@ -75,16 +85,16 @@ std::vector<Table> summarize_stream_node(const std::vector<Table>& rank_tables) 
   Table nodes = make_stream_nodes_table();
   for (const NodeRow& n : rows) {
     const TimeStats t = n.have_samples ? time_stats_after_warmup(n.node_seconds) : n.slowest_rank_stats;
-    std::string stores;
-    for (const std::string& s : n.stores) {  // ranks that chose differently show as "normal+nontemporal"
-      if (!stores.empty()) stores += '+';
-      stores += s;
-    }
+    // ranks that chose differently show as "normal+nontemporal"
+    const std::string stores = joined(n.stores), devices = joined(n.devices).substr(0, kDeviceWidth - 1);
     const double bandwidth_Bps =
         t.min_seconds > 0 ? static_cast<double>(n.bytes) / t.min_seconds : std::numeric_limits<double>::infinity();
     nodes.add_row({{"host", n.host},
+                   {"backend", n.backend},
                    {"ranks", n.ranks.size()},
                    {"threads", n.threads},
+                   {"devices", n.devices.size()},
+                   {"device", devices},
                    {"kernel", n.kernel},
                    {"type", n.type},
                    {"stores", stores},

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdio>
 
+#include "core/BackendList.hpp"
 #include "core/Errors.hpp"
 #include "core/OptionText.hpp"
 #include "core/Sizes.hpp"
@@ -151,10 +152,15 @@ StoreKind resolve_stores(StoresRequest request, std::uint64_t elements, std::siz
 }  // namespace
 
 void add_stream_options(boost::program_options::options_description& desc) {
+  add_text_option(desc, kBackendOption, kBackendDefault,
+                  "STREAM: where it runs, a comma list of backends, each in turn into the one table (its backend "
+                  "column): cpu (the rank's pinned threads), ocl (the rank's OpenCL device, --ocl.platform/"
+                  "--ocl.device, with PCI write/read rows)");
   add_text_option(desc, kElementsOption, kElementsDefault,
-                  "STREAM: elements per array per rank; 'auto' makes each array >= 4x the rank's last-level "
-                  "cache and >= 10^7, with all ranks of a node within 40% of its memory; or a count such as "
-                  "64M or 1e7 (K/M/G = x1024), allowed 1024 up to what fits in the node's memory");
+                  "STREAM: elements per array per rank, on every backend; 'auto' makes each array >= 4x the "
+                  "device's last-level (global memory) cache and >= 10^7, with all ranks sharing its memory within "
+                  "40% of it; or a count such as 64M or 1e7 (K/M/G = x1024), allowed 1024 up to what fits (on ocl "
+                  "a multiple of replications x vector-count x buffer-size)");
   add_text_option(desc, kTypeOption, kTypeDefault,
                   "STREAM: element type: double, float, both, or a comma list (double,float)");
   add_text_option(desc, kNtimesOption, kNtimesDefault,
@@ -183,17 +189,29 @@ StreamValidationRule parse_validation_rule(const Config& config) {
   return StreamValidationRule{epsilon};
 }
 
+StreamCommonParams plan_stream_common(const Config& config, bool quick) {
+  StreamCommonParams c;
+  c.types = parse_types(option_text(config, kTypeOption, kTypeDefault));
+  const bool has_float = std::find(c.types.begin(), c.types.end(), StreamType::Float) != c.types.end();
+  c.ntimes = static_cast<int>(parse_whole_number(option_text(config, kNtimesOption, kNtimesDefault), kNtimesOption,
+                                                 kMinNtimes, has_float ? kMaxNtimesFloat : kMaxNtimesDouble));
+  if (quick && option_defaulted(config, kNtimesOption)) c.ntimes = kQuickNtimes;
+  c.validation = parse_validation_rule(config);
+  return c;
+}
+
 StreamParams plan_stream(const Config& config, const NodeContext& node) {
+  return plan_stream(config, node, plan_stream_common(config, node.quick));
+}
+
+StreamParams plan_stream(const Config& config, const NodeContext& node, const StreamCommonParams& common) {
   StreamParams p;
   p.ranks_on_node = std::max(1, node.ranks_on_node);
-  const std::vector<StreamType> types = parse_types(option_text(config, kTypeOption, kTypeDefault));
-  const bool has_float = std::find(types.begin(), types.end(), StreamType::Float) != types.end();
-  p.ntimes = static_cast<int>(parse_whole_number(option_text(config, kNtimesOption, kNtimesDefault), kNtimesOption,
-                                          kMinNtimes, has_float ? kMaxNtimesFloat : kMaxNtimesDouble));
-  if (node.quick && option_defaulted(config, kNtimesOption)) p.ntimes = kQuickNtimes;
+  const std::vector<StreamType>& types = common.types;
+  p.ntimes = common.ntimes;
   p.stores_request = parse_stores(option_text(config, kStoresOption, kStoresDefault));
   p.offset_bytes = parse_offset(option_text(config, kOffsetOption, kOffsetDefault));
-  p.validation = parse_validation_rule(config);
+  p.validation = common.validation;
 
   std::size_t largest_element_bytes = 0;
   for (StreamType t : types) largest_element_bytes = std::max(largest_element_bytes, element_bytes(t));

@@ -11,6 +11,7 @@
 
 #include "core/Benchmark.hpp"
 #include "core/Config.hpp"
+#include "stream/StreamDevice.hpp"
 #include "stream/StreamValidation.hpp"
 #include "stream/StreamLayout.hpp"
 #include "stream/StreamTypes.hpp"
@@ -23,6 +24,7 @@ inline constexpr const char* kTypeOption = "stream.type";
 inline constexpr const char* kNtimesOption = "stream.ntimes";
 inline constexpr const char* kStoresOption = "stream.stores";
 inline constexpr const char* kOffsetOption = "stream.offset-bytes";
+inline constexpr const char* kBackendOption = "stream.backend";  // default core/BackendList.hpp's "cpu"
 
 inline constexpr const char* kElementsDefault = "auto";
 inline constexpr const char* kTypeDefault = "double";
@@ -71,8 +73,13 @@ StreamValidationRule parse_validation_rule(const Config& config);
 
 void add_stream_options(boost::program_options::options_description& desc);
 
-// Parses and validates the options against this rank's node; throws UsageError.
+// The options every backend shares (types, repetitions, validation rule).
+StreamCommonParams plan_stream_common(const Config& config, bool quick);
+
+// The CPU backend's plan: parses and validates the options against this
+// rank's node; throws UsageError.
 StreamParams plan_stream(const Config& config, const NodeContext& node);
+StreamParams plan_stream(const Config& config, const NodeContext& node, const StreamCommonParams& common);
 
 // "double, 16777216 elements/array, 384 MiB/rank, nontemporal stores (auto), 20 repetitions"
 std::string describe_stream(const StreamParams& params);

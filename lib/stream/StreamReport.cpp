@@ -1,5 +1,6 @@
 // STREAM's terminal summary from the stream/nodes tables of all nodes:
-// a per-type table of node bandwidths (GB/s), STREAM 5.10's own table for
+// a table of node bandwidths (GB/s) per type and backend ("double", "double
+// on ocl"; a device's PCI rows as columns), STREAM 5.10's own table for
 // each node of a small run, and a line per result that did not validate.
 #include <algorithm>
 #include <cctype>
@@ -26,7 +27,7 @@ struct KernelFigures {
 };
 
 struct NodeTypeRow {
-  std::string host, type, stores;
+  std::string host, type, stores, device;
   std::int64_t ranks = 0, threads = 0, elements = 0;
   std::map<std::string, KernelFigures> kernels;  // by label
 };
@@ -67,7 +68,10 @@ std::vector<std::pair<std::string, std::vector<NodeTypeRow>>> collect(const std:
   for (const Table& t : node_tables) {
     if (t.path() != kNodesPath) continue;
     for (std::size_t r = 0; r < t.rows(); ++r) {
-      const std::string type = t.get_string(r, "type"), host = t.get_string(r, "host");
+      // old files (schema 1.x) are read with backend "cpu" (h5 adapter)
+      const std::string backend = t.get_string(r, "backend");
+      const std::string type = t.get_string(r, "type") + (backend == kBackendCpu ? "" : " on " + backend);
+      const std::string host = t.get_string(r, "host");
       auto type_it = std::find_if(by_type.begin(), by_type.end(), [&](const auto& p) { return p.first == type; });
       if (type_it == by_type.end()) type_it = by_type.insert(by_type.end(), {type, {}});
       auto& rows = type_it->second;
@@ -77,6 +81,7 @@ std::vector<std::pair<std::string, std::vector<NodeTypeRow>>> collect(const std:
         row->host = host;
         row->type = type;
         row->stores = t.get_string(r, "stores");
+        row->device = backend == kBackendCpu ? "" : t.get_string(r, "device");
         row->ranks = t.get_int(r, "ranks");
         row->threads = t.get_int(r, "threads");
         row->elements = t.get_int(r, "elements");
@@ -94,22 +99,30 @@ std::vector<std::pair<std::string, std::vector<NodeTypeRow>>> collect(const std:
 
 // (a) one line per node: its aggregate rate of each kernel in GB/s.
 void append_node_table(std::vector<std::string>& lines, const std::string& type, const std::vector<NodeTypeRow>& rows) {
-  std::set<std::string> stores;
-  for (const NodeTypeRow& n : rows) stores.insert(n.stores);
-  std::string stores_text;
-  for (const std::string& s : stores) {
-    if (!stores_text.empty()) stores_text += ", ";
-    stores_text += s;
+  std::set<std::string> stores, devices;
+  for (const NodeTypeRow& n : rows) {
+    if (!n.stores.empty()) stores.insert(n.stores);
+    if (!n.device.empty()) devices.insert(n.device);
   }
-  lines.push_back("STREAM " + type + ": node bandwidth in GB/s (1e9 B/s, bytes / best time), " + stores_text +
-                  " stores");
+  std::string what;  // ", normal, nontemporal stores" on the CPU; ", the device" on another backend
+  for (const std::string& s : stores) what += ", " + s;
+  if (!stores.empty()) what += " stores";
+  for (const std::string& d : devices) what += ", " + d;
+  lines.push_back("STREAM " + type + ": node bandwidth in GB/s (1e9 B/s, bytes / best time)" + what);
   std::vector<std::string> header = {"host", "ranks", "threads"};
-  for (const StreamKernelSpec& k : kStreamKernels) header.emplace_back(k.label);
+  std::vector<const StreamOpSpec*> ops;  // the operations any node has
+  for (const StreamOpSpec& k : kStreamOpSpecs)
+    for (const NodeTypeRow& n : rows)
+      if (n.kernels.count(std::string(k.label))) {
+        ops.push_back(&k);
+        header.emplace_back(k.label);
+        break;
+      }
   std::vector<std::vector<std::string>> cells;
   for (const NodeTypeRow& n : rows) {
     std::vector<std::string> row = {n.host, std::to_string(n.ranks), std::to_string(n.threads)};
-    for (const StreamKernelSpec& k : kStreamKernels) {
-      const auto it = n.kernels.find(std::string(k.label));
+    for (const StreamOpSpec* k : ops) {
+      const auto it = n.kernels.find(std::string(k->label));
       row.push_back(it == n.kernels.end() ? "-" : fixed(it->second.bandwidth_Bps / 1e9, 2));
     }
     cells.push_back(std::move(row));
@@ -122,7 +135,7 @@ void append_stream_table(std::vector<std::string>& lines, const NodeTypeRow& n) 
   lines.push_back("STREAM " + n.type + " on " + n.host + " (" + std::to_string(n.ranks) + (n.ranks == 1 ? " rank, " : " ranks, ") +
                   std::to_string(n.threads) + (n.threads == 1 ? " thread, " : " threads, ") + std::to_string(n.elements) + " elements per array)");
   lines.push_back("Function    Best Rate MB/s  Avg time     Min time     Max time");
-  for (const StreamKernelSpec& k : kStreamKernels) {
+  for (const StreamOpSpec& k : kStreamOpSpecs) {
     const auto it = n.kernels.find(std::string(k.label));
     if (it == n.kernels.end()) continue;
     const KernelFigures& f = it->second;
@@ -153,7 +166,7 @@ class StreamReport final : public BenchmarkReport {
     bool first_invalid = true;
     for (const auto& [type, rows] : by_type)
       for (const NodeTypeRow& n : rows)
-        for (const StreamKernelSpec& k : kStreamKernels) {
+        for (const StreamOpSpec& k : kStreamOpSpecs) {
           const auto it = n.kernels.find(std::string(k.label));
           if (it == n.kernels.end() || it->second.valid) continue;
           if (first_invalid) lines.emplace_back();

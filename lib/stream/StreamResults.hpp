@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/Table.hpp"
+#include "stream/StreamDevice.hpp"
 #include "stream/StreamTypes.hpp"
 #include "stream/StreamValidation.hpp"
 
@@ -21,19 +22,22 @@ inline constexpr double kRateCeilingPerThreadBps = 1e12;
 struct RankIdentity {
   int rank = 0;
   std::string host;
-  int threads = 1;
 };
 
 struct StreamTypeMeasurement {
   StreamType type = StreamType::Double;
-  StoreKind stores = StoreKind::Normal;
+  std::string stores;   // StreamDeviceArrays::stores()
+  std::string variant;  // StreamDeviceArrays::variant()
   std::uint64_t elements = 0;
   int ntimes = 0;
-  std::array<std::vector<double>, 4> seconds;  // per kernel in table order: all ntimes samples
+  std::vector<StreamOp> ops;                 // in the order they ran
+  std::vector<std::vector<double>> seconds;  // per entry of ops: all ntimes samples
   StreamValidation validation;
 };
 
-// Appends to `results` (make_stream_results_table) and `checks` (make_checks_table).
-void add_stream_results(Table& results, Table& checks, const RankIdentity& who, const StreamTypeMeasurement& m);
+// Appends to `results` (make_stream_results_table) and `checks`
+// (make_checks_table): a row per operation, named by the device's backend.
+void add_stream_results(Table& results, Table& checks, const RankIdentity& who, const StreamDeviceInfo& device,
+                        const StreamTypeMeasurement& m);
 
 }  // namespace bws::stream

@@ -1,7 +1,10 @@
 #pragma once
-// The schemas of STREAM's tables: one row per rank, type and kernel
-// (stream/results, samples in stream/times), and one row per node, type and
-// kernel (stream/nodes: the node's aggregate bandwidth).
+// The schemas of STREAM's tables, one per benchmark whatever the device:
+// one row per rank, backend, type and operation (stream/results, samples in
+// stream/times), and one row per node, backend, type and operation
+// (stream/nodes: the node's aggregate bandwidth). The backend column says
+// where it ran ("cpu": the Team; "ocl": an OpenCL device, its name in
+// device); PCI_write/PCI_read rows exist for backends with transfers.
 #include "core/Table.hpp"
 
 namespace bws::stream {
@@ -10,13 +13,15 @@ inline constexpr const char* kResultsPath = "stream/results";
 inline constexpr const char* kTimesPath = "stream/times";
 inline constexpr const char* kNodesPath = "stream/nodes";
 inline constexpr const char* kBackendCpu = "cpu";
+inline constexpr std::size_t kDeviceWidth = 128;
 
-// rank, host, backend, kernel, threads, type, stores, elements, ntimes,
-// avg_rel_error, bytes, t_min, t_avg, t_max, bandwidth, valid.
+// rank, host, backend, kernel, threads, device, type, stores, variant,
+// elements, ntimes, avg_rel_error, error_limit, ceiling, bytes, t_min,
+// t_avg, t_max, bandwidth, valid.
 Table make_stream_results_table();
 
-// host, ranks, threads, kernel, type, stores, elements, bytes, t_min, t_avg,
-// t_max, bandwidth, valid.
+// host, backend, ranks, threads, devices, device, kernel, type, stores,
+// elements, bytes, t_min, t_avg, t_max, bandwidth, valid.
 Table make_stream_nodes_table();
 
 }  // namespace bws::stream

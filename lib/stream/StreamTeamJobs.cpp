@@ -20,29 +20,20 @@ void initialize_on_team(topo::Team& team, const StreamArrays<T>& x, std::size_t 
 }
 
 template <class T>
-std::array<std::vector<double>, 4> time_on_team(topo::Team& team, RunContext& context, const StreamArrays<T>& x,
-                                                std::size_t n, int ntimes, StoreKind stores,
-                                                const std::function<void(int)>& after_repetition) {
+double time_kernel_on_team(topo::Team& team, NodeSync& node_sync, const StreamArrays<T>& x, std::size_t n,
+                           StoreKind stores, StreamKernel kernel) {
   using Clock = std::chrono::steady_clock;
-  std::array<std::vector<double>, 4> seconds;
-  for (auto& s : seconds) s.reserve(static_cast<std::size_t>(ntimes));
-  for (int k = 0; k < ntimes; ++k) {
-    for (const StreamKernelSpec& spec : kStreamKernels) {
-      Clock::time_point start, stop;
-      context.node_sync.barrier();
-      team.run([&](topo::ThreadContext& thread) {
-        const auto [begin, end] = thread.share(n, share_granule<T>());
-        thread.barrier();
-        if (thread.index() == 0) start = Clock::now();
-        run_stream_kernel<T>(spec.kernel, stores, x, begin, end);
-        thread.barrier();
-        if (thread.index() == 0) stop = Clock::now();
-      });
-      seconds[static_cast<std::size_t>(spec.kernel)].push_back(std::chrono::duration<double>(stop - start).count());
-    }
-    if (after_repetition) after_repetition(k);
-  }
-  return seconds;
+  Clock::time_point start, stop;
+  node_sync.barrier();
+  team.run([&](topo::ThreadContext& thread) {
+    const auto [begin, end] = thread.share(n, share_granule<T>());
+    thread.barrier();
+    if (thread.index() == 0) start = Clock::now();
+    run_stream_kernel<T>(kernel, stores, x, begin, end);
+    thread.barrier();
+    if (thread.index() == 0) stop = Clock::now();
+  });
+  return std::chrono::duration<double>(stop - start).count();
 }
 
 template <class T>
@@ -61,8 +52,8 @@ StreamValidation validate_on_team(topo::Team& team, const StreamArrays<T>& x, st
 
 #define BWS_STREAM_INSTANTIATE(T)                                                                                      \
   template void initialize_on_team<T>(topo::Team&, const StreamArrays<T>&, std::size_t);                               \
-  template std::array<std::vector<double>, 4> time_on_team<T>(                                                         \
-      topo::Team&, RunContext&, const StreamArrays<T>&, std::size_t, int, StoreKind, const std::function<void(int)>&); \
+  template double time_kernel_on_team<T>(topo::Team&, NodeSync&, const StreamArrays<T>&, std::size_t, StoreKind,      \
+                                         StreamKernel);                                                               \
   template StreamValidation validate_on_team<T>(topo::Team&, const StreamArrays<T>&, std::size_t, int,              \
                                                 const StreamValidationRule&);
 

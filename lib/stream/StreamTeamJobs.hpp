@@ -37,15 +37,12 @@ StreamArrays<T> arrays_in(void* buffer, const StreamLayout& layout) {
 template <class T>
 void initialize_on_team(topo::Team& team, const StreamArrays<T>& arrays, std::size_t n);
 
-// ntimes x (Copy, Scale, Add, Triad). Before each kernel the ranks of the
-// node meet (context.node_sync) and the team meets; thread 0 reads the clock
-// after the team's barrier and again after the barrier that follows the
-// kernel, so a sample is the time of the slowest thread. after_repetition(k)
-// is called after repetition k. Returns all samples in seconds, per kernel.
+// One kernel, timed: the ranks of the node meet (node_sync), then the team;
+// thread 0 reads the clock after the team's barrier and again after the
+// barrier that follows the kernel, so the time is the slowest thread's.
 template <class T>
-std::array<std::vector<double>, 4> time_on_team(topo::Team& team, RunContext& context, const StreamArrays<T>& arrays,
-                                                std::size_t n, int ntimes, StoreKind stores,
-                                                const std::function<void(int)>& after_repetition);
+double time_kernel_on_team(topo::Team& team, NodeSync& node_sync, const StreamArrays<T>& arrays, std::size_t n,
+                           StoreKind stores, StreamKernel kernel);
 
 // validate_stream_arrays, with each thread summing the errors of its share.
 template <class T>

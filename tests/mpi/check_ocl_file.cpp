@@ -1,7 +1,8 @@
 // Reads a quick --tests ocl file back (check_ocl_file FILE RANKS): every
-// rank's device STREAM (PCI write, Copy, Scale, Add, Triad, PCI read, each
-// valid, bandwidth = bytes / t_min, a sample per repetition), its device in
-// /ocl/devices, the BS fits with backend "ocl", and the b_eff rows of the
+// rank's device STREAM in /stream/results with backend "ocl" (PCI write,
+// Copy, Scale, Add, Triad, PCI read, each valid, bandwidth = bytes / t_min,
+// a sample per repetition), its device in /ocl/devices (a row per rank and
+// benchmark), the BS fits with backend "ocl", and the b_eff rows of the
 // device path with every payload check passed.
 #include <cmath>
 #include <iostream>
@@ -15,7 +16,7 @@
 using namespace bws::file_checks;
 
 namespace {
-constexpr int kQuickNtimes = 3;  // ocl's --quick repetitions
+constexpr int kQuickNtimes = 5;  // --stream.ntimes under --quick, every backend
 constexpr int kQuickDegrees = 3;  // BS6/BS7 under --quick: 1, 4, 7
 }  // namespace
 
@@ -27,17 +28,18 @@ int main(int argc, char** argv) {
   const int ranks = std::stoi(argv[2]);
   const auto file = bws::h5::ResultReader::open(argv[1]);
   check(file.attribute_text("/", "status") == "complete", "status is complete");
-  check(file.attribute_text("/", "completed_phases") == "ocl,beff (beff.path=device)",
+  check(file.attribute_text("/", "completed_phases") == "stream,bs,beff",
         "completed_phases: " + file.attribute_text("/", "completed_phases"));
 
-  const auto stream = file.read_table("ocl/stream/results");
-  check(static_cast<int>(stream.rows()) == 6 * ranks, "/ocl/stream/results: 6 rows per rank");
+  const auto stream = file.read_table("stream/results");
+  check(static_cast<int>(stream.rows()) == 6 * ranks, "/stream/results: 6 rows per rank");
   std::set<std::string> kernels;
   for (std::size_t r = 0; r < stream.rows(); ++r) {
     const std::string k = stream.get_string(r, "kernel");
     kernels.insert(k);
     check(stream.get_int(r, "valid") == 1, "STREAM " + k + " valid");
     check(stream.get_string(r, "backend") == "ocl", "backend ocl");
+    check(!stream.get_string(r, "device").empty(), "the device is named");
     check(stream.samples(r).size() == kQuickNtimes, k + ": a sample per repetition");
     check(close(stream.get_double(r, "bandwidth"), stream.get_double(r, "bytes") / stream.get_double(r, "t_min")),
           k + ": bandwidth = bytes / t_min");
@@ -46,8 +48,12 @@ int main(int argc, char** argv) {
     check(stream.get_double(r, "bandwidth") <= stream.get_double(r, "ceiling"), k + ": below the ceiling");
   }
   check(kernels == std::set<std::string>{"PCI_write", "Copy", "Scale", "Add", "Triad", "PCI_read"}, "the six rows");
-  check(file.read_table("ocl/stream/nodes").rows() == 6, "/ocl/stream/nodes: the node's six rows");
-  check(static_cast<int>(file.read_table("ocl/devices").rows()) == ranks, "/ocl/devices: a row per rank");
+  const auto nodes = file.read_table("stream/nodes");
+  check(nodes.rows() == 6, "/stream/nodes: the node's six rows");
+  for (std::size_t r = 0; r < nodes.rows(); ++r)
+    check(nodes.get_string(r, "backend") == "ocl" && !nodes.get_string(r, "device").empty(), "node rows: ocl, named");
+  check(static_cast<int>(file.read_table("ocl/devices").rows()) == 2 * ranks,
+        "/ocl/devices: a row per rank for stream and for bs");
 
   const auto fits = file.read_table("bs/fits");
   check(static_cast<int>(fits.rows()) == ranks * (5 + 2 * kQuickDegrees), "/bs/fits: a row per rank, test, degree");

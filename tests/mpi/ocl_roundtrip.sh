@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The OpenCL backend on N ranks (PoCL in CI), and b_eff's device path.
 # usage: ocl_roundtrip.sh MPIRUN BWSURVEY CHECKER N WORKDIR [corrupt]
-#   --tests ocl --quick with small sizes: exit 0, STREAM with its PCI rows,
-#   the BS fits (backend ocl) and the device b_eff (its payload checked) in
-#   the file, read back by the checker.
+#   --tests ocl (an alias: stream and bs on backend ocl, beff on the device
+#   path) --quick with small sizes: exit 0, STREAM with its PCI rows in
+#   stream/results (backend ocl), the BS fits (backend ocl) and the device
+#   b_eff (its payload checked) in the file, read back by the checker.
 #   corrupt: b_eff on the device path with the payload test hook on rank 1:
 #   exit 1, and the failed check names the device path, the rank and the
 #   stale messages.
@@ -36,8 +37,8 @@ fi
 if [ $code -ne 0 ]; then
   echo "bwsurvey exited $code"; cat "$dir/stderr.txt"; exit 1
 fi
-grep -q "^OpenCL STREAM (seed 000): node bandwidth" "$dir/stdout.txt" || { echo "no device STREAM summary"; exit 1; }
-grep -Eq "^PCI_write +[0-9.]+e[-+][0-9]+" "$dir/stdout.txt" || { echo "no HPCC_FPGA-style PCI_write row"; exit 1; }
+grep -q "^STREAM double on ocl: node bandwidth" "$dir/stdout.txt" || { echo "no device STREAM summary"; exit 1; }
+grep -Eq "^PCI_write: +[0-9]+[.][0-9]+ " "$dir/stdout.txt" || { echo "no PCI_write row in STREAM's table"; exit 1; }
 grep -q "^BS1-BS7 on the ocl device" "$dir/stdout.txt" || { echo "no device BS summary"; exit 1; }
 grep -q "^b_eff, device path" "$dir/stdout.txt" || { echo "no device b_eff summary"; exit 1; }
 "$checker" "$dir/o.h5" "$ranks"

@@ -4,10 +4,12 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <string>
 
 #include <gtest/gtest.h>
 
+#include "core/Config.hpp"
 #include "core/Errors.hpp"
 
 namespace bws::test {
@@ -20,6 +22,13 @@ inline std::string usage_error_of(const std::function<void()>& action) {
     return error.what();
   }
   return "(no UsageError)";
+}
+
+// A configuration holding exactly these values, each as if given.
+inline Config config_with(std::map<std::string, std::string> values) {
+  Config config;
+  for (auto& [k, v] : values) config.set(k, v);
+  return config;
 }
 
 // A fixture with a fresh directory of its own under the system's temporary

@@ -113,12 +113,12 @@ int run_shell(const std::string& command) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-TEST_F(H5Test, SchemaVersionIsMajorDotMinor) { EXPECT_EQ(bws::h5::schema_version(), "1.1"); }
+TEST_F(H5Test, SchemaVersionIsMajorDotMinor) { EXPECT_EQ(bws::h5::schema_version(), "2.0"); }
 
 TEST_F(H5Test, CreateSetsSchemaVersionAndRunningStatus) {
   ResultFile::create(file("a.h5"), false).close();
   const ResultReader reader = ResultReader::open(file("a.h5"));
-  EXPECT_EQ(reader.attribute_text("/", "schema_version"), "1.1");
+  EXPECT_EQ(reader.attribute_text("/", "schema_version"), "2.0");
   EXPECT_EQ(reader.attribute_text("/", "status"), "running");
 }
 
@@ -459,10 +459,12 @@ TEST_F(H5Test, ReaderRejectsMissingForeignAndNewerFiles) {
   EXPECT_EQ(usage_error_of([&] { ResultReader::open(file("text.h5")); }),
             "'" + file("text.h5") + "' is not an HDF5 file");
 
-  write_foreign_file(file("v2.h5"), "2.0");
-  const std::string newer = usage_error_of([&] { ResultReader::open(file("v2.h5")); });
-  EXPECT_NE(newer.find("2.0"), std::string::npos) << newer;
-  EXPECT_NE(newer.find("1.x"), std::string::npos) << newer;
+  write_foreign_file(file("v3.h5"), "3.0");
+  const std::string newer = usage_error_of([&] { ResultReader::open(file("v3.h5")); });
+  EXPECT_NE(newer.find("3.0"), std::string::npos) << newer;
+  EXPECT_NE(newer.find("1.x to 2.x"), std::string::npos) << newer;
+  write_foreign_file(file("v0.h5"), "0.9");
+  EXPECT_NE(usage_error_of([&] { ResultReader::open(file("v0.h5")); }).find("0.9"), std::string::npos);
 
   write_foreign_file(file("bare.h5"), "");
   EXPECT_NE(usage_error_of([&] { ResultReader::open(file("bare.h5")); }).find("schema_version"), std::string::npos);
@@ -537,7 +539,7 @@ TEST_F(H5Test, H5pyReadsTablesAsStructuredArraysAndH5dumpParsesTheFile) {
   const std::string script = file("check.py");
   std::ofstream(script) << R"(import sys, math, h5py, numpy as np
 f = h5py.File(sys.argv[1], "r")
-assert f.attrs["schema_version"] == "1.1", f.attrs["schema_version"]
+assert f.attrs["schema_version"] == "2.0", f.attrs["schema_version"]
 assert f.attrs["status"] == "running"
 r = f["stream/results"][...]
 assert r.dtype.names == ("rank", "host", "kernel", "bytes", "bandwidth"), r.dtype.names

@@ -22,11 +22,14 @@
 #include "core/Config.hpp"
 #include "core/Errors.hpp"
 #include "core/RunContext.hpp"
-#include "ocl/OclBenchmark.hpp"
+#include "backends/Backends.hpp"
+#include "bs/BsBenchmark.hpp"
 #include "ocl/OclOptions.hpp"
 #include "ocl/OclRuntime.hpp"
 #include "ocl/OclSelection.hpp"
 #include "ocl/OclStreamPlan.hpp"
+#include "stream/StreamBenchmark.hpp"
+#include "stream/StreamPlan.hpp"
 #include "topology/PinningPlan.hpp"
 #include "topology/Team.hpp"
 #include "topology/Topology.hpp"
@@ -37,13 +40,8 @@
 namespace bws::ocl {
 namespace {
 
+using test::config_with;
 using test::usage_error_of;
-
-Config config_with(std::map<std::string, std::string> values) {
-  Config config;
-  for (auto& [k, v] : values) config.set(k, v);
-  return config;
-}
 
 // The first device, or nullopt (the test then skips).
 std::optional<OclDeviceInfo> first_device() {
@@ -72,13 +70,28 @@ OclStreamParams small_stream(int ntimes) {
 
 // ---- STREAM: HPCC_FPGA's golden values ----
 
-void expect_values(const OclStreamMeasurement& m, double a, double b, double c, const std::string& what) {
-  EXPECT_TRUE(m.validation.passed()) << what;
-  const double expected[3] = {a, b, c};
-  for (int k = 0; k < 3; ++k) {
-    EXPECT_EQ(m.array_min[static_cast<std::size_t>(k)], expected[k]) << what << " array " << "ABC"[k];
-    EXPECT_EQ(m.array_max[static_cast<std::size_t>(k)], expected[k]) << what << " array " << "ABC"[k];
-  }
+// ntimes repetitions of the six operations as STREAM's driver runs them;
+// the samples per operation.
+std::vector<std::vector<double>> run_repetitions(stream::StreamDeviceArrays& arrays, int ntimes, NodeSync& sync) {
+  std::vector<std::vector<double>> seconds(stream::kStreamOps);
+  for (int k = 0; k < ntimes; ++k)
+    for (const stream::StreamOpSpec& op : stream::kStreamOpSpecs)
+      seconds[static_cast<std::size_t>(op.op)].push_back(arrays.run_timed(op.op, sync));
+  return seconds;
+}
+
+// Every element equal to its golden value: the expected values are the
+// golden ones, and an average relative error of at most 1e-300 allows none.
+void expect_values(stream::StreamDeviceArrays& arrays, stream::StreamType type, int ntimes, double a, double b,
+                   double c, const std::string& what) {
+  const stream::StreamExpected e = type == stream::StreamType::Float ? stream::stream_expected_values<float>(ntimes)
+                                                                      : stream::stream_expected_values<double>(ntimes);
+  EXPECT_EQ(e.a, a) << what;
+  EXPECT_EQ(e.b, b) << what;
+  EXPECT_EQ(e.c, c) << what;
+  const stream::StreamValidation exact = arrays.validate(ntimes, stream::StreamValidationRule{1e-300});
+  EXPECT_TRUE(exact.passed()) << what;
+  for (const stream::ArrayValidation& v : exact.arrays) EXPECT_EQ(v.avg_rel_error, 0) << what;
 }
 
 TEST(OclDeviceStream, GoldenValuesAfterOneAndThreeRepetitions) {
@@ -103,14 +116,15 @@ TEST(OclDeviceStream, GoldenValuesAfterOneAndThreeRepetitions) {
     variants.emplace_back("float", single);
     for (const auto& [what, params] : variants) {
       const std::string label = what + ", ntimes " + std::to_string(ntimes);
-      const OclStreamMeasurement m = make_ocl_stream_runner(opened, params)->measure(sync, nullptr);
+      const auto arrays = make_ocl_stream_arrays(opened, params);
+      const auto seconds = run_repetitions(*arrays, ntimes, sync);
       if (ntimes == 1)
-        expect_values(m, 30, 6, 8, label);
+        expect_values(*arrays, params.type, ntimes, 30, 6, 8, label);
       else
-        expect_values(m, 6750, 1350, 1800, label);
-      for (const auto& s : m.seconds) EXPECT_EQ(s.size(), static_cast<std::size_t>(ntimes)) << label;
+        expect_values(*arrays, params.type, ntimes, 6750, 1350, 1800, label);
+      for (const auto& s : seconds) EXPECT_EQ(s.size(), static_cast<std::size_t>(ntimes)) << label;
       // The CPU backend's rule: STREAM 5.10's 1e-6 (float), 1e-13 (double).
-      EXPECT_EQ(m.validation.arrays[0].limit, params.type == stream::StreamType::Float ? 1e-6 : 1e-13);
+      EXPECT_EQ(arrays->validate(ntimes, {}).arrays[0].limit, params.type == stream::StreamType::Float ? 1e-6 : 1e-13);
     }
   }
 }
@@ -202,55 +216,66 @@ TEST(OclDeviceRun, StreamAndBsRowsAreValidAndTagged) {
   TeamFixture f;
   const NodeContext node{f.topology, "thishost", 0, 1, 0, f.team.size(), false};
   const Config config =
-      config_with({{kElementsOption, "64K"}, {kNtimesOption, "2"}, {bs::kMaxBytesOption, "256K"},
+      config_with({{stream::kElementsOption, "64K"}, {stream::kNtimesOption, "2"}, {bs::kMaxBytesOption, "256K"},
                    {bs::kFitMinBytesOption, "0"}, {bs::kPointsOption, "4"}, {bs::kRepsOption, "2"},
-                   {bs::kDegreesOption, "1,2"}});
-  const auto planned = make_ocl_benchmark()->plan(config, node);
-  planned->prepare(f.team);
+                   {bs::kDegreesOption, "1,2"}, {stream::kBackendOption, "ocl"}, {bs::kBackendOption, "ocl"}});
+  const auto stream_benchmark = stream::make_stream_benchmark(backends::stream_backends());
   NullProgress progress;
   NoSync sync;
   RunContext context{progress, sync};
-  const std::vector<Table> tables = planned->run(f.team, context);
-  planned->release();
+  std::vector<Table> tables, checks_tables;
+  for (const auto& planned : {stream_benchmark->plan(config, node),
+                              bs::make_bs_benchmark(backends::bs_backends())->plan(config, node)}) {
+    planned->prepare(f.team);
+    for (Table& t : planned->run(f.team, context)) (t.path() == "checks" ? checks_tables : tables).push_back(std::move(t));
+    planned->release();
+  }
   std::map<std::string, const Table*> by_path;
   for (const Table& t : tables) by_path[t.path()] = &t;
-  ASSERT_TRUE(by_path.count("ocl/stream/results") && by_path.count("bs/results") && by_path.count("bs/fits") &&
-              by_path.count("ocl/devices") && by_path.count("checks"));
-  const Table& stream = *by_path["ocl/stream/results"];
+  ASSERT_TRUE(by_path.count("stream/results") && by_path.count("bs/results") && by_path.count("bs/fits") &&
+              by_path.count("ocl/devices") && checks_tables.size() == 2);
+  const Table& stream = *by_path["stream/results"];
   ASSERT_EQ(stream.rows(), 6u);
-  for (std::size_t r = 0; r < stream.rows(); ++r) EXPECT_EQ(stream.get_int(r, "valid"), 1) << stream.get_string(r, "kernel");
+  for (std::size_t r = 0; r < stream.rows(); ++r) {
+    EXPECT_EQ(stream.get_int(r, "valid"), 1) << stream.get_string(r, "kernel");
+    EXPECT_EQ(stream.get_string(r, "backend"), "ocl");
+    EXPECT_EQ(stream.get_string(r, "device"), device->label());
+  }
   const Table& fits = *by_path["bs/fits"];
   EXPECT_EQ(fits.rows(), 5u + 2 * 2);
   for (std::size_t r = 0; r < fits.rows(); ++r) {
     EXPECT_EQ(fits.get_string(r, "backend"), "ocl");
     EXPECT_EQ(fits.get_int(r, "valid"), 1);
   }
-  const Table& checks = *by_path["checks"];
   int validations = 0;
-  for (std::size_t r = 0; r < checks.rows(); ++r) {
-    if (checks.get_string(r, "kind") != "validation") continue;  // a bs.fit warning on a too short sweep is no error
-    ++validations;
-    EXPECT_EQ(checks.get_int(r, "passed"), 1) << checks.get_string(r, "check") << ": " << checks.get_string(r, "subject");
-  }
+  for (const Table& checks : checks_tables)
+    for (std::size_t r = 0; r < checks.rows(); ++r) {
+      if (checks.get_string(r, "kind") != "validation") continue;  // a bs.fit warning on a too short sweep is no error
+      ++validations;
+      EXPECT_EQ(checks.get_int(r, "passed"), 1) << checks.get_string(r, "check") << ": " << checks.get_string(r, "subject");
+    }
   EXPECT_GE(validations, 3 + 6 + 5 * 4);  // STREAM arrays, STREAM rates, every BS1-BS5 size
-  const std::vector<std::string> lines = make_ocl_report()->summary_lines(
-      make_ocl_benchmark()->summarize_node({stream}));
+  const std::vector<std::string> lines =
+      stream::make_stream_report()->summary_lines(stream_benchmark->summarize_node({stream}));
   ASSERT_FALSE(lines.empty());
-  EXPECT_NE(lines.front().find("OpenCL STREAM"), std::string::npos);
+  EXPECT_NE(lines.front().find("STREAM double on ocl"), std::string::npos) << lines.front();
 }
 
 TEST(OclDeviceRun, ALengthOffTheBlocksIsRefusedBeforeAnythingRuns) {
   REQUIRE_DEVICE(device);
   TeamFixture f;
   const NodeContext node{f.topology, "thishost", 0, 1, 0, 1, false};
-  const std::string e = usage_error_of(
-      [&] { make_ocl_benchmark()->plan(config_with({{kElementsOption, "100000"}}), node); });
-  EXPECT_NE(e.find("--ocl.elements 100000: not a multiple of replications x vector-count x buffer-size = 1 x 1 x 4096 "
+  const auto on_ocl = [&](std::map<std::string, std::string> values) {
+    values[stream::kBackendOption] = "ocl";
+    stream::make_stream_benchmark(backends::stream_backends())->plan(config_with(values), node);
+  };
+  const std::string e = usage_error_of([&] { on_ocl({{stream::kElementsOption, "100000"}}); });
+  EXPECT_NE(e.find("--stream.elements 100000: not a multiple of replications x vector-count x buffer-size = 1 x 1 x 4096 "
                    "= 4096"),
             std::string::npos)
       << e;
   EXPECT_NE(e.find("nearest valid lengths: 98304 and 102400"), std::string::npos) << e;
-  EXPECT_NE(usage_error_of([&] { make_ocl_benchmark()->plan(config_with({{kDeviceOption, "99"}}), node); })
+  EXPECT_NE(usage_error_of([&] { on_ocl({{kDeviceOption, "99"}}); })
                 .find("--ocl.device: 99 is out of range"),
             std::string::npos);
 }
@@ -287,7 +312,7 @@ TEST(OclDeviceErrors, AKernelThatDoesNotBuildShowsItsLogAndCallsNameTheirCode) {
 
 TEST(OclDeviceBuffers, MessagesRoundTripThroughTheDevice) {
   REQUIRE_DEVICE(device);
-  const auto provider = device_buffers_provider();
+  const auto provider = ocl_device_buffers_provider();
   ASSERT_NE(provider, nullptr);
   const DeviceBuffersRequest request{4, 10000, 0, 1};
   EXPECT_EQ(provider->check(Config{}, request), device->label());

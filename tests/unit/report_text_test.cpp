@@ -34,13 +34,14 @@ TEST(TableText, JsonHasColumnsWithUnitsAndNullForNan) {
 TEST(BabelStreamView, ColumnsAndNamesAsBabelStreamPrintsThem) {
   Table results = stream::make_stream_results_table();
   results.add_row({{"rank", 1}, {"host", "n1"}, {"backend", "cpu"}, {"kernel", "Scale"}, {"threads", 2},
-                   {"type", "float"}, {"stores", "normal"}, {"elements", 1000}, {"ntimes", 20},
-                   {"avg_rel_error", 0.0}, {"bytes", 8000}, {"t_min", 1e-6}, {"t_avg", 2e-6}, {"t_max", 3e-6},
+                   {"device", "cpu"}, {"type", "float"}, {"stores", "normal"}, {"variant", ""}, {"elements", 1000},
+                   {"ntimes", 20}, {"avg_rel_error", 0.0}, {"error_limit", 1e-6}, {"ceiling", 2e12}, {"bytes", 8000}, {"t_min", 1e-6}, {"t_avg", 2e-6}, {"t_max", 3e-6},
                    {"bandwidth", 8e9}, {"valid", 1}});
   const Table b = stream::babelstream_table({results});
   std::ostringstream out;
   report::write_csv(out, b);
   EXPECT_EQ(out.str(),
-            "function,num_times,n_elements,sizeof,max_MB_per_sec,min_runtime,max_runtime,avg_runtime,host,rank,type\n"
-            "Mul,20,1000,4,8000,1e-06,3e-06,2e-06,n1,1,float\n");
+            "function,num_times,n_elements,sizeof,max_MB_per_sec,min_runtime,max_runtime,avg_runtime,host,rank,type,"
+            "backend\n"
+            "Mul,20,1000,4,8000,1e-06,3e-06,2e-06,n1,1,float,cpu\n");
 }

@@ -19,14 +19,14 @@ bool ocl_compiled_in() { return false; }
 
 std::vector<OclPlatformInfo> ocl_platforms(const std::string& option) { no_opencl(option); }
 
-std::shared_ptr<OclDevice> open_ocl_device(const OclDeviceInfo&) { no_opencl("--tests ocl"); }
+std::shared_ptr<OclDevice> open_ocl_device(const OclDeviceInfo&) { no_opencl("--ocl.device"); }
 
-std::unique_ptr<OclStreamRunner> make_ocl_stream_runner(std::shared_ptr<OclDevice>, const OclStreamParams&) {
-  no_opencl("--tests ocl");
+std::unique_ptr<stream::StreamDeviceArrays> make_ocl_stream_arrays(std::shared_ptr<OclDevice>, const OclStreamParams&) {
+  no_opencl("--stream.backend ocl");
 }
 
 std::unique_ptr<OclBsRunner> make_ocl_bs_runner(std::shared_ptr<OclDevice>, std::uint64_t, int) {
-  no_opencl("--tests ocl");
+  no_opencl("--bs.backend ocl");
 }
 
 std::shared_ptr<const DeviceBuffersProvider> ocl_device_buffers_provider() { return nullptr; }

@@ -1,4 +1,5 @@
-// Device STREAM as HPCC_FPGA runs it (seed 000): per replication its own
+// Device STREAM as HPCC_FPGA runs it (seed 000), STREAM's device interface
+// for the ocl backend (stream/StreamDevice.hpp): per replication its own
 // queue and its own A, B, C buffers (a contiguous part of each array); the
 // replications' kernels are enqueued behind one user event and released
 // together, and the time runs on the host from the release until every
@@ -17,6 +18,7 @@
 #include "ocl/OclStreamKernels.hpp"
 #include "ocl/cl/OclCl.hpp"
 #include "stream/StreamKernelTable.hpp"
+#include "stream/StreamValidation.hpp"
 
 namespace bws::ocl {
 namespace {
@@ -42,7 +44,7 @@ struct HostArray {
 enum class Array { A = 0, B = 1, C = 2 };
 
 template <class T>
-class StreamRunner final : public OclStreamRunner {
+class StreamRunner final : public stream::StreamDeviceArrays {
  public:
   StreamRunner(std::shared_ptr<OclDevice> device, const OclStreamParams& params)
       : owner_(std::move(device)),
@@ -75,10 +77,50 @@ class StreamRunner final : public OclStreamRunner {
       work_group_ = stream_work_group_size(p_, limit);
       return 0;
     });
+    initialize();
   }
 
-  OclStreamMeasurement measure(NodeSync& node_sync, const std::function<void(int)>& after_repetition) override {
-    OclStreamMeasurement m;
+  std::string stores() const override { return ""; }
+  std::string variant() const override {
+    return std::string(p_.single_kernel ? "combined" : "separate") + " r" + std::to_string(p_.replications) + " v" +
+           std::to_string(p_.vector_count) + " b" + std::to_string(p_.buffer_size) + " u" + std::to_string(p_.unroll);
+  }
+
+  // PCI write, Copy, Scale, Add, Triad, PCI read, each timed on the host
+  // around its blocking completion, the ranks of the node meeting first.
+  double run_timed(stream::StreamOp op, NodeSync& node_sync) override {
+    double seconds = 0;
+    cl_checked(std::string("STREAM ") + std::string(stream::op_spec(op).label) + " on " + dev_.info().label(), [&] {
+      if (!stream::op_spec(op).transfer) {
+        seconds = run_operation(stream::kernel_of(op), &node_sync);
+        return 0;
+      }
+      node_sync.barrier();
+      const Clock::time_point start = Clock::now();
+      if (op == stream::StreamOp::PciWrite)
+        pci_write();
+      else
+        pci_read();
+      seconds = seconds_since(start);
+      return 0;
+    });
+    return seconds;
+  }
+
+  // The host arrays (read back by the last PCI read) judged by the rule of
+  // every backend (stream::judge_stream_run), not HPCC_FPGA's machine epsilon.
+  stream::StreamValidation validate(int ntimes, const stream::StreamValidationRule& rule) override {
+    const stream::StreamExpected expected = stream::stream_expected_values<T>(ntimes);
+    const stream::StreamErrorSums sums =
+        stream::sum_stream_errors<T>(a_.get(), b_.get(), c_.get(), 0, p_.elements, expected);
+    return stream::judge_stream_run<T>(sums, p_.elements, ntimes, rule);
+  }
+
+ private:
+  // A=1, B=2, C=0 written, the untimed test run (A = 2A) and one untimed
+  // pass of the four operations (the first PCI write of the timed
+  // repetitions writes the host's arrays again).
+  void initialize() {
     const std::string where = " on " + dev_.info().label();
     for (std::uint64_t j = 0; j < p_.elements; ++j) {
       a_.get()[j] = T(1);
@@ -99,38 +141,6 @@ class StreamRunner final : public OclStreamRunner {
         run_operation(k, nullptr);
       return 0;
     });
-    for (auto& s : m.seconds) s.reserve(static_cast<std::size_t>(p_.ntimes));
-    for (int k = 0; k < p_.ntimes; ++k) {
-      cl_checked("STREAM repetition " + std::to_string(k + 1) + where, [&] {
-        node_sync.barrier();
-        Clock::time_point start = Clock::now();
-        pci_write();
-        m.seconds[static_cast<std::size_t>(OclStreamOp::PciWrite)].push_back(seconds_since(start));
-        for (stream::StreamKernel kernel : {stream::StreamKernel::Copy, stream::StreamKernel::Scale,
-                                            stream::StreamKernel::Add, stream::StreamKernel::Triad}) {
-          const double seconds = run_operation(kernel, &node_sync);
-          m.seconds[static_cast<std::size_t>(op_of(kernel))].push_back(seconds);
-        }
-        node_sync.barrier();
-        start = Clock::now();
-        pci_read();
-        m.seconds[static_cast<std::size_t>(OclStreamOp::PciRead)].push_back(seconds_since(start));
-        return 0;
-      });
-      if (after_repetition) after_repetition(k);
-    }
-    validate(m);
-    return m;
-  }
-
- private:
-  static OclStreamOp op_of(stream::StreamKernel k) {
-    switch (k) {
-      case stream::StreamKernel::Copy: return OclStreamOp::Copy;
-      case stream::StreamKernel::Scale: return OclStreamOp::Scale;
-      case stream::StreamKernel::Add: return OclStreamOp::Add;
-      default: return OclStreamOp::Triad;
-    }
   }
 
   T* host(Array a) const { return a == Array::A ? a_.get() : a == Array::B ? b_.get() : c_.get(); }
@@ -256,19 +266,6 @@ class StreamRunner final : public OclStreamRunner {
     for (cl::CommandQueue& q : queues_) q.finish();
   }
 
-  void validate(OclStreamMeasurement& m) const {
-    const stream::StreamExpected expected = stream::stream_expected_values<T>(p_.ntimes);
-    const stream::StreamErrorSums sums =
-        stream::sum_stream_errors<T>(a_.get(), b_.get(), c_.get(), 0, p_.elements, expected);
-    m.validation = stream::judge_stream_run<T>(sums, p_.elements, p_.ntimes, p_.validation);  // the CPU's rule
-    for (Array a : {Array::A, Array::B, Array::C}) {
-      const T* x = host(a);
-      const auto [lo, hi] = std::minmax_element(x, x + p_.elements);
-      m.array_min[static_cast<std::size_t>(a)] = static_cast<double>(*lo);
-      m.array_max[static_cast<std::size_t>(a)] = static_cast<double>(*hi);
-    }
-  }
-
   std::shared_ptr<OclDevice> owner_;
   const OclClDevice& dev_;
   OclStreamParams p_;
@@ -283,8 +280,8 @@ class StreamRunner final : public OclStreamRunner {
 
 }  // namespace
 
-std::unique_ptr<OclStreamRunner> make_ocl_stream_runner(std::shared_ptr<OclDevice> device,
-                                                        const OclStreamParams& params) {
+std::unique_ptr<stream::StreamDeviceArrays> make_ocl_stream_arrays(std::shared_ptr<OclDevice> device,
+                                                                   const OclStreamParams& params) {
   if (params.type == stream::StreamType::Double) return std::make_unique<StreamRunner<double>>(std::move(device), params);
   return std::make_unique<StreamRunner<float>>(std::move(device), params);
 }

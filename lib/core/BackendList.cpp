@@ -1,0 +1,26 @@
+#include "core/BackendList.hpp"
+
+#include <algorithm>
+
+#include "core/Errors.hpp"
+#include "core/OptionText.hpp"
+
+namespace bws {
+
+std::vector<std::string> parse_backend_list(const std::string& text, const char* option,
+                                            const std::vector<std::string>& known) {
+  std::string allowed;
+  for (const std::string& k : known) allowed += (allowed.empty() ? "" : ", ") + k;
+  std::vector<std::string> names;
+  for (const std::string& item : split_comma_list(text)) {
+    const std::string name = lower_text(trim_text(item));
+    if (std::find(known.begin(), known.end(), name) == known.end())
+      throw UsageError(option_flag(option) + ": unknown backend " + quoted_input(item) + "; allowed: a comma list of " +
+                       allowed);
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
+  if (names.empty()) throw UsageError(option_flag(option) + ": no backend given; allowed: a comma list of " + allowed);
+  return names;
+}
+
+}  // namespace bws

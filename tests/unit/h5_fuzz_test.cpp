@@ -14,6 +14,7 @@
 // in the temporary directory printed with the failure: copy it into
 // tests/fuzz/h5/ (FuzzRegression replays every file there).
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -49,7 +50,19 @@ namespace {
 
 constexpr std::size_t kMaxMessageBytes = 2000;
 // One file is read in milliseconds; a child still busy after this hangs.
-constexpr unsigned kChildSeconds = 20;
+// Generous: a corrupted length can make libhdf5 itself allocate and clear
+// gigabytes per read (4 GiB seen, h5dump does the same), which takes tens
+// of seconds on a loaded machine where the address-space cap below is off.
+constexpr unsigned kChildSeconds = 90;
+// The child's address space (not under AddressSanitizer, whose shadow
+// memory needs terabytes of it): an allocation libhdf5 makes from a
+// corrupted length then fails at once, and the read fails as an error.
+constexpr rlim_t kChildAddressSpaceBytes = rlim_t{3} << 30;
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kCapAddressSpace = false;
+#else
+constexpr bool kCapAddressSpace = true;
+#endif
 
 std::vector<char> read_bytes(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -224,6 +237,10 @@ std::string misbehaviour_in_child(const std::string& path) {
   if (pid == 0) {
     ::close(pipe_ends[0]);
     ::alarm(kChildSeconds);  // a hang ends as SIGALRM
+    if (kCapAddressSpace) {
+      const rlimit cap{kChildAddressSpaceBytes, kChildAddressSpaceBytes};
+      ::setrlimit(RLIMIT_AS, &cap);
+    }
     const std::string problem = misbehaviour(path);
     const ssize_t written = ::write(pipe_ends[1], problem.data(), problem.size());
     ::_exit(written == static_cast<ssize_t>(problem.size()) ? 0 : 3);

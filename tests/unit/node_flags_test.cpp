@@ -234,11 +234,13 @@ TEST(NodeFlags, OptionsAreCheckedWithTheirRanges) {
 }
 
 TEST(NodeFlags, TheRegistryDeclaresItsMetricsOnItsTables) {
-  // Every metric names a table its benchmark returns and a unit.
-  const auto metrics = survey::all_node_metrics();
-  ASSERT_GE(metrics.size(), 3u);
-  for (const NodeMetric& m : metrics) {
-    EXPECT_FALSE(m.unit.empty()) << m.name;
-    EXPECT_EQ(m.table.substr(0, m.table.find('/')), m.name.substr(0, m.name.find('.'))) << m.name;
-  }
+  // Every metric names a table its own benchmark returns, and a unit. (A
+  // metric's name may differ from its table's group: ocl.triad, kept for
+  // the reference files of schema 1.x, reads STREAM's device rows.)
+  ASSERT_GE(survey::all_node_metrics().size(), 3u);
+  for (const auto& entry : survey::benchmark_registry())
+    for (const NodeMetric& m : entry.node_metrics) {
+      EXPECT_FALSE(m.unit.empty()) << m.name;
+      EXPECT_EQ(m.table.substr(0, m.table.find('/')), entry.name) << m.name;
+    }
 }

@@ -37,7 +37,7 @@ struct MemoryPopulation {
 };
 
 // Where a slot sits, from its Locator and Bank Locator texts, for the common
-// vendor schemes (see MemoryPopulation.cpp). The socket is the number as
+// vendor schemes (see DimmPlacement.cpp). The socket is the number as
 // written (CPU1 -> 1); the parsers renumber sockets from 0 afterwards.
 struct DimmPlace {
   int socket = -1;      // -1 when neither text names a CPU

@@ -10,28 +10,21 @@
 #include "h5/ResultFile.hpp"
 #include "model/NodeFlags.hpp"
 #include "report/FlagReport.hpp"
+#include "report/FlagsInput.hpp"
 #include "report/ReportCommand.hpp"
 #include "report/SurveyTables.hpp"
-
-namespace po = boost::program_options;
 
 namespace bws::report {
 namespace {
 
 int run_flags(const CommandArgs& args, std::ostream& out) {
-  po::options_description desc("Options");
-  add_flag_override_options(desc);
-  const ParsedCommand parsed = parse_command("flags", args, desc, 1, 1);
-  if (parsed.help) {
-    print_command_help(out, flags_command(), desc);
-    return 0;
-  }
-  const std::string& path = parsed.positional[0];
-  const auto file = h5::ResultReader::open(path);
-  require_survey_file(file, path, "flags");
-  const model::FlagSettings settings = flag_settings_for(file, parsed.options);
+  const std::optional<FlagsInput> input = open_flags_input(flags_command(), args, out);
+  if (!input) return 0;  // --help
+  const std::string& path = input->path;
+  const h5::ResultReader& file = input->file;
+  const model::FlagSettings settings = flag_settings_for(file, input->options);
   bool stored = false;
-  const Table flags = survey_flags(file, parsed.options, stored);
+  const Table flags = survey_flags(file, input->options, stored);
   char rule[256];
   std::snprintf(rule, sizeof rule,
                 "rule within each hardware cohort: below %g x the peers' median (3 nodes or more), or below the "

@@ -11,27 +11,19 @@
 #include "h5/ResultFile.hpp"
 #include "model/NodeFlags.hpp"
 #include "report/Drain.hpp"
+#include "report/FlagsInput.hpp"
 #include "report/ReportCommand.hpp"
 #include "report/SurveyTables.hpp"
-
-namespace po = boost::program_options;
 
 namespace bws::report {
 namespace {
 
 int run_retest(const CommandArgs& args, std::ostream& out) {
-  po::options_description desc("Options");
-  add_flag_override_options(desc);
-  const ParsedCommand parsed = parse_command("retest", args, desc, 1, 1);
-  if (parsed.help) {
-    print_command_help(out, retest_command(), desc);
-    return 0;
-  }
-  const std::string& path = parsed.positional[0];
-  const auto file = h5::ResultReader::open(path);
-  require_survey_file(file, path, "retest");
+  const std::optional<FlagsInput> input = open_flags_input(retest_command(), args, out);
+  if (!input) return 0;  // --help
+  const std::string& path = input->path;
   bool stored = false;
-  const Table flags = survey_flags(file, parsed.options, stored);
+  const Table flags = survey_flags(input->file, input->options, stored);
   // Flags an in-job retest dismissed are left out.
   const std::vector<std::string> hosts = model::flagged_hosts(flags, true);
   if (hosts.empty()) {

@@ -1,24 +1,43 @@
 #include "catalog/Registry.hpp"
 
+#include <memory>
+#include <type_traits>
+
 #include "backends/Backends.hpp"
-#include "beff/BeffCatalogEntry.hpp"
-#include "bs/BsCatalogEntry.hpp"
-#include "pmbw/PmbwCatalogEntry.hpp"
-#include "roofline/RooflineCatalogEntry.hpp"
-#include "stream/StreamCatalogEntry.hpp"
+#include "bws/CatalogList.hpp"  // generated from catalog/benchmarks.list
 
 namespace bws::survey {
+namespace {
+
+// What a folder's catalog_entry may take: nothing, or its device
+// implementations from the backend list (lib/backends), chosen by the
+// parameter's type. So no benchmark depends on a device library, and a
+// benchmark without a device axis (pmbw, load) takes nothing. A new kind of
+// device interface is one more conversion here.
+struct BackendServices {
+  operator stream::StreamBackends() const { return backends::stream_backends(); }
+  operator bs::BsBackends() const { return backends::bs_backends(); }
+  operator std::shared_ptr<const DeviceBuffersProvider>() const { return backends::beff_device_buffers(); }
+};
+
+template <class CatalogEntryOf>
+CatalogEntry entry_of(CatalogEntryOf catalog_entry_of) {
+  if constexpr (std::is_invocable_v<CatalogEntryOf, const BackendServices&>)
+    return catalog_entry_of(BackendServices{});
+  else
+    return catalog_entry_of();
+}
+
+}  // namespace
 
 const std::vector<RegistryEntry>& benchmark_registry() {
-  static const std::vector<RegistryEntry> entries = {
-      // The benchmarks with a device axis take their device implementations
-      // from the backend list (lib/backends): none depends on a device library.
-      stream::catalog_entry(backends::stream_backends()),
-      beff::catalog_entry(backends::beff_device_buffers()),
-      bs::catalog_entry(backends::bs_backends()),
-      pmbw::catalog_entry(),
-      roofline::catalog_entry(),
-  };
+  // One entry per line of catalog/benchmarks.list, in its order.
+#define BWS_CATALOG_ENTRY(folder)                                                       \
+  entry_of([](const auto&... args) -> decltype(::bws::folder::catalog_entry(args...)) { \
+    return ::bws::folder::catalog_entry(args...);                                       \
+  }),
+  static const std::vector<RegistryEntry> entries = {BWS_CATALOG_FOLDERS(BWS_CATALOG_ENTRY)};
+#undef BWS_CATALOG_ENTRY
   return entries;
 }
 

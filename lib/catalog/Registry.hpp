@@ -1,7 +1,7 @@
 #pragma once
 // The benchmarks bwsurvey knows: the list of the entries their folders
-// export (core/CatalogEntry.hpp). Adding one is a folder under lib/ and one
-// line in Registry.cpp.
+// export (core/CatalogEntry.hpp), in the order of catalog/benchmarks.list.
+// Adding one is a folder under lib/ and one line in that list.
 #include <optional>
 #include <string>
 #include <vector>

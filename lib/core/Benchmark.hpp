@@ -3,7 +3,8 @@
 // small interface): it declares its options, plans (validates and resolves
 // sizes, throwing UsageError), prepares (allocates and first-touches), runs
 // on a pinned Team and returns Tables. It never prints, never calls MPI or
-// HDF5. Adding a benchmark is a folder under lib/ and one registry entry.
+// HDF5. Adding a benchmark is a folder under lib/ and one line in
+// lib/catalog/benchmarks.list.
 #include <cstdint>
 #include <memory>
 #include <optional>

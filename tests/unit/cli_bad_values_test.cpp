@@ -67,10 +67,10 @@ std::vector<HelpOption> options_with_values(const std::string& help_text) {
 // The benchmark an option belongs to ("bs" for --bs.points): its options
 // are checked when --tests names it. Empty for the survey's own options.
 std::string owning_test(const std::string& option) {
+  if (option.find('.') == std::string::npos) return "";
   const std::string prefix = option.substr(0, option.find('.'));
-  for (const char* test : {"stream", "beff", "bs", "pmbw", "roofline", "ocl"})
-    if (option.find('.') != std::string::npos && prefix == test) return test;
-  return "";
+  // Every catalog entry (a new one too), and ocl: the old --tests ocl, an alias.
+  return bws::survey::find_benchmark(prefix) || prefix == "ocl" ? prefix : "";
 }
 
 // The option a bad value's message names: an alias's message names the

@@ -92,7 +92,7 @@ int run_export(const CommandArgs& args, std::ostream& out) {
     std::string name = t.path;
     for (char& c : name)
       if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_') c = '_';
-    if (name.empty() || name[0] == '.') name.insert(0, "_");
+    if (name.empty() || name[0] == '.') name = "_" + name;
     return dir / (name + (json ? ".json" : ".csv"));
   };
   for (const Named& t : tables) refuse_output_over_input("export", "--dir file", target_of(t).string(), {path});

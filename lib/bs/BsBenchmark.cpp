@@ -165,15 +165,7 @@ bool apply_bs_rate_ceiling(BsPoint& p, double ceiling_Bps, Table& checks, const 
   std::snprintf(text, sizeof text, "rate %.3g B/s above the device's ceiling %.3g B/s", rate, ceiling_Bps);
   p.validation.what = text + (p.validation.what.empty() ? std::string() : "; " + p.validation.what);
   const std::string subject = what + " (" + std::to_string(p.bytes) + " B): above the device's ceiling";
-  add_check(checks, {.check = "bs.rate_ceiling",
-                     .subject = subject.substr(0, 160),
-                     .kind = "validation",
-                     .measured = rate,
-                     .expected = ceiling_Bps,
-                     .lower = 0,
-                     .upper = ceiling_Bps,
-                     .unit = "B/s",
-                     .passed = false});
+  add_ceiling_check(checks, "bs.rate_ceiling", subject, "validation", rate, ceiling_Bps, ceiling_Bps, "B/s");
   return false;
 }
 

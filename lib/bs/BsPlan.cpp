@@ -17,55 +17,6 @@ namespace {
 constexpr std::uint64_t kPage = 4096;
 constexpr std::uint64_t round_up(std::uint64_t x, std::uint64_t to) { return (x + to - 1) / to * to; }
 
-std::vector<BsTest> parse_tests(const std::string& text) {
-  std::vector<BsTest> tests;
-  const std::string allowed = "; allowed: a comma list of bs1..bs7, or all";
-  for (const std::string& raw : split_comma_list(text)) {
-    const std::string token = lower_text(trim_text(raw));
-    if (token == "all") {
-      for (const BsTestSpec& s : kBsTests) tests.push_back(s.test);
-      continue;
-    }
-    const auto it = std::find_if(kBsTests.begin(), kBsTests.end(),
-                                 [&](const BsTestSpec& s) { return token == s.option_name; });
-    if (it == kBsTests.end())
-      throw UsageError(option_flag(kTestsOption) + ": unknown test '" + trim_text(raw) + "'" + allowed);
-    tests.push_back(it->test);
-  }
-  std::sort(tests.begin(), tests.end());
-  tests.erase(std::unique(tests.begin(), tests.end()), tests.end());
-  if (tests.empty()) throw UsageError(option_flag(kTestsOption) + ": no test given" + allowed);
-  return tests;
-}
-
-// "1..7", "1-7", "1,4,7" or a mix ("1..3,7").
-std::vector<int> parse_degrees(const std::string& text) {
-  const std::string allowed = "; allowed: degrees 1..15 as a list (1,4,7) or a range (1..7)";
-  std::vector<int> degrees;
-  auto number = [&](const std::string& t) {
-    const std::string s = trim_text(t);
-    if (s.empty() || !std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); }))
-      throw UsageError(option_flag(kDegreesOption) + ": '" + text + "' is not a list of degrees" + allowed);
-    std::uint64_t degree = 0;
-    if (read_whole_number(s, degree) != NumberRead::Ok || degree < kMinDegree || degree > kMaxDegree)
-      throw UsageError(option_flag(kDegreesOption) + ": degree " + quoted_input(s) + " is out of range" + allowed);
-    return static_cast<int>(degree);
-  };
-  for (const std::string& item : split_comma_list(text)) {
-    const std::string t = trim_text(item);
-    if (const auto range = split_range_item(t)) {
-      const int lo = number(range->first), hi = number(range->second);
-      if (lo > hi) throw UsageError(option_flag(kDegreesOption) + ": range '" + t + "' is empty" + allowed);
-      for (int d = lo; d <= hi; ++d) degrees.push_back(d);
-    } else {
-      degrees.push_back(number(t));
-    }
-  }
-  std::sort(degrees.begin(), degrees.end());
-  degrees.erase(std::unique(degrees.begin(), degrees.end()), degrees.end());
-  return degrees;
-}
-
 std::vector<std::uint64_t> geometric_sweep(std::uint64_t lo, std::uint64_t hi, int points) {
   std::vector<std::uint64_t> bytes;
   const double ratio = static_cast<double>(hi) / static_cast<double>(lo);
@@ -153,35 +104,7 @@ BsMeshLayout mesh_layout(std::uint64_t ng, std::uint64_t nt) {
   return l;
 }
 
-void add_bs_options(boost::program_options::options_description& desc) {
-  add_text_option(desc, kBackendOption, kBackendDefault,
-                  "BS: where it runs, a comma list of backends, each in turn into the one table (its backend "
-                  "column): cpu (the rank's pinned threads), ocl (the rank's OpenCL device, double precision; "
-                  "'auto' sizes scale with its global memory cache)");
-  add_text_option(desc, kTestsOption, kTestsDefault,
-                  "BS: the streaming tests to run, a comma list of bs1 (copy), bs2 (axpy), bs3 (norm), bs4 (dot), "
-                  "bs5 (fused CG update), bs6 (gather), bs7 (scatter), or all");
-  add_text_option(desc, kMinBytesOption, kMinBytesDefault,
-                  "BS: smallest total bytes of the sweep (a size: 32K, 1M; K/M/G = x1024); allowed: 1 B up to "
-                  "--bs.max-bytes");
-  add_text_option(desc, kMaxBytesOption, kMaxBytesDefault,
-                  "BS: largest total bytes of the sweep; 'auto' = max(8x the rank's last-level cache, 64 MiB), "
-                  "lowered until all ranks of a node need at most 40% of its memory (--quick: max(8x LLC, 16 MiB)); "
-                  "or a size, allowed --bs.min-bytes up to what fits in the node's memory");
-  add_text_option(desc, kFitMinBytesOption, kFitMinBytesDefault,
-                  "BS: the T0/Wmax fit uses the sizes of at least this many bytes; 'auto' = the rank's last-level "
-                  "cache (a line through the L1, L2, L3 and DRAM regimes at once describes none of them); or a "
-                  "size, allowed 0 (fit every point) up to --bs.max-bytes");
-  add_text_option(desc, kPointsOption, kPointsDefault,
-                  "BS: sizes in the geometric sweep; allowed 3..200 (--quick with the default: 12)");
-  add_text_option(desc, kRepsOption, kRepsDefault,
-                  "BS: timed runs per size after one warm-up run; allowed 1..100000 (--quick with the default: 5)");
-  add_text_option(desc, kDegreesOption, kDegreesDefault,
-                  "BS6/BS7: polynomial degrees N of the hexahedral mesh, a list (1,4,7) or a range (1..7); "
-                  "allowed 1..15 (--quick with the default: 1,4,7)");
-  add_text_option(desc, kMaskOption, kMaskDefault,
-                  "BS6/BS7: mask the boundary nodes (all-Dirichlet: ids -1, skipped; Ng = (KN-1)^3): true or false");
-}
+void add_bs_options(boost::program_options::options_description& desc) { bs_schema().add_to(desc); }
 
 BsParams plan_bs(const Config& config, const NodeContext& node) {
   const topo::TopologyInfo& info = node.topology.info();
@@ -195,6 +118,10 @@ BsParams plan_bs(const Config& config, const NodeContext& node) {
 }
 
 BsParams plan_bs_for(const Config& config, const BsTarget& target) {
+  return plan_bs_for(bs_schema().read(config, target.quick), target);
+}
+
+BsParams plan_bs_for(const BsOptions& o, const BsTarget& target) {
   BsParams p;
   p.threads = std::max(1, target.threads);
   p.ranks_on_node = std::max(1, target.ranks_sharing);
@@ -202,54 +129,30 @@ BsParams plan_bs_for(const Config& config, const BsTarget& target) {
     std::uint64_t llc_bytes, node_memory_bytes;
   } const info{target.llc_bytes, target.memory_bytes};
   const std::string where = target.memory_name;
-  const std::string fit_text = trim_text(option_text(config, kFitMinBytesOption, kFitMinBytesDefault));
-  p.fit_min_bytes_auto = lower_text(fit_text) == "auto";
-  if (p.fit_min_bytes_auto) {
-    p.fit_min_bytes = info.llc_bytes;
-  } else if (fit_text == "0") {
-    p.fit_min_bytes = 0;
-  } else {
-    try {
-      p.fit_min_bytes = parse_size(fit_text, option_flag(kFitMinBytesOption));
-    } catch (const UsageError& e) {
-      throw UsageError(std::string(e.what()) + "; allowed: auto, 0, or a size up to --bs.max-bytes");
-    }
-  }
-  p.tests = parse_tests(option_text(config, kTestsOption, kTestsDefault));
-  p.points = static_cast<int>(
-      parse_whole_number(option_text(config, kPointsOption, kPointsDefault), kPointsOption, kMinPoints, kMaxPoints));
-  if (target.quick && option_defaulted(config, kPointsOption)) p.points = kQuickPoints;
-  p.reps = static_cast<int>(
-      parse_whole_number(option_text(config, kRepsOption, kRepsDefault), kRepsOption, kMinReps, kMaxReps));
-  if (target.quick && option_defaulted(config, kRepsOption)) p.reps = kQuickReps;
-  p.degrees = parse_degrees(option_text(config, kDegreesOption, kDegreesDefault));
-  if (target.quick && option_defaulted(config, kDegreesOption)) p.degrees.assign(std::begin(kQuickDegrees), std::end(kQuickDegrees));
-  p.mask_boundary = parse_flag_text(option_text(config, kMaskOption, kMaskDefault), kMaskOption);
-
-  const std::string min_text = trim_text(option_text(config, kMinBytesOption, kMinBytesDefault));
-  try {
-    p.min_bytes = parse_size(min_text, option_flag(kMinBytesOption));
-  } catch (const UsageError& e) {
-    throw UsageError(std::string(e.what()) + "; allowed: a size of at least 1 B up to --bs.max-bytes");
-  }
+  p.fit_min_bytes_auto = !o.fit_min_bytes.has_value();
+  p.fit_min_bytes = o.fit_min_bytes.value_or(info.llc_bytes);
+  p.tests = o.tests;
+  if (p.tests.empty()) throw UsageError(o.flag(kTestsOption) + ": no test given; allowed: a comma list of bs1..bs7, or all");
+  p.points = o.points;
+  p.reps = o.reps;
+  p.degrees = o.degrees;
+  p.mask_boundary = o.mask_boundary;
+  p.min_bytes = o.min_bytes;
+  const std::string min_text = format_bytes(static_cast<double>(p.min_bytes));
+  const std::string max_text = o.max_bytes ? format_bytes(static_cast<double>(*o.max_bytes)) : "auto";
 
   const bool memory_known = info.node_memory_bytes > 0;
   const double per_rank_memory = static_cast<double>(info.node_memory_bytes) / p.ranks_on_node;
-  const std::string max_text = trim_text(option_text(config, kMaxBytesOption, kMaxBytesDefault));
-  p.max_bytes_auto = lower_text(max_text) == "auto";
+  p.max_bytes_auto = !o.max_bytes.has_value();
   if (p.max_bytes_auto) {
     p.max_bytes = target.quick ? std::max(kQuickMinMaxBytes, kQuickLlcMultiple * info.llc_bytes)
                              : std::max(kAutoMinMaxBytes, kAutoLlcMultiple * info.llc_bytes);
     p.max_bytes = std::max(p.max_bytes, p.min_bytes);
   } else {
-    try {
-      p.max_bytes = parse_size(max_text, option_flag(kMaxBytesOption));
-    } catch (const UsageError& e) {
-      throw UsageError(std::string(e.what()) + "; allowed: auto or a size from --bs.min-bytes up");
-    }
+    p.max_bytes = *o.max_bytes;
   }
   if (p.min_bytes > p.max_bytes)
-    throw UsageError(option_flag(kMinBytesOption) + " " + min_text + " is above " + option_flag(kMaxBytesOption) + " " +
+    throw UsageError(o.flag(kMinBytesOption) + " " + min_text + " is above " + o.flag(kMaxBytesOption) + " " +
                      (p.max_bytes_auto ? "auto (" + format_bytes(static_cast<double>(p.max_bytes)) + ")" : max_text) +
                      "; allowed: --bs.min-bytes <= --bs.max-bytes");
   resolve_sweeps(p);

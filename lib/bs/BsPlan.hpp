@@ -1,6 +1,5 @@
 #pragma once
-// BS1-BS7's options (declared here, parsed in plan_bs) and the resolved plan
-// of one rank: the tests, the byte sweep of BS1-BS5 (entries per point), the
+// BS1-BS7's resolved plan of one rank (its options: BsOptions.hpp): the tests, the byte sweep of BS1-BS5 (entries per point), the
 // K sweep per degree of BS6/BS7, and the memory it needs. Every bad value is
 // a UsageError of one line naming the option and what is allowed.
 #include <boost/program_options/options_description.hpp>
@@ -8,36 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "bs/BsOptions.hpp"
 #include "bs/BsTypes.hpp"
 #include "core/Benchmark.hpp"
 #include "core/Config.hpp"
 
 namespace bws::bs {
 
-inline constexpr const char* kTestsOption = "bs.tests";
-inline constexpr const char* kMinBytesOption = "bs.min-bytes";
-inline constexpr const char* kMaxBytesOption = "bs.max-bytes";
-inline constexpr const char* kFitMinBytesOption = "bs.fit-min-bytes";
-inline constexpr const char* kFitMinBytesDefault = "auto";
-inline constexpr const char* kPointsOption = "bs.points";
-inline constexpr const char* kRepsOption = "bs.reps";
-inline constexpr const char* kDegreesOption = "bs.degrees";
-inline constexpr const char* kMaskOption = "bs.mask-boundary";
-inline constexpr const char* kBackendOption = "bs.backend";  // default core/BackendList.hpp's "cpu"
-
-inline constexpr const char* kTestsDefault = "bs1,bs2,bs3,bs4,bs5,bs6,bs7";
-inline constexpr const char* kMinBytesDefault = "32K";
-inline constexpr const char* kMaxBytesDefault = "auto";
-inline constexpr const char* kPointsDefault = "24";
-inline constexpr const char* kRepsDefault = "20";
-inline constexpr const char* kDegreesDefault = "1..7";
-inline constexpr const char* kMaskDefault = "false";
-
-inline constexpr int kMinPoints = 3, kMaxPoints = 200;
-inline constexpr int kMinReps = 1, kMaxReps = 100000;
-inline constexpr int kMinDegree = 1, kMaxDegree = 15;
-inline constexpr int kQuickPoints = 12, kQuickReps = 5;  // 12: >= 3 points above the LLC for the fit
-inline constexpr int kQuickDegrees[] = {1, 4, 7};
 inline constexpr std::uint64_t kAutoLlcMultiple = 8;          // max-bytes auto: >= 8x the last-level cache
 inline constexpr std::uint64_t kAutoMinMaxBytes = 64ull << 20;  // and >= 64 MiB
 inline constexpr std::uint64_t kQuickLlcMultiple = 8;          // --quick: 8x the LLC, so the fit has DRAM points
@@ -103,6 +79,7 @@ void add_bs_options(boost::program_options::options_description& desc);
 // The CPU backend: plan_bs_for the rank's topology and node.
 BsParams plan_bs(const Config& config, const NodeContext& node);
 BsParams plan_bs_for(const Config& config, const BsTarget& target);
+BsParams plan_bs_for(const BsOptions& options, const BsTarget& target);
 std::string describe_bs(const BsParams& params);
 
 // Byte layout of the arrays of a BS1-BS5 test in its buffer: array k at

@@ -13,6 +13,7 @@
 
 #include "bs/BsBenchmark.hpp"
 #include "bs/BsResults.hpp"
+#include "core/Report.hpp"
 
 namespace bws::bs {
 namespace {
@@ -25,13 +26,6 @@ struct NodeFit {
   double T0_paper = -INFINITY, B08_paper = -INFINITY;
   bool all_paper_fitted = true;
 };
-
-std::string fixed(double value, int decimals) {
-  if (!std::isfinite(value)) return "-";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
-  return buf;
-}
 
 }  // namespace
 

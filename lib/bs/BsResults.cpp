@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/ResultColumns.hpp"
+#include "core/SampleStats.hpp"
 
 namespace bws::bs {
 
@@ -39,21 +40,6 @@ Table make_bs_fits_table() {
                 int_column("paper_fitted")});
 }
 
-BsTimeStats bs_time_stats(const std::vector<double>& seconds) {
-  BsTimeStats s;
-  if (seconds.empty()) return s;
-  std::vector<double> sorted = seconds;
-  std::sort(sorted.begin(), sorted.end());
-  const std::size_t n = sorted.size();
-  s.min = sorted.front();
-  s.max = sorted.back();
-  s.median = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
-  double sum = 0;
-  for (double x : sorted) sum += x;
-  s.avg = sum / static_cast<double>(n);
-  return s;
-}
-
 namespace {
 bool is_fitted(const BsPoint& p, std::uint64_t fit_min_bytes) { return p.bytes >= fit_min_bytes; }
 }  // namespace
@@ -61,13 +47,13 @@ bool is_fitted(const BsPoint& p, std::uint64_t fit_min_bytes) { return p.bytes >
 BsFit fit_series(const BsSeries& series, std::uint64_t fit_min_bytes, double T0_measured_seconds) {
   std::vector<BsFitPoint> points;
   for (const BsPoint& p : series.points)
-    if (is_fitted(p, fit_min_bytes)) points.push_back({static_cast<double>(p.bytes), bs_time_stats(p.seconds).min});
+    if (is_fitted(p, fit_min_bytes)) points.push_back({static_cast<double>(p.bytes), time_stats(p.seconds).min_seconds});
   return fit_streaming(points, T0_measured_seconds);
 }
 
 BsPaperFit paper_fit_series(const BsSeries& series) {
   std::vector<BsFitPoint> points;
-  for (const BsPoint& p : series.points) points.push_back({static_cast<double>(p.bytes), bs_time_stats(p.seconds).avg});
+  for (const BsPoint& p : series.points) points.push_back({static_cast<double>(p.bytes), time_stats(p.seconds).avg_seconds});
   return fit_paper(points);
 }
 
@@ -83,14 +69,14 @@ void add_bs_series(Table& results, Table& fits, Table& checks, const BsRankIdent
   bool all_valid = true;
   std::size_t fitted_index = 0;
   for (const BsPoint& p : series.points) {
-    const BsTimeStats t = bs_time_stats(p.seconds);
+    const TimeStats t = time_stats(p.seconds);
     const bool fitted = is_fitted(p, fit_min_bytes);
     double residual = 0;
     if (fitted && fit.valid && fitted_index < fit.relative_residuals.size()) residual = fit.relative_residuals[fitted_index];
     if (fitted) ++fitted_index;
     all_valid = all_valid && p.validation.passed;
     const double bandwidth =
-        t.min > 0 ? static_cast<double>(p.bytes) / t.min : std::numeric_limits<double>::infinity();
+        t.min_seconds > 0 ? static_cast<double>(p.bytes) / t.min_seconds : std::numeric_limits<double>::infinity();
     std::string point_subject = subject + " " + std::to_string(p.entries) + " entries (" + std::to_string(p.bytes) + " B)";
     if (!p.validation.passed) point_subject += ": " + p.validation.what;
     add_check(checks, {.check = "bs.validation",
@@ -114,13 +100,13 @@ void add_bs_series(Table& results, Table& fits, Table& checks, const BsRankIdent
                      {"elements_per_side", p.elements_per_side},
                      {"point", p.point},
                      {"reps", static_cast<std::int64_t>(p.seconds.size())},
-                     {"t_median", t.median},
+                     {"t_median", t.median_seconds},
                      {"fitted", fitted},
                      {"fit_rel_residual", residual},
                      {"bytes", p.bytes},
-                     {"t_min", t.min},
-                     {"t_avg", t.avg},
-                     {"t_max", t.max},
+                     {"t_min", t.min_seconds},
+                     {"t_avg", t.avg_seconds},
+                     {"t_max", t.max_seconds},
                      {"bandwidth", bandwidth},
                      {"valid", p.validation.passed}},
                     p.seconds);

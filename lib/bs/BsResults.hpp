@@ -52,10 +52,6 @@ struct BsRankIdentity {
   std::string backend = kBackendCpu;  // "cpu", or "ocl" for the OpenCL device
 };
 
-struct BsTimeStats {
-  double min = 0, median = 0, avg = 0, max = 0;
-};
-BsTimeStats bs_time_stats(const std::vector<double>& seconds);
 
 // The fit of a series on the points of at least fit_min_bytes (all when 0),
 // timed by their t_min.

@@ -30,4 +30,11 @@ void add_check(Table& checks, const CheckRow& c) {
                   {"passed", c.passed}});
 }
 
+bool add_ceiling_check(Table& checks, const std::string& check, const std::string& subject, const std::string& kind,
+                       double measured, double ceiling, double limit, const std::string& unit) {
+  const bool passed = measured <= limit;
+  add_check(checks, {check, subject.substr(0, 160), kind, measured, ceiling, 0, limit, unit, passed});
+  return passed;
+}
+
 }  // namespace bws

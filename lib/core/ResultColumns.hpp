@@ -29,5 +29,11 @@ struct CheckRow {
   bool passed = false;
 };
 void add_check(Table& checks, const CheckRow& row);
+// A rate that no run can exceed (a device's or a core's ceiling): one row
+// with lower 0 and upper `limit` (the ceiling with any tolerance), passed
+// when measured <= limit (+inf and NaN fail); the subject is cut to 160
+// characters. Returns whether it passed.
+bool add_ceiling_check(Table& checks, const std::string& check, const std::string& subject, const std::string& kind,
+                       double measured, double ceiling, double limit, const std::string& unit);
 
 }  // namespace bws

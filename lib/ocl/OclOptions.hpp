@@ -1,18 +1,27 @@
 #pragma once
-// The OpenCL device library's options: the device choice (--ocl.platform,
-// --ocl.device, --ocl.list; read by every benchmark that runs on the ocl
-// backend and by b_eff's device path) and the shape of device STREAM's
-// kernels (declared by the ocl STREAM backend). Keys without the leading
-// "--" and their defaults. The old --ocl.tests/elements/type/ntimes are
-// aliases (lib/backends/LegacyOclAliases.hpp).
+// The OpenCL device library's options, declared once (core/OptionSchema.hpp):
+// the device choice (--ocl.platform, --ocl.device, --ocl.list; read by every
+// benchmark that runs on the ocl backend and by b_eff's device path) and the
+// shape of device STREAM's kernels (declared by the ocl STREAM backend).
+// What depends on the device (the buffer within its local memory) stays
+// with plan_ocl_stream. The old --ocl.tests/elements/type/ntimes are aliases
+// (lib/backends/LegacyOclAliases.hpp); --ocl.buffer-size is the old name of
+// --ocl.buffer-elements.
+#include <cstdint>
+#include <string>
+
 #include <boost/program_options/options_description.hpp>
+
+#include "core/Config.hpp"
+#include "core/OptionSchema.hpp"
 
 namespace bws::ocl {
 
 inline constexpr const char* kPlatformOption = "ocl.platform";
 inline constexpr const char* kDeviceOption = "ocl.device";
 inline constexpr const char* kListOption = "ocl.list";
-inline constexpr const char* kBufferSizeOption = "ocl.buffer-size";
+inline constexpr const char* kBufferElementsOption = "ocl.buffer-elements";
+inline constexpr const char* kBufferSizeOption = "ocl.buffer-size";  // old name of --ocl.buffer-elements
 inline constexpr const char* kVectorCountOption = "ocl.vector-count";
 inline constexpr const char* kUnrollOption = "ocl.unroll";
 inline constexpr const char* kReplicationsOption = "ocl.replications";
@@ -20,16 +29,31 @@ inline constexpr const char* kSingleKernelOption = "ocl.single-kernel";
 
 inline constexpr const char* kPlatformDefault = "auto";
 inline constexpr const char* kDeviceDefault = "auto";
-inline constexpr const char* kListDefault = "false";
-inline constexpr const char* kBufferSizeDefault = "4096";
-inline constexpr const char* kVectorCountDefault = "1";
-inline constexpr const char* kUnrollDefault = "1";
-inline constexpr const char* kReplicationsDefault = "1";
-inline constexpr const char* kSingleKernelDefault = "true";
+
+inline constexpr std::uint64_t kMaxBufferSize = std::uint64_t{1} << 20;
+inline constexpr int kMaxReplications = 64;
+inline constexpr int kMaxUnroll = 64;
+
+struct OclDeviceOptions : TypedOptions {
+  std::string platform;  // auto, an index or a name substring: read against the platforms
+  std::string device;    // auto, an index or a name substring: read against the devices
+  bool list = false;
+};
+
+struct OclStreamShapeOptions : TypedOptions {
+  std::uint64_t buffer_elements = 4096;  // vectors per block; within the device's local memory (checked in plan)
+  int vector_count = 1;                  // a power of two (checked in plan)
+  int unroll = 1;
+  int replications = 1;
+  bool single_kernel = true;
+};
+
+const OptionSchema<OclDeviceOptions>& ocl_device_schema();
+const OptionSchema<OclStreamShapeOptions>& ocl_stream_schema();
 
 // --ocl.platform, --ocl.device, --ocl.list.
 void add_ocl_device_options(boost::program_options::options_description& desc);
-// --ocl.buffer-size, vector-count, unroll, replications, single-kernel.
+// --ocl.buffer-elements, vector-count, unroll, replications, single-kernel.
 void add_ocl_stream_options(boost::program_options::options_description& desc);
 
 }  // namespace bws::ocl

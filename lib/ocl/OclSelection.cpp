@@ -99,8 +99,8 @@ OclChoice choose_device(const std::vector<OclPlatformInfo>& platforms, const std
 
 OclChoice choose_device(const std::vector<OclPlatformInfo>& platforms, const Config& config, int local_rank,
                         int ranks_on_node) {
-  return choose_device(platforms, option_text(config, kPlatformOption, kPlatformDefault),
-                       option_text(config, kDeviceOption, kDeviceDefault), local_rank, ranks_on_node);
+  const OclDeviceOptions o = ocl_device_schema().read(config, false);
+  return choose_device(platforms, o.platform, o.device, local_rank, ranks_on_node);
 }
 
 std::string device_listing(const std::vector<OclPlatformInfo>& platforms) {
@@ -128,7 +128,7 @@ std::string device_listing(const std::vector<OclPlatformInfo>& platforms) {
 }
 
 std::optional<std::string> requested_device_listing(const Config& config) {
-  if (!parse_flag_text(option_text(config, kListOption, kListDefault), kListOption)) return std::nullopt;
+  if (!ocl_device_schema().read(config, false).list) return std::nullopt;
   return device_listing(ocl_platforms(option_flag(kListOption)));
 }
 

@@ -18,14 +18,6 @@ void check_type(stream::StreamType type, const OclDeviceInfo& device) {
                      " lacks; allowed: float");
 }
 
-int parse_vector_count(const std::string& text) {
-  const std::string t = trim_text(text);
-  for (int v : {1, 2, 4, 8, 16})
-    if (t == std::to_string(v)) return v;
-  throw UsageError(option_flag(kVectorCountOption) + ": '" + text + "' is not an OpenCL vector width; allowed: 1, 2, "
-                   "4, 8, 16");
-}
-
 std::string shape_text(const OclStreamParams& p) {
   return "replications x vector-count x buffer-size = " + std::to_string(p.replications) + " x " +
          std::to_string(p.vector_count) + " x " + std::to_string(p.buffer_size) + " = " +
@@ -71,30 +63,28 @@ OclStreamParams plan_ocl_stream(const Config& config, const OclDeviceInfo& devic
   p.type = type;
   p.ntimes = common.ntimes;
   p.validation = common.validation;  // one rule for every backend
-  p.replications = static_cast<int>(parse_whole_number(
-      option_text(config, kReplicationsOption, kReplicationsDefault), kReplicationsOption, 1, kMaxReplications));
-  p.vector_count = parse_vector_count(option_text(config, kVectorCountOption, kVectorCountDefault));
-  p.unroll = static_cast<int>(
-      parse_whole_number(option_text(config, kUnrollOption, kUnrollDefault), kUnrollOption, 1, kMaxUnroll));
-  p.single_kernel = parse_flag_text(option_text(config, kSingleKernelOption, kSingleKernelDefault), kSingleKernelOption);
+  const OclStreamShapeOptions o = ocl_stream_schema().read(config, false);
+  p.replications = o.replications;
+  p.vector_count = o.vector_count;
+  if ((p.vector_count & (p.vector_count - 1)) != 0)
+    throw UsageError(o.flag(kVectorCountOption) + ": '" + std::to_string(p.vector_count) +
+                     "' is not an OpenCL vector width; allowed: 1, 2, 4, 8, 16");
+  p.unroll = o.unroll;
+  p.single_kernel = o.single_kernel;
 
   std::uint64_t max_buffer = kMaxBufferSize;
   const std::uint64_t vector_bytes = static_cast<std::uint64_t>(p.vector_count) * p.element_bytes();
   if (p.single_kernel && device.local_memory_bytes > 0)
     max_buffer = std::min(max_buffer, device.local_memory_bytes / vector_bytes);
-  const std::string buffer_text = option_text(config, kBufferSizeOption, kBufferSizeDefault);
   if (max_buffer < 1)
-    throw UsageError(option_flag(kVectorCountOption) + " " + std::to_string(p.vector_count) + ": one vector of " +
+    throw UsageError(o.flag(kVectorCountOption) + " " + std::to_string(p.vector_count) + ": one vector of " +
                      std::to_string(vector_bytes) + " B exceeds the local memory of " + device.label());
-  try {
-    p.buffer_size = parse_whole_number(buffer_text, kBufferSizeOption, 1, max_buffer);
-  } catch (const UsageError& e) {
-    if (max_buffer < kMaxBufferSize)
-      throw UsageError(std::string(e.what()) + " (the local buffer of " + std::to_string(vector_bytes) +
-                       " B vectors must fit the device's " +
-                       format_bytes(static_cast<double>(device.local_memory_bytes)) + " of local memory)");
-    throw;
-  }
+  p.buffer_size = o.buffer_elements;
+  if (p.buffer_size > max_buffer)
+    throw UsageError(o.flag(kBufferElementsOption) + ": '" + std::to_string(p.buffer_size) +
+                     "' is out of range; allowed: 1.." + std::to_string(max_buffer) + " (the local buffer of " +
+                     std::to_string(vector_bytes) + " B vectors must fit the device's " +
+                     format_bytes(static_cast<double>(device.local_memory_bytes)) + " of local memory)");
 
   const std::string elements_text =
       trim_text(option_text(config, stream::kElementsOption, stream::kElementsDefault));

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/Config.hpp"
+#include "ocl/OclOptions.hpp"
 #include "ocl/OclDeviceInfo.hpp"
 #include "stream/StreamDevice.hpp"
 #include "stream/StreamTypes.hpp"
@@ -17,9 +18,6 @@
 
 namespace bws::ocl {
 
-inline constexpr std::uint64_t kMaxBufferSize = std::uint64_t{1} << 20;
-inline constexpr int kMaxReplications = 64;
-inline constexpr int kMaxUnroll = 64;
 inline constexpr std::uint64_t kAutoMinElements = 10000000;  // STREAM 5.10's 10^7
 inline constexpr std::uint64_t kAutoCacheMultiple = 4;       // each array >= 4x the device's global memory cache
 inline constexpr double kAutoMemoryFraction = 0.40;          // the ranks sharing a device within 40% of its memory

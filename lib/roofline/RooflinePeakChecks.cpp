@@ -15,15 +15,7 @@ void add_one(Table& checks, const std::string& subject, const char* gemm_name, c
   std::string what = subject + " " + gemm_name;
   what += passed ? std::string(" within the ") + peak_name
                  : std::string(" above the ") + peak_name + ": a ceiling or a timing is wrong";
-  add_check(checks, {.check = "roofline.peak",
-                     .subject = what.substr(0, 160),
-                     .kind = "model",
-                     .measured = gemm_flop_per_s,
-                     .expected = fma_flop_per_s,
-                     .lower = 0,
-                     .upper = limit,
-                     .unit = "FLOP/s",
-                     .passed = passed});
+  add_ceiling_check(checks, "roofline.peak", what, "model", gemm_flop_per_s, fma_flop_per_s, limit, "FLOP/s");
 }
 
 }  // namespace

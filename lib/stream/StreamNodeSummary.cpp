@@ -8,7 +8,7 @@
 #include <string>
 
 #include "stream/StreamTables.hpp"
-#include "stream/StreamTimeStats.hpp"
+#include "core/SampleStats.hpp"
 
 namespace bws::stream {
 namespace {
@@ -22,7 +22,7 @@ struct NodeRow {
   bool valid = true;
   std::vector<double> node_seconds;  // per repetition: the slowest rank's time
   bool have_samples = true;
-  TimeStats slowest_rank_stats;  // used only when a rank table came without samples
+  TimeStats slowest_rank_stats{0, 0, 0, 0};  // used only when a rank table came without samples
 };
 
 void add_rank_row(NodeRow& n, const Table& t, std::size_t r) {
@@ -84,7 +84,7 @@ std::vector<Table> summarize_stream_node(const std::vector<Table>& rank_tables) 
 
   Table nodes = make_stream_nodes_table();
   for (const NodeRow& n : rows) {
-    const TimeStats t = n.have_samples ? time_stats_after_warmup(n.node_seconds) : n.slowest_rank_stats;
+    const TimeStats t = n.have_samples ? time_stats(n.node_seconds, 1) : n.slowest_rank_stats;
     // ranks that chose differently show as "normal+nontemporal"
     const std::string stores = joined(n.stores), devices = joined(n.devices).substr(0, kDeviceWidth - 1);
     const double bandwidth_Bps =

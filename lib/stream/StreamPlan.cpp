@@ -14,64 +14,6 @@
 namespace bws::stream {
 namespace {
 
-const char* const kTypesAllowed = "double, float, both (or a comma list such as double,float)";
-
-std::vector<StreamType> parse_types(const std::string& text) {
-  std::vector<StreamType> types;
-  auto add = [&](StreamType t) {
-    if (std::find(types.begin(), types.end(), t) == types.end()) types.push_back(t);
-  };
-  std::size_t from = 0;
-  while (true) {
-    const std::size_t comma = text.find(',', from);
-    const std::string token = lower_text(trim_text(std::string_view(text).substr(from, comma - from)));
-    if (token == "double") {
-      add(StreamType::Double);
-    } else if (token == "float") {
-      add(StreamType::Float);
-    } else if (token == "both") {
-      add(StreamType::Double);
-      add(StreamType::Float);
-    } else {
-      throw UsageError(option_flag(kTypeOption) + ": unknown type '" + token + "'; allowed: " + kTypesAllowed);
-    }
-    if (comma == std::string::npos) break;
-    from = comma + 1;
-  }
-  return types;
-}
-
-StoresRequest parse_stores(const std::string& text) {
-  const std::string t = lower_text(trim_text(text));
-  if (t == "auto") return StoresRequest::Auto;
-  if (t == "normal") return StoresRequest::Normal;
-  if (t == "nontemporal") {
-    if (!kHaveNontemporalKernels)
-      throw UsageError(option_flag(kStoresOption) +
-                       ": 'nontemporal' is not available in this build (non-temporal kernels exist for x86 "
-                       "only); allowed: auto, normal");
-    return StoresRequest::Nontemporal;
-  }
-  throw UsageError(option_flag(kStoresOption) + ": unknown value '" + text + "'; allowed: auto, normal, nontemporal");
-}
-
-std::size_t parse_offset(const std::string& text) {
-  const std::string allowed = "; allowed: 0..4032 bytes in steps of 64";
-  const std::string t = trim_text(text);
-  std::uint64_t offset = 0;
-  if (t != "0") {
-    try {
-      offset = parse_size(t, option_flag(kOffsetOption));
-    } catch (const UsageError& e) {
-      throw UsageError(e.what() + allowed);
-    }
-  }
-  if (offset >= kPageBytes) throw UsageError(option_flag(kOffsetOption) + ": '" + text + "' is out of range" + allowed);
-  if (offset % kLineBytes != 0)
-    throw UsageError(option_flag(kOffsetOption) + ": '" + text + "' is not a multiple of 64" + allowed);
-  return static_cast<std::size_t>(offset);
-}
-
 // The most elements per array such that every rank's buffer (three arrays,
 // page rounding and offsets) fits in the node's memory; 0 when none fit.
 std::uint64_t max_elements_in_memory(std::uint64_t node_memory_bytes, int ranks, std::size_t element_bytes,
@@ -151,72 +93,54 @@ StoreKind resolve_stores(StoresRequest request, std::uint64_t elements, std::siz
 
 }  // namespace
 
-void add_stream_options(boost::program_options::options_description& desc) {
-  add_text_option(desc, kBackendOption, kBackendDefault,
-                  "STREAM: where it runs, a comma list of backends, each in turn into the one table (its backend "
-                  "column): cpu (the rank's pinned threads), ocl (the rank's OpenCL device, --ocl.platform/"
-                  "--ocl.device, with PCI write/read rows)");
-  add_text_option(desc, kElementsOption, kElementsDefault,
-                  "STREAM: elements per array per rank, on every backend; 'auto' makes each array >= 4x the "
-                  "device's last-level (global memory) cache and >= 10^7, with all ranks sharing its memory within "
-                  "40% of it; or a count such as 64M or 1e7 (K/M/G = x1024), allowed 1024 up to what fits (on ocl "
-                  "a multiple of replications x vector-count x buffer-size)");
-  add_text_option(desc, kTypeOption, kTypeDefault,
-                  "STREAM: element type: double, float, both, or a comma list (double,float)");
-  add_text_option(desc, kNtimesOption, kNtimesDefault,
-                  "STREAM: repetitions of the four kernels, the first dropped as warm-up; allowed 2..250 (2..30 "
-                  "with float: STREAM's values grow 15x per repetition) (--quick with the default: 5)");
-  add_text_option(desc, kStoresOption, kStoresDefault,
-                  "STREAM: stores of the kernels: normal, nontemporal (x86 streaming stores, no write-allocate), "
-                  "or auto (nontemporal when the three arrays exceed the rank's last-level cache)");
-  add_text_option(desc, kOffsetOption, kOffsetDefault,
-                  "STREAM: bytes array k (0, 1, 2) is shifted by k times this within its page, against 4 KiB "
-                  "aliasing; allowed 0..4032 in steps of 64");
-  add_text_option(desc, kValidateEpsilonOption, kValidateEpsilonDefault,
-                  "STREAM (CPU and OpenCL device alike): largest average relative error of an array, "
-                  "avg |x - expected| / |expected| (dimensionless); auto = STREAM 5.10's 1e-13 for double, 1e-6 "
-                  "for float; or one number for both types, allowed > 0 and < 1");
-}
+void add_stream_options(boost::program_options::options_description& desc) { stream_schema().add_to(desc); }
 
-StreamValidationRule parse_validation_rule(const Config& config) {
-  const std::string text = trim_text(option_text(config, kValidateEpsilonOption, kValidateEpsilonDefault));
-  if (lower_text(text) == "auto") return {};
-  const std::string allowed = "auto, or a number > 0 and < 1";
-  const double epsilon = parse_real_number(text, kValidateEpsilonOption, allowed);
-  if (!(epsilon > 0 && epsilon < 1))
-    throw UsageError(option_flag(kValidateEpsilonOption) + ": '" + text.substr(0, 32) + "' is out of range; allowed: " +
-                     allowed);
-  return StreamValidationRule{epsilon};
-}
+StreamValidationRule parse_validation_rule(const Config& config) { return stream_schema().read(config, false).validation; }
 
 StreamCommonParams plan_stream_common(const Config& config, bool quick) {
+  return plan_stream_common(stream_schema().read(config, quick));
+}
+
+StreamCommonParams plan_stream_common(const StreamOptions& o) {
   StreamCommonParams c;
-  c.types = parse_types(option_text(config, kTypeOption, kTypeDefault));
+  c.types = o.types;
   const bool has_float = std::find(c.types.begin(), c.types.end(), StreamType::Float) != c.types.end();
-  c.ntimes = static_cast<int>(parse_whole_number(option_text(config, kNtimesOption, kNtimesDefault), kNtimesOption,
-                                                 kMinNtimes, has_float ? kMaxNtimesFloat : kMaxNtimesDouble));
-  if (quick && option_defaulted(config, kNtimesOption)) c.ntimes = kQuickNtimes;
-  c.validation = parse_validation_rule(config);
+  if (has_float && o.reps > kMaxNtimesFloat)
+    throw UsageError(o.flag(kNtimesOption) + ": '" + std::to_string(o.reps) + "' is out of range; allowed: " +
+                     std::to_string(kMinNtimes) + ".." + std::to_string(kMaxNtimesFloat));
+  c.ntimes = o.reps;
+  c.validation = o.validation;
   return c;
 }
 
 StreamParams plan_stream(const Config& config, const NodeContext& node) {
-  return plan_stream(config, node, plan_stream_common(config, node.quick));
+  const StreamOptions options = stream_schema().read(config, node.quick);
+  return plan_stream(options, node, plan_stream_common(options));
 }
 
 StreamParams plan_stream(const Config& config, const NodeContext& node, const StreamCommonParams& common) {
+  return plan_stream(stream_schema().read(config, node.quick), node, common);
+}
+
+StreamParams plan_stream(const StreamOptions& o, const NodeContext& node, const StreamCommonParams& common) {
+  if (o.stores == StoresRequest::Nontemporal && !kHaveNontemporalKernels)
+    throw UsageError(o.flag(kStoresOption) +
+                     ": 'nontemporal' is not available in this build (non-temporal kernels exist for x86 "
+                     "only); allowed: auto, normal");
+  if (o.offset_bytes % kLineBytes != 0)
+    throw UsageError(o.flag(kOffsetOption) + ": '" + std::to_string(o.offset_bytes) +
+                     "' is not a multiple of 64; allowed: 0..4032 bytes in steps of 64");
   StreamParams p;
   p.ranks_on_node = std::max(1, node.ranks_on_node);
   const std::vector<StreamType>& types = common.types;
   p.ntimes = common.ntimes;
-  p.stores_request = parse_stores(option_text(config, kStoresOption, kStoresDefault));
-  p.offset_bytes = parse_offset(option_text(config, kOffsetOption, kOffsetDefault));
+  p.stores_request = o.stores;
+  p.offset_bytes = o.offset_bytes;
   p.validation = common.validation;
 
   std::size_t largest_element_bytes = 0;
   for (StreamType t : types) largest_element_bytes = std::max(largest_element_bytes, element_bytes(t));
-  p.elements = resolve_elements(option_text(config, kElementsOption, kElementsDefault), node, largest_element_bytes,
-                                p.offset_bytes, p.elements_auto);
+  p.elements = resolve_elements(o.elements_text, node, largest_element_bytes, p.offset_bytes, p.elements_auto);
 
   const std::uint64_t llc_bytes = node.topology.info().llc_bytes;
   for (StreamType t : types) {

@@ -4,12 +4,14 @@
 // each node of a small run, and a line per result that did not validate.
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "core/Report.hpp"
 #include "stream/StreamBenchmark.hpp"
 #include "stream/StreamKernelTable.hpp"
 #include "stream/StreamTables.hpp"
@@ -56,10 +58,10 @@ bool natural_less(const std::string& x, const std::string& y) {
   return x.size() - i < y.size() - j;
 }
 
-std::string fixed(double value, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
-  return buf;
+// GB/s with two decimals; a rate that is not finite as printf wrote it ("nan", "inf").
+std::string gigabytes_text(double bandwidth_Bps) {
+  const double v = bandwidth_Bps / 1e9;
+  return bws::fixed(v, 2, std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
 }
 
 // The nodes' rows per type (types in order of first appearance), hosts sorted.
@@ -123,7 +125,7 @@ void append_node_table(std::vector<std::string>& lines, const std::string& type,
     std::vector<std::string> row = {n.host, std::to_string(n.ranks), std::to_string(n.threads)};
     for (const StreamOpSpec* k : ops) {
       const auto it = n.kernels.find(std::string(k->label));
-      row.push_back(it == n.kernels.end() ? "-" : fixed(it->second.bandwidth_Bps / 1e9, 2));
+      row.push_back(it == n.kernels.end() ? "-" : gigabytes_text(it->second.bandwidth_Bps));
     }
     cells.push_back(std::move(row));
   }

@@ -7,7 +7,7 @@
 #include "core/ResultColumns.hpp"
 #include "stream/StreamKernelTable.hpp"
 #include "stream/StreamTables.hpp"
-#include "stream/StreamTimeStats.hpp"
+#include "core/SampleStats.hpp"
 
 namespace bws::stream {
 namespace {
@@ -48,7 +48,7 @@ void add_stream_results(Table& results, Table& checks, const RankIdentity& who, 
   for (std::size_t i = 0; i < m.ops.size(); ++i) {
     const StreamOpSpec& spec = op_spec(m.ops[i]);
     const std::vector<double>& seconds = m.seconds[i];
-    const TimeStats t = time_stats_after_warmup(seconds);
+    const TimeStats t = time_stats(seconds, 1);  // the first repetition is the warm-up
     const std::uint64_t bytes = op_bytes(spec.op, m.elements, element_bytes(m.type));
     const double bandwidth_Bps =
         t.min_seconds > 0 ? static_cast<double>(bytes) / t.min_seconds : std::numeric_limits<double>::infinity();

@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -22,6 +23,20 @@ inline std::string usage_error_of(const std::function<void()>& action) {
     return error.what();
   }
   return "(no UsageError)";
+}
+
+// Expects `message` to be one line that contains `part` (an option's name,
+// its allowed range).
+inline void expect_one_line_with(const std::string& message, const std::string& part) {
+  EXPECT_NE(message.find(part), std::string::npos) << message;
+  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+}
+
+// The lines, each ended by a newline, as one text.
+inline std::string joined(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const std::string& l : lines) text += l + "\n";
+  return text;
 }
 
 // A configuration holding exactly these values, each as if given.

@@ -47,9 +47,12 @@ inline Config config_with(std::map<std::string, std::string> values) {
 }
 
 // A fixture with a fresh directory of its own under the system's temporary
-// directory (named after `prefix`), removed after the test.
+// directory (named after `prefix`, by default after the test suite),
+// removed after the test.
 class TempDirTest : public ::testing::Test {
  protected:
+  TempDirTest()
+      : TempDirTest(std::string("bws_") + ::testing::UnitTest::GetInstance()->current_test_info()->test_suite_name()) {}
   explicit TempDirTest(std::string prefix) : prefix_(std::move(prefix)) {}
   void SetUp() override {
     std::string pattern = (std::filesystem::temp_directory_path() / (prefix_ + ".XXXXXX")).string();

@@ -12,6 +12,7 @@
 
 #include "core/Config.hpp"
 #include "core/Errors.hpp"
+#include "core/RunContext.hpp"
 
 namespace bws::test {
 
@@ -38,6 +39,13 @@ inline std::string joined(const std::vector<std::string>& lines) {
   for (const std::string& l : lines) text += l + "\n";
   return text;
 }
+
+// A node meeting that only counts how often a benchmark asked for it.
+class CountingSync final : public NodeSync {
+ public:
+  void barrier() override { ++calls; }
+  int calls = 0;
+};
 
 // A configuration holding exactly these values, each as if given.
 inline Config config_with(std::map<std::string, std::string> values) {

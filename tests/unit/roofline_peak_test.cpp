@@ -121,12 +121,6 @@ TEST(RooflinePeak, TheNodesGemmAboveItsPeakIsAFailedCheckInItsSummary) {
 
 // ---- end to end on this machine ----
 
-class CountingSync final : public NodeSync {
- public:
-  void barrier() override { ++calls; }
-  int calls = 0;
-};
-
 TEST(RooflineRun, EndToEndSmallRunIsValid) {
   const topo::Topology topology = topo::Topology::discover();
   const int threads = std::min(2, topology.info().cores);
@@ -139,7 +133,7 @@ TEST(RooflineRun, EndToEndSmallRunIsValid) {
   const auto planned = benchmark->plan(config, node);
   planned->prepare(team);
   NullProgress progress;
-  CountingSync sync;
+  test::CountingSync sync;
   RunContext context{progress, sync};
   const std::vector<Table> tables = planned->run(team, context);
   planned->release();

@@ -39,4 +39,10 @@ std::string fixed(double value, int decimals, const std::string& not_finite) {
   return buf;
 }
 
+std::string significant(double value, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, value);
+  return buf;
+}
+
 }  // namespace bws

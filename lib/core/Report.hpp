@@ -26,4 +26,9 @@ std::vector<std::string> format_text_table(const std::vector<std::string>& heade
 // NaN or infinity (a figure that was not measured).
 std::string fixed(double value, int decimals, const std::string& not_finite = "-");
 
+// value to `digits` significant digits, trailing zeros dropped (printf's
+// %g): 4 digits for a figure a person reads ("3.9", "1036"), 17 for one a
+// program reads back exactly.
+std::string significant(double value, int digits);
+
 }  // namespace bws

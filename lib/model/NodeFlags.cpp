@@ -6,6 +6,7 @@
 
 #include "core/Errors.hpp"
 #include "core/OptionText.hpp"
+#include "core/Report.hpp"
 #include "core/ResultColumns.hpp"
 #include "model/References.hpp"
 #include "model/RobustStats.hpp"
@@ -16,11 +17,7 @@ namespace {
 // A robust z beyond 100 never happens: a larger k would never flag.
 constexpr double kMaxFlagK = 100;
 
-std::string number(double v) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.4g", v);
-  return buf;
-}
+std::string number(double v) { return significant(v, 4); }
 
 std::string known_metrics(const std::vector<NodeMetric>& metrics) {
   std::string list;

@@ -152,20 +152,25 @@ DEFINE_SCAN(ScanWrite512PtrUnrollLoopNT, PTR_LOOP, X16(NT512), 1024, ZMM_PATTERN
 // form doing steps/16 blocks of 16 and then the steps%16 that remain (pmbw
 // compares only every 16 loads, so a cycle whose length is not a multiple
 // of 16 is walked up to 16 times). steps >= 1.
+// One load per step for %rcx steps, looping back to LABEL; then the next
+// repeat, if any.
+#define WALK_STEPS(LABEL) \
+  "mov (%[p]), %[p]\n\t"  \
+  "dec %%rcx\n\t"         \
+  "jnz " #LABEL "b\n\t"
+#define NEXT_REPEAT \
+  "dec %[rep]\n\t" \
+  "jnz 1b\n\t"
+#define WALK_OPERANDS                    \
+  : [p] "+r"(p), [rep] "+r"(repeats)     \
+  : [steps] "r"(steps)                   \
+  : "rcx", "memory", "cc"
 void* PermRead64SimpleLoop(void* start, std::uint64_t steps, std::uint64_t repeats) {
   void* p = start;
   asm volatile(
       "1:\n\t"
       "mov %[steps], %%rcx\n\t" ALIGN
-      "2:\n\t"
-      "mov (%[p]), %[p]\n\t"
-      "dec %%rcx\n\t"
-      "jnz 2b\n\t"
-      "dec %[rep]\n\t"
-      "jnz 1b\n\t"
-      : [p] "+r"(p), [rep] "+r"(repeats)
-      : [steps] "r"(steps)
-      : "rcx", "memory", "cc");
+      "2:\n\t" WALK_STEPS(2) NEXT_REPEAT WALK_OPERANDS);
   return p;
 }
 
@@ -184,16 +189,8 @@ void* PermRead64UnrollLoop(void* start, std::uint64_t steps, std::uint64_t repea
       "mov %[steps], %%rcx\n\t"
       "and $15, %%rcx\n\t"
       "jz 5f\n\t"
-      "4:\n\t"
-      "mov (%[p]), %[p]\n\t"
-      "dec %%rcx\n\t"
-      "jnz 4b\n\t"
-      "5:\n\t"
-      "dec %[rep]\n\t"
-      "jnz 1b\n\t"
-      : [p] "+r"(p), [rep] "+r"(repeats)
-      : [steps] "r"(steps)
-      : "rcx", "memory", "cc");
+      "4:\n\t" WALK_STEPS(4)
+      "5:\n\t" NEXT_REPEAT WALK_OPERANDS);
   return p;
 }
 

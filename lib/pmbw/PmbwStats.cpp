@@ -9,6 +9,7 @@
 #include "bws/Version.hpp"
 #include "core/Errors.hpp"
 #include "core/OptionText.hpp"
+#include "core/Report.hpp"
 #include "core/SideFile.hpp"
 #include "core/Timestamps.hpp"
 #include "pmbw/PmbwPlan.hpp"
@@ -16,12 +17,6 @@
 
 namespace bws::pmbw {
 namespace {
-
-std::string real_text(double x) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", x);
-  return buf;
-}
 
 class StatsExporter final : public TableExporter {
  public:
@@ -54,9 +49,9 @@ std::string format_stats_line(const PmbwStatsLine& l) {
   add("repeats", std::to_string(l.repeats));
   add("testvol", std::to_string(l.testvol));
   add("testaccess", std::to_string(l.testaccess));
-  add("time", real_text(l.time));
-  add("bandwidth", real_text(l.bandwidth));
-  add("rate", real_text(l.rate));
+  add("time", significant(l.time, 17));
+  add("bandwidth", significant(l.bandwidth, 17));
+  add("rate", significant(l.rate, 17));
   return s;
 }
 

@@ -24,11 +24,7 @@ namespace po = boost::program_options;
 namespace bws::report {
 namespace {
 
-std::string gbps(double Bps) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4g", Bps / 1e9);
-  return buf;
-}
+std::string gbps(double Bps) { return significant(Bps / 1e9, 4); }
 
 std::vector<model::StudyRun> read_runs(const h5::ResultReader& file, std::vector<std::string>& skipped) {
   std::vector<model::StudyRun> runs;

@@ -10,11 +10,7 @@ namespace bws::roofline {
 namespace {
 
 // 51 -> "51", 0.5 -> "0.5", 3.9 -> "3.9": counts and ratios as written.
-std::string number(double x) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.4g", x);
-  return buf;
-}
+std::string number(double x) { return significant(x, 4); }
 
 std::string plural(double count, const char* noun) {
   return number(count) + " " + noun + (count == 1 ? "" : "s");

@@ -34,6 +34,40 @@ std::string one_line(std::string s) {
   return s;
 }
 
+// The general options that take a text value, in --help's order after
+// --tests: name, default, help.
+struct GeneralTextOption {
+  const char* name;
+  const char* default_value;
+  const char* help;
+};
+const GeneralTextOption kGeneralTextOptions[] = {
+    {"out", "survey.h5",
+     "HDF5 result file (path; must not exist unless --force)"},
+    {"threads", "auto",
+     "worker threads per rank, one per core: 1..cores of the rank's cpuset; auto = all of them"},
+    {"resume", "",
+     "complete FILE, a survey that was cut off: runs only the tests missing from it, with the "
+     "configuration stored in it (options given must agree with it); --out is FILE"},
+    {"phase-timeout", "0",
+     "seconds a test (or the setup) may take on every rank before the job is aborted, naming the "
+     "ranks that did not finish: 0..31536000 (a year); 0 = no limit"},
+    {"reference", "",
+     "INI file of reference values checked per node (metric = target, lower, upper, unit under "
+     "[host pattern]; see README); verdicts in /checks; default: none"},
+    {"memory.dmidecode", "",
+     "read each node's DIMM population (theoretical memory bandwidth) from this `dmidecode -t memory` "
+     "output instead of the machine's SMBIOS table, which needs root: a file path, %h is replaced by "
+     "the node's hostname (e.g. saved at boot: /var/lib/bwsurvey/%h.dmi); default: the machine's own"},
+    {"retest", "0",
+     "rounds of retest at the end of the survey: the flagged nodes run the flagged tests again this "
+     "many times while the others wait (b_eff, being collective, runs on every rank); a flag stands only "
+     "when the retests' median confirms it: 0..10 (the Slurm template uses 1)"},
+    {"bind", "compact",
+     "thread placement over the rank's cores: compact (fill cores in order), spread (even over "
+     "packages and NUMA nodes), none (unbound)"},
+};
+
 }  // namespace
 
 po::options_description survey_options() {
@@ -52,29 +86,7 @@ po::options_description survey_options() {
       "quick", po::bool_switch(), "shortest meaningful run (smaller sizes, fewer repetitions)")(
       "fail-on-flags", po::bool_switch(), "exit 3 when a node is flagged as slow (see --flags.*)");
   add_text_option(general, "tests", tests_default.c_str(), tests_help.c_str());
-  add_text_option(general, "out", "survey.h5", "HDF5 result file (path; must not exist unless --force)");
-  add_text_option(general, "threads", "auto",
-                  "worker threads per rank, one per core: 1..cores of the rank's cpuset; auto = all of them");
-  add_text_option(general, "resume", "",
-                  "complete FILE, a survey that was cut off: runs only the tests missing from it, with the "
-                  "configuration stored in it (options given must agree with it); --out is FILE");
-  add_text_option(general, "phase-timeout", "0",
-                  "seconds a test (or the setup) may take on every rank before the job is aborted, naming the "
-                  "ranks that did not finish: 0..31536000 (a year); 0 = no limit");
-  add_text_option(general, "reference", "",
-                  "INI file of reference values checked per node (metric = target, lower, upper, unit under "
-                  "[host pattern]; see README); verdicts in /checks; default: none");
-  add_text_option(general, "memory.dmidecode", "",
-                  "read each node's DIMM population (theoretical memory bandwidth) from this `dmidecode -t memory` "
-                  "output instead of the machine's SMBIOS table, which needs root: a file path, %h is replaced by "
-                  "the node's hostname (e.g. saved at boot: /var/lib/bwsurvey/%h.dmi); default: the machine's own");
-  add_text_option(general, "retest", "0",
-                  "rounds of retest at the end of the survey: the flagged nodes run the flagged tests again this "
-                  "many times while the others wait (b_eff, being collective, runs on every rank); a flag stands only "
-                  "when the retests' median confirms it: 0..10 (the Slurm template uses 1)");
-  add_text_option(general, "bind", "compact",
-                  "thread placement over the rank's cores: compact (fill cores in order), spread (even over "
-                  "packages and NUMA nodes), none (unbound)");
+  for (const GeneralTextOption& o : kGeneralTextOptions) add_text_option(general, o.name, o.default_value, o.help);
   all.add(general);
   po::options_description flags("Node flags (slow nodes in /flags and in the summary)");
   model::add_flag_options(flags, all_node_metrics());

@@ -7,28 +7,23 @@
 set -euo pipefail
 mpirun=$1 bwsurvey=$2 checker=$3 ranks=$4 dir=$5 corrupt=${6:-}
 rm -rf "$dir" && mkdir -p "$dir"
+source "$(dirname "$0")/survey_run.sh"
 hook=()
 [ -n "$corrupt" ] && hook=(-x "BWSURVEY_BEFF_CORRUPT=$corrupt")
-set +e
-"$mpirun" -np "$ranks" --oversubscribe "${hook[@]}" "$bwsurvey" --tests beff --quick \
-  --out "$dir/b.h5" >"$dir/stdout.txt" 2>"$dir/stderr.txt"
-code=$?
-set -e
-cat "$dir/stdout.txt"
+run_survey "$mpirun" -np "$ranks" --oversubscribe "${hook[@]}" "$bwsurvey" --tests beff --quick \
+  --out "$dir/b.h5"
 if [ -n "$corrupt" ]; then
-  [ $code -eq 1 ] || { echo "expected exit 1 with corrupted payloads, got $code"; cat "$dir/stderr.txt"; exit 1; }
+  expect_payload_failure
   grep -q "FAILED: beff.payload: natural ring, .*: rank $corrupt.*stale" "$dir/stdout.txt" ||
     { echo "the failed payload check does not name rank $corrupt and the problem"; exit 1; }
   "$checker" --corrupt "$dir/b.h5" "$ranks" "$corrupt"
   exit
 fi
-if [ $code -ne 0 ]; then
-  echo "bwsurvey exited $code"; cat "$dir/stderr.txt"; exit 1
-fi
-grep -q "Results: $dir/b.h5" "$dir/stdout.txt" || { echo "no 'Results:' line"; exit 1; }
-grep -q "^    MSize      looplength        transfer             B/s$" "$dir/stdout.txt" || { echo "no seed-style table"; exit 1; }
-grep -Eq "^ +1048576 +[0-9]+ +[0-9.]+e[-+][0-9]+ +[0-9.]+e[-+][0-9]+$" "$dir/stdout.txt" || { echo "no 1 MiB row"; exit 1; }
-grep -Eq "^b_eff = [0-9.]+e[-+][0-9]+ B/s$" "$dir/stdout.txt" || { echo "no 'b_eff =' line"; exit 1; }
-grep -q "^b_eff per rank = " "$dir/stdout.txt" || { echo "no per-rank line"; exit 1; }
-grep -q "^linear scaling: " "$dir/stdout.txt" || { echo "no scaling line"; exit 1; }
+expect_success
+expect_stdout "Results: $dir/b.h5" "'Results:' line"
+expect_stdout "^    MSize      looplength        transfer             B/s$" "seed-style table"
+expect_stdout "^ +1048576 +[0-9]+ +[0-9.]+e[-+][0-9]+ +[0-9.]+e[-+][0-9]+$" "1 MiB row"
+expect_stdout "^b_eff = [0-9.]+e[-+][0-9]+ B/s$" "'b_eff =' line"
+expect_stdout "^b_eff per rank = " "per-rank line"
+expect_stdout "^linear scaling: " "scaling line"
 "$checker" "$dir/b.h5" "$ranks"

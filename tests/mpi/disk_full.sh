@@ -25,6 +25,15 @@ remount() { umount "$mnt"; mount -t tmpfs -o "size=$1" tmpfs "$mnt"; }
 fail() { echo "FAILED: $*"; exit 1; }
 opts=(--quick --threads 1 --stream.elements 1M --beff.sizes 8,4096 --beff.random-rings 0 --beff.reps 2)
 survey() { "$mpirun" -np 2 --oversubscribe "$@"; }
+# Runs a command with `set -e` off, leaving its exit status in $code.
+status_of() { set +e; "$@"; code=$?; set -e; }
+# Case $1 (A..D) must have exited 1 with a line matching $2 in its stderr
+# ($dir/a.err for A); $3 says what that line names.
+expect_error() {  # case pattern what
+  local err=$dir/${1,,}.err
+  [ "$code" -eq 1 ] || { cat "$err"; fail "$1: exit $code, expected 1"; }
+  grep -q "$2" "$err" || { cat "$err"; fail "$1: no line naming $3"; }
+}
 
 # The file must open, say aborted with a reason naming $2, and hold $3 whole.
 check_aborted() {  # file phase_cut phase_kept
@@ -56,13 +65,9 @@ survey "$bwsurvey" --tests stream,beff "${opts[@]}" --out "$mnt/full.h5" >/dev/n
 whole=$(stat -c %s "$mnt/full.h5")
 [ $((whole - after_stream)) -gt 131072 ] || fail "b_eff adds too little ($after_stream -> $whole bytes) to fill a disk"
 remount "$(( (after_stream + (whole - after_stream) / 2) / 4096 * 4 ))k"
-set +e
-survey "$bwsurvey" --tests stream,beff "${opts[@]}" --out "$mnt/a.h5" >"$dir/a.out" 2>"$dir/a.err"
-code=$?
-set -e
-[ $code -eq 1 ] || { cat "$dir/a.err"; fail "A: exit $code, expected 1"; }
-grep -q "^bwsurvey: error: beff: HDF5: cannot write '$mnt/a.h5': .*No space left on device" "$dir/a.err" ||
-  { cat "$dir/a.err"; fail "A: no line naming b_eff and the full disk"; }
+status_of survey "$bwsurvey" --tests stream,beff "${opts[@]}" --out "$mnt/a.h5" >"$dir/a.out" 2>"$dir/a.err"
+expect_error A "^bwsurvey: error: beff: HDF5: cannot write '$mnt/a.h5': .*No space left on device" \
+  "b_eff and the full disk"
 check_aborted "$mnt/a.h5" beff stream
 echo "A: own writes fill the disk in phase 2: OK"
 
@@ -74,13 +79,8 @@ pid=$!
 for _ in $(seq 600); do grep -qs "^bwsurvey: stream: " "$dir/b.err" && break; sleep 0.1; done
 grep -qs "^bwsurvey: stream: " "$dir/b.err" || { kill $pid; fail "B: STREAM never started"; }
 dd if=/dev/zero of="$mnt/filler" bs=64k >/dev/null 2>&1 || true  # until the disk is full
-set +e
-wait $pid
-code=$?
-set -e
-[ $code -eq 1 ] || { cat "$dir/b.err"; fail "B: exit $code, expected 1"; }
-grep -q "^bwsurvey: error: stream: HDF5: cannot write .*No space left on device" "$dir/b.err" ||
-  { cat "$dir/b.err"; fail "B: no line naming STREAM and the full disk"; }
+status_of wait $pid
+expect_error B "^bwsurvey: error: stream: HDF5: cannot write .*No space left on device" "STREAM and the full disk"
 check_aborted "$mnt/b.h5" stream beff
 rm -f "$mnt/filler"
 survey "$bwsurvey" --resume "$mnt/b.h5" >"$dir/b-resumed.txt" 2>&1 || { cat "$dir/b-resumed.txt"; fail "B: --resume"; }
@@ -90,26 +90,17 @@ echo "B: another process fills the disk in phase 2: OK"
 # C. An I/O error (not ENOSPC) in the 2nd phase of a resumed file.
 survey -x BWSURVEY_INJECT_FAULT=kill-after:stream "$bwsurvey" --tests stream,beff "${opts[@]}" \
   --out "$mnt/c.h5" >/dev/null 2>&1 || true
-set +e
-survey -x BWSURVEY_INJECT_FAULT=write-error:beff "$bwsurvey" --resume "$mnt/c.h5" >"$dir/c.out" 2>"$dir/c.err"
-code=$?
-set -e
-[ $code -eq 1 ] || { cat "$dir/c.err"; fail "C: exit $code, expected 1"; }
-grep -q "^bwsurvey: error: beff: HDF5: cannot write .*Input/output error" "$dir/c.err" ||
-  { cat "$dir/c.err"; fail "C: no line naming b_eff and the I/O error"; }
+status_of survey -x BWSURVEY_INJECT_FAULT=write-error:beff "$bwsurvey" --resume "$mnt/c.h5" >"$dir/c.out" 2>"$dir/c.err"
+expect_error C "^bwsurvey: error: beff: HDF5: cannot write .*Input/output error" "b_eff and the I/O error"
 check_aborted "$mnt/c.h5" beff stream
 survey "$bwsurvey" --resume "$mnt/c.h5" >"$dir/c-resumed.txt" 2>&1 || { cat "$dir/c-resumed.txt"; fail "C: --resume"; }
 "$bwreport" summary "$mnt/c.h5" | grep -q "status complete" || fail "C: the resumed file is not complete"
 echo "C: an I/O error in a resumed file: OK"
 
 # D. The setup cannot be written: no half-file is left.
-set +e
-survey -x BWSURVEY_INJECT_FAULT=write-error:setup "$bwsurvey" --tests stream "${opts[@]}" --out "$mnt/d.h5" \
+status_of survey -x BWSURVEY_INJECT_FAULT=write-error:setup "$bwsurvey" --tests stream "${opts[@]}" --out "$mnt/d.h5" \
   >"$dir/d.out" 2>"$dir/d.err"
-code=$?
-set -e
-[ $code -eq 1 ] || { cat "$dir/d.err"; fail "D: exit $code, expected 1"; }
-grep -q "^bwsurvey: error: setup: HDF5: cannot write .*Input/output error" "$dir/d.err" || { cat "$dir/d.err"; fail "D: no line"; }
+expect_error D "^bwsurvey: error: setup: HDF5: cannot write .*Input/output error" "the setup and the I/O error"
 grep -q "is removed: its setup never completed" "$dir/d.err" || fail "D: the removal is not said"
 [ ! -e "$mnt/d.h5" ] || fail "D: the half-made file is left"
 echo "disk full OK"

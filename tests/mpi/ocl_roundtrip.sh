@@ -12,31 +12,25 @@
 set -euo pipefail
 mpirun=$1 bwsurvey=$2 checker=$3 ranks=$4 dir=$5 mode=${6:-}
 rm -rf "$dir" && mkdir -p "$dir"
+source "$(dirname "$0")/survey_run.sh"
 if ! "$bwsurvey" --ocl.list >"$dir/list.txt" 2>&1 || ! grep -q "^  device 0:" "$dir/list.txt"; then
   echo "SKIPPED: no OpenCL device for this bwsurvey:"; cat "$dir/list.txt"; exit 0
 fi
 small=(--quick --ocl.elements 1M --bs.max-bytes 2M --bs.fit-min-bytes 256K --bs.points 6
        --beff.max-bytes 64K --beff.random-rings 1 --beff.reps 3)
-set +e
 if [ "$mode" = corrupt ]; then
-  "$mpirun" -np "$ranks" --oversubscribe -x BWSURVEY_BEFF_CORRUPT=1 "$bwsurvey" --tests beff --beff.path device \
-    "${small[@]}" --out "$dir/o.h5" >"$dir/stdout.txt" 2>"$dir/stderr.txt"
+  run_survey "$mpirun" -np "$ranks" --oversubscribe -x BWSURVEY_BEFF_CORRUPT=1 "$bwsurvey" --tests beff --beff.path device \
+    "${small[@]}" --out "$dir/o.h5"
 else
-  "$mpirun" -np "$ranks" --oversubscribe "$bwsurvey" --tests ocl "${small[@]}" --out "$dir/o.h5" \
-    >"$dir/stdout.txt" 2>"$dir/stderr.txt"
+  run_survey "$mpirun" -np "$ranks" --oversubscribe "$bwsurvey" --tests ocl "${small[@]}" --out "$dir/o.h5"
 fi
-code=$?
-set -e
-cat "$dir/stdout.txt"
 if [ "$mode" = corrupt ]; then
-  [ $code -eq 1 ] || { echo "expected exit 1 with corrupted payloads, got $code"; cat "$dir/stderr.txt"; exit 1; }
+  expect_payload_failure
   grep -q "FAILED: beff.payload: device path: natural ring, .*: rank 1.*stale" "$dir/stdout.txt" ||
     { echo "the failed payload check does not name the device path, rank 1 and the problem"; exit 1; }
   exit 0
 fi
-if [ $code -ne 0 ]; then
-  echo "bwsurvey exited $code"; cat "$dir/stderr.txt"; exit 1
-fi
+expect_success
 grep -q "^STREAM double on ocl: node bandwidth" "$dir/stdout.txt" || { echo "no device STREAM summary"; exit 1; }
 grep -Eq "^PCI_write: +[0-9]+[.][0-9]+ " "$dir/stdout.txt" || { echo "no PCI_write row in STREAM's table"; exit 1; }
 grep -q "^BS1-BS7 on the ocl device" "$dir/stdout.txt" || { echo "no device BS summary"; exit 1; }

@@ -8,17 +8,11 @@
 set -euo pipefail
 mpirun=$1 bwsurvey=$2 checker=$3 ranks=$4 dir=$5
 rm -rf "$dir" && mkdir -p "$dir"
-set +e
-"$mpirun" -np "$ranks" --oversubscribe "$bwsurvey" --tests pmbw --quick --out "$dir/p.h5" \
+source "$(dirname "$0")/survey_run.sh"
+run_survey "$mpirun" -np "$ranks" --oversubscribe "$bwsurvey" --tests pmbw --quick --out "$dir/p.h5" \
   --pmbw.stats "$dir/stats.txt" --pmbw.max-size 8M --pmbw.min-time 0.002 \
-  --pmbw.routines ScanRead64PtrUnrollLoop,ScanWrite64PtrSimpleLoop,PermRead64UnrollLoop,~UnrollLoopNT \
-  >"$dir/stdout.txt" 2>"$dir/stderr.txt"
-code=$?
-set -e
-cat "$dir/stdout.txt"
-if [ $code -ne 0 ]; then
-  echo "bwsurvey exited $code"; cat "$dir/stderr.txt"; exit 1
-fi
-grep -q "Results: $dir/p.h5" "$dir/stdout.txt" || { echo "no 'Results:' line"; exit 1; }
-grep -q "^pmbw: ScanRead bandwidth plateaus" "$dir/stdout.txt" || { echo "no pmbw summary"; exit 1; }
+  --pmbw.routines ScanRead64PtrUnrollLoop,ScanWrite64PtrSimpleLoop,PermRead64UnrollLoop,~UnrollLoopNT
+expect_success
+expect_stdout "Results: $dir/p.h5" "'Results:' line"
+expect_stdout "^pmbw: ScanRead bandwidth plateaus" "pmbw summary"
 "$checker" "$dir/p.h5" "$dir/stats.txt" "$ranks"

@@ -6,11 +6,13 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
 #include "core/Config.hpp"
 #include "core/Errors.hpp"
+#include "core/RunContext.hpp"
 
 namespace bws::test {
 
@@ -24,6 +26,27 @@ inline std::string usage_error_of(const std::function<void()>& action) {
   return "(no UsageError)";
 }
 
+// Expects `message` to be one line that contains `part` (an option's name,
+// its allowed range).
+inline void expect_one_line_with(const std::string& message, const std::string& part) {
+  EXPECT_NE(message.find(part), std::string::npos) << message;
+  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+}
+
+// The lines, each ended by a newline, as one text.
+inline std::string joined(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const std::string& l : lines) text += l + "\n";
+  return text;
+}
+
+// A node meeting that only counts how often a benchmark asked for it.
+class CountingSync final : public NodeSync {
+ public:
+  void barrier() override { ++calls; }
+  int calls = 0;
+};
+
 // A configuration holding exactly these values, each as if given.
 inline Config config_with(std::map<std::string, std::string> values) {
   Config config;
@@ -32,9 +55,12 @@ inline Config config_with(std::map<std::string, std::string> values) {
 }
 
 // A fixture with a fresh directory of its own under the system's temporary
-// directory (named after `prefix`), removed after the test.
+// directory (named after `prefix`, by default after the test suite),
+// removed after the test.
 class TempDirTest : public ::testing::Test {
  protected:
+  TempDirTest()
+      : TempDirTest(std::string("bws_") + ::testing::UnitTest::GetInstance()->current_test_info()->test_suite_name()) {}
   explicit TempDirTest(std::string prefix) : prefix_(std::move(prefix)) {}
   void SetUp() override {
     std::string pattern = (std::filesystem::temp_directory_path() / (prefix_ + ".XXXXXX")).string();

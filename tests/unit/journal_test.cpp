@@ -22,10 +22,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-class JournalTest : public test::TempDirTest {
- protected:
-  JournalTest() : TempDirTest("bws_journal_test") {}
-};
+using JournalTest = test::TempDirTest;
 
 Table rows(const std::string& path, int n, int first = 0) {
   Table t(path, {int_column("rank"), real_column("bandwidth", "B/s")}, path + "_times");

@@ -1,7 +1,5 @@
-// The roofline (lib/model/Roofline, lib/roofline): the seed's Iso3DFD
-// numbers, the text bwreport roofline prints, the FMA kernels and GEMM on
-// this machine, planning errors, the node aggregate, the report, and a
-// small end-to-end run on a real Team.
+// The roofline benchmark (lib/roofline): the FMA kernels and GEMM on this
+// machine, planning errors, the node aggregate and the report.
 #include <gtest/gtest.h>
 
 #include "TestSupport.hpp"
@@ -9,7 +7,6 @@
 #include <cmath>
 #include <limits>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -17,8 +14,6 @@
 #include "core/ResultColumns.hpp"
 #include "core/RunContext.hpp"
 #include "model/Roofline.hpp"
-#include "report/Outcome.hpp"
-#include "report/ReportCommand.hpp"
 #include "roofline/FmaKernels.hpp"
 #include "roofline/Gemm.hpp"
 #include "roofline/KernelRoofline.hpp"
@@ -36,120 +31,8 @@
 namespace bws::roofline {
 namespace {
 
-constexpr double kGiga = 1e9;
-
-// ---- the seed's numbers (seed 001, Iso3DFD) ----
-
-// 51 adds, 27 muls, 4 loads (coeff, prev, next, vel), 1 store (next), float.
-const model::KernelCounts kIso3dfd{51, 27, 4, 1, 4};
-
-TEST(RooflineModel, Iso3dfdArithmeticIntensityAndImbalance) {
-  EXPECT_DOUBLE_EQ(model::arithmetic_intensity(kIso3dfd), 3.9);  // 78 / (5 x 4)
-  EXPECT_DOUBLE_EQ(model::imbalance_factor(51, 27), 78.0 / 102.0);
-  EXPECT_DOUBLE_EQ(model::imbalance_factor(27, 51), 78.0 / 102.0);
-  EXPECT_DOUBLE_EQ(model::imbalance_factor(10, 10), 1.0);
-  EXPECT_DOUBLE_EQ(model::imbalance_factor(10, 0), 0.5);
-}
-
-TEST(RooflineModel, SeedMachineBalances) {
-  // Xeon E5-2697v2 (2S): 1036.8 GFLOP/s and 119 GB/s theoretical, LINPACK
-  // 930 and STREAM Triad 100 measured: 8.7 and 9.3 FLOP/byte.
-  EXPECT_NEAR(model::machine_balance(1036.8e9, 119e9), 8.7, 0.05);
-  EXPECT_NEAR(model::machine_balance(930e9, 100e9), 9.3, 1e-12);
-  // Xeon Phi 7120: 2420.5 and 352 theoretical (the seed prints 6.87 for
-  // 6.876), 2178 and 200 measured: 10.89.
-  EXPECT_NEAR(model::machine_balance(2420.5e9, 352e9), 6.87, 0.01);
-  EXPECT_NEAR(model::machine_balance(2178e9, 200e9), 10.89, 1e-12);
-}
-
-TEST(RooflineModel, SeedAttainableBounds) {
-  const double ai = model::arithmetic_intensity(kIso3dfd);
-  const double f = model::imbalance_factor(51, 27);
-  // From the theoretical bandwidth, without and with the imbalance factor.
-  EXPECT_NEAR(model::attainable_flops(ai, 2420.5e9, 352e9), 1372.8e9, 0.05e9);
-  EXPECT_NEAR(model::roofline_bound(ai, f, 1036.8e9, 119e9).attainable_imbalanced, 354.9e9, 0.05e9);
-  EXPECT_NEAR(model::roofline_bound(ai, f, 2420.5e9, 352e9).attainable_imbalanced, 1049.8e9, 0.05e9);
-  // From STREAM (100 and 200 GB/s) against LINPACK: 390 and 780 without
-  // the factor, about 298 and 596 with it.
-  EXPECT_NEAR(model::attainable_flops(ai, 930e9, 100e9), 390e9, 1e-3);
-  EXPECT_NEAR(model::attainable_flops(ai, 2178e9, 200e9), 780e9, 1e-3);
-  EXPECT_NEAR(model::roofline_bound(ai, f, 930e9, 100e9).attainable_imbalanced, 298e9, 0.5e9);
-  EXPECT_NEAR(model::roofline_bound(ai, f, 2178e9, 200e9).attainable_imbalanced, 596e9, 0.5e9);
-  // The kernel is memory bound on both machines, by either pair of ceilings.
-  EXPECT_TRUE(model::roofline_bound(ai, f, 1036.8e9, 119e9).memory_bound);
-  EXPECT_TRUE(model::roofline_bound(ai, f, 2178e9, 200e9).memory_bound);
-  // Above the balance the compute ceiling is the bound.
-  const model::RooflineBound compute = model::roofline_bound(20, 1, 930e9, 100e9);
-  EXPECT_FALSE(compute.memory_bound);
-  EXPECT_DOUBLE_EQ(compute.attainable, 930e9);
-}
-
-TEST(RooflineModel, DegenerateInputsGiveNaN) {
-  EXPECT_TRUE(std::isnan(model::arithmetic_intensity({1, 1, 0, 0, 8})));
-  EXPECT_TRUE(std::isnan(model::imbalance_factor(0, 0)));
-  EXPECT_TRUE(std::isnan(model::machine_balance(1e9, 0)));
-  EXPECT_TRUE(std::isnan(model::attainable_flops(1, std::numeric_limits<double>::quiet_NaN(), 1e9)));
-}
-
-// ---- what bwreport roofline prints ----
-
-std::string joined(const std::vector<std::string>& lines) {
-  std::string text;
-  for (const std::string& l : lines) text += l + "\n";
-  return text;
-}
-
-TEST(RooflineText, IssueCommandPrintsAiAndTheImbalancedBound) {
-  const KernelDescription k = kernel_from_counts(kIso3dfd);
-  const std::string kernel = joined(kernel_lines(k));
-  EXPECT_NE(kernel.find("51 adds, 27 muls, 4 loads, 1 store, 4-byte words"), std::string::npos) << kernel;
-  EXPECT_NE(kernel.find("= 78 / 20 = 3.9 FLOP/byte"), std::string::npos) << kernel;
-  EXPECT_NE(kernel.find("= 78 / 102 = 0.7647"), std::string::npos) << kernel;
-  const std::string table = joined(ceiling_lines(k, {{"given", "-", 1036.8e9, 119e9}, {"given", "-", 930e9, 100e9}}));
-  EXPECT_NE(table.find("354.9"), std::string::npos) << table;
-  EXPECT_NE(table.find("464.1"), std::string::npos) << table;
-  EXPECT_NE(table.find("298.2"), std::string::npos) << table;
-  EXPECT_NE(table.find("390.0"), std::string::npos) << table;
-  EXPECT_NE(table.find("memory"), std::string::npos) << table;
-}
-
-TEST(RooflineText, CommandLineOfTheIssue) {
-  std::ostringstream out, err;
-  const int code = report::run_report_command(report::roofline_command(),
-                                              {"--adds", "51", "--muls", "27", "--loads", "4", "--stores", "1",
-                                               "--word-bytes", "4", "--peak-flops", "1036.8e9", "--bandwidth", "119e9"},
-                                              out, err);
-  EXPECT_EQ(code, 0) << err.str();
-  EXPECT_NE(out.str().find("3.9 FLOP/byte"), std::string::npos) << out.str();
-  EXPECT_NE(out.str().find("354.9"), std::string::npos) << out.str();
-}
-
-TEST(RooflineText, CommandErrorsAreOneLineNamingTheOption) {
-  auto error = [](std::vector<std::string> args) {
-    std::ostringstream out, err;
-    EXPECT_EQ(report::run_report_command(report::roofline_command(), args, out, err), 2) << out.str();
-    EXPECT_EQ(err.str().find('\n'), err.str().size() - 1) << err.str();
-    return err.str();
-  };
-  EXPECT_NE(error({"--adds", "1", "--muls", "1", "--loads", "1", "--peak-flops", "1e9", "--bandwidth", "1e9"})
-                .find("--stores"),
-            std::string::npos);
-  EXPECT_NE(error({"--ai", "2", "--peak-flops", "1e9"}).find("--bandwidth"), std::string::npos);
-  EXPECT_NE(error({"--ai", "x", "--peak-flops", "1e9", "--bandwidth", "1e9"}).find("--ai"), std::string::npos);
-  EXPECT_NE(error({"--ai", "2"}).find("--peak-flops"), std::string::npos);
-  EXPECT_NE(error({"--ai", "2", "--loads", "1", "--peak-flops", "1e9", "--bandwidth", "1e9"}).find("--ai"),
-            std::string::npos);
-  EXPECT_NE(error({"--ai", "2", "--bogus", "1"}).find("--bogus"), std::string::npos);
-  EXPECT_NE(error({"--ai", "2", "/nonexistent/file.h5"}).find("/nonexistent/file.h5"), std::string::npos);
-}
-
-TEST(RooflineText, GivenAiWithoutCountsAssumesNoImbalance) {
-  KernelDescription k;
-  k.ai = 0.25;
-  EXPECT_DOUBLE_EQ(k.imbalance(), 1.0);
-  const std::string table = joined(ceiling_lines(k, {{"given", "-", 100e9, 20e9}}));
-  EXPECT_NE(table.find("5.0"), std::string::npos) << table;  // 0.25 x 20 GB/s
-}
+using test::config_with;
+using test::joined;
 
 // ---- kernels on this machine ----
 
@@ -207,11 +90,6 @@ TEST(RooflineKernels, GemmIsExactAndItsCheckFindsAWrongEntry) {
 
 const char* const kSmallNode = "numa:1(memory=24GiB) pack:1 l3:1(size=32MiB) l2:2(size=1MiB) l1d:1(size=32KiB) core:2 pu:1";
 
-Config config_with(std::map<std::string, std::string> values) {
-  Config config;
-  for (auto& [k, v] : values) config.set(k, v);
-  return config;
-}
 
 NodeContext node_of(const topo::Topology& t, bool quick = false, int ranks = 1) {
   return NodeContext{t, "node1", 0, ranks, 0, 2, quick};
@@ -263,10 +141,7 @@ TEST(RooflinePlan, BadInputIsOneLineNamingTheOption) {
   auto error = [&](std::map<std::string, std::string> v) {
     return test::usage_error_of([&] { plan_roofline(config_with(v), node_of(t)); });
   };
-  auto expect = [](const std::string& msg, const std::string& part) {
-    EXPECT_NE(msg.find(part), std::string::npos) << msg;
-    EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
-  };
+  const auto expect = test::expect_one_line_with;
   expect(error({{kIsaOption, "avx3"}}), "--roofline.isa");
   expect(error({{kIsaOption, "avx3"}}), "scalar");
   expect(error({{kMinTimeOption, "0"}}), "--roofline.min-time");
@@ -351,148 +226,6 @@ TEST(RooflineResults, AWrongResultOrAnImpossibleRateIsInvalid) {
   int failed = 0;
   for (std::size_t r = 0; r < checks.rows(); ++r) failed += checks.get_int(r, "passed") == 0;
   EXPECT_EQ(failed, 2);
-}
-
-// ---- a rate above its peak is a failed check ----
-
-RooflineMeasurement compute_row(RooflineKernel kernel, StreamType type, std::uint64_t flops, double seconds) {
-  RooflineMeasurement m;
-  m.kernel = kernel;
-  m.type = type;
-  m.flops = flops;
-  m.seconds = {seconds};
-  return m;
-}
-
-const Table* find_check(const Table& checks, const std::string& name, std::size_t nth = 0) {
-  for (std::size_t r = 0; r < checks.rows(); ++r)
-    if (checks.get_string(r, "check") == name && nth-- == 0) return &checks;
-  return nullptr;
-}
-
-TEST(RooflinePeak, SgemmAboveTheFmaPeakFailsAndExitsThree) {
-  // The issue's run: SGEMM 163 GFLOP/s against a peak SP of 116 GFLOP/s.
-  Table results = make_roofline_results_table(), checks = make_checks_table(), ranks = make_roofline_ranks_table();
-  const auto fma_sp = compute_row(RooflineKernel::Fma, StreamType::Float, 116000000000, 1.0);   // 116e9 FLOP/s
-  const auto sgemm = compute_row(RooflineKernel::Gemm, StreamType::Float, 163000000000, 1.0);   // 163e9 FLOP/s
-  const auto fma_dp = compute_row(RooflineKernel::Fma, StreamType::Double, 58000000000, 1.0);   // 58e9
-  const auto dgemm = compute_row(RooflineKernel::Gemm, StreamType::Double, 50000000000, 1.0);   // 50e9: fine
-  add_roofline_results(results, checks, ranks, {0, "h", 64}, {fma_dp, fma_sp, dgemm, sgemm}, "openblas");
-  int peak_rows = 0, failed = 0;
-  for (std::size_t r = 0; r < checks.rows(); ++r) {
-    if (checks.get_string(r, "check") != "roofline.peak") continue;
-    ++peak_rows;
-    EXPECT_EQ(checks.get_string(r, "kind"), "model");
-    EXPECT_EQ(checks.get_string(r, "unit"), "FLOP/s");
-    if (checks.get_int(r, "passed") == 0) {
-      ++failed;
-      EXPECT_DOUBLE_EQ(checks.get_double(r, "measured"), 163e9);
-      EXPECT_DOUBLE_EQ(checks.get_double(r, "expected"), 116e9);
-      EXPECT_DOUBLE_EQ(checks.get_double(r, "upper"), 116e9 * 1.03);
-      EXPECT_NE(checks.get_string(r, "subject").find("SGEMM above the FMA peak SP"), std::string::npos);
-    }
-  }
-  EXPECT_EQ(peak_rows, 2);
-  EXPECT_EQ(failed, 1);
-  survey::Outcome outcome;
-  outcome.account(results);
-  outcome.account(checks);
-  EXPECT_EQ(outcome.checks_failed(), 1);
-  EXPECT_EQ(outcome.exit_code(), 3);
-}
-
-TEST(RooflinePeak, TheToleranceIsThreePerCentAndInfinityFails) {
-  // FMA DP 10e9 FLOP/s; DGEMM 10.2e9 (+2 %) passes, 10.4e9 (+4 %) fails.
-  const auto run = [](std::uint64_t gemm_flops, double gemm_seconds) {
-    Table results = make_roofline_results_table(), checks = make_checks_table(), ranks = make_roofline_ranks_table();
-    add_roofline_results(results, checks, ranks, {0, "h", 1},
-                         {compute_row(RooflineKernel::Fma, StreamType::Double, 10000000000, 1.0),
-                          compute_row(RooflineKernel::Gemm, StreamType::Double, gemm_flops, gemm_seconds)},
-                         "x");
-    for (std::size_t r = 0; r < checks.rows(); ++r)
-      if (checks.get_string(r, "check") == "roofline.peak") return checks.get_int(r, "passed");
-    return std::int64_t{-1};
-  };
-  EXPECT_EQ(run(10200000000, 1.0), 1);
-  EXPECT_EQ(run(10400000000, 1.0), 0);
-  Ceilings c;
-  c.fma_double_flop_per_s = 1e9;
-  c.gemm_double_flop_per_s = std::numeric_limits<double>::infinity();
-  Table checks = make_checks_table();
-  add_peak_checks(checks, "node h", c);
-  ASSERT_EQ(checks.rows(), 1u);  // SP: neither measured, no row
-  EXPECT_EQ(checks.get_int(0, "passed"), 0);
-}
-
-TEST(RooflinePeak, TheNodesGemmAboveItsPeakIsAFailedCheckInItsSummary) {
-  // Two ranks, 1 s samples: FMA SP 40e9 + 40e9 = 80e9 FLOP/s; SGEMM 2 x 50e9 FLOP in 1 s = 100e9.
-  std::vector<Table> tables;
-  for (int rank = 0; rank < 2; ++rank) {
-    Table results = make_roofline_results_table(), checks = make_checks_table(), ranks = make_roofline_ranks_table();
-    add_roofline_results(results, checks, ranks, {rank, "nodeA", 1},
-                         {compute_row(RooflineKernel::Fma, StreamType::Float, 40000000000, 1.0),
-                          compute_row(RooflineKernel::Gemm, StreamType::Float, 50000000000, 1.0)},
-                         "x");
-    tables.push_back(std::move(results));
-  }
-  const std::vector<Table> node = summarize_roofline_node(tables);
-  ASSERT_EQ(node.size(), 2u);
-  EXPECT_EQ(node[1].path(), kChecksPath);
-  ASSERT_EQ(node[1].rows(), 1u);
-  EXPECT_EQ(node[1].get_int(0, "passed"), 0);
-  EXPECT_DOUBLE_EQ(node[1].get_double(0, "measured"), 100e9);
-  EXPECT_DOUBLE_EQ(node[1].get_double(0, "expected"), 80e9);
-  EXPECT_NE(node[1].get_string(0, "subject").find("node nodeA"), std::string::npos);
-}
-
-// ---- end to end on this machine ----
-
-class CountingSync final : public NodeSync {
- public:
-  void barrier() override { ++calls; }
-  int calls = 0;
-};
-
-TEST(RooflineRun, EndToEndSmallRunIsValid) {
-  const topo::Topology topology = topo::Topology::discover();
-  const int threads = std::min(2, topology.info().cores);
-  topo::Team team(topology, topo::make_pinning_plan(topology, threads, topo::BindPolicy::Compact));
-  const NodeContext node{topology, "thishost", 0, 1, 0, threads, true};
-  const auto benchmark = make_roofline_benchmark();
-  EXPECT_EQ(benchmark->name(), "roofline");
-  const Config config = config_with({{stream::kElementsOption, "64K"}, {kGemmNOption, "64"},
-                                     {kMinTimeOption, "0.001"}, {kRepsOption, "2"}});
-  const auto planned = benchmark->plan(config, node);
-  planned->prepare(team);
-  NullProgress progress;
-  CountingSync sync;
-  RunContext context{progress, sync};
-  const std::vector<Table> tables = planned->run(team, context);
-  planned->release();
-  const int kernels = blas_available() ? 5 : 3;  // FMA x2, GEMM x2, Triad
-  EXPECT_EQ(sync.calls, kernels * 2);            // one node meeting per timed sample
-  ASSERT_EQ(tables.size(), 3u);
-  const Table& results = tables[0];
-  EXPECT_EQ(results.path(), kResultsPath);
-  EXPECT_EQ(results.samples_path(), kTimesPath);
-  ASSERT_EQ(results.rows(), static_cast<std::size_t>(kernels));
-  for (std::size_t r = 0; r < results.rows(); ++r) {
-    EXPECT_EQ(results.get_int(r, "valid"), 1) << r;
-    EXPECT_EQ(results.samples(r).size(), 2u);
-    const bool triad = results.get_string(r, "kernel") == "Triad";
-    EXPECT_GT(triad ? results.get_double(r, "bandwidth") : results.get_double(r, "flop_rate"), 0) << r;
-  }
-  EXPECT_EQ(results.get_int(results.rows() - 1, "bytes"), 3 * 65536 * 8);  // Triad: b, c read, a written
-  const Table& ranks = tables[1];
-  ASSERT_EQ(ranks.rows(), 1u);
-  EXPECT_DOUBLE_EQ(ranks.get_double(0, "balance_fma_double_flop_per_byte"),
-                   ranks.get_double(0, "fma_double_flop_per_s") / ranks.get_double(0, "triad_Bps"));
-  EXPECT_EQ(std::isfinite(ranks.get_double(0, "gemm_double_flop_per_s")), blas_available());
-  const std::vector<Table> node_tables = benchmark->summarize_node(tables);
-  // With a BLAS the node's GEMM is checked against its FMA peak (a checks table).
-  ASSERT_EQ(node_tables.size(), blas_available() ? 2u : 1u);
-  if (blas_available()) EXPECT_EQ(node_tables[1].path(), kChecksPath);
-  EXPECT_DOUBLE_EQ(node_tables[0].get_double(0, "triad_Bps"), ranks.get_double(0, "triad_Bps"));
 }
 
 }  // namespace

@@ -30,13 +30,13 @@ CatalogEntry entry_of(CatalogEntryOf catalog_entry_of) {
 
 }  // namespace
 
-const std::vector<RegistryEntry>& benchmark_registry() {
+const std::vector<CatalogEntry>& benchmark_registry() {
   // One entry per line of catalog/benchmarks.list, in its order.
 #define BWS_CATALOG_ENTRY(folder)                                                       \
   entry_of([](const auto&... args) -> decltype(::bws::folder::catalog_entry(args...)) { \
     return ::bws::folder::catalog_entry(args...);                                       \
   }),
-  static const std::vector<RegistryEntry> entries = {BWS_CATALOG_FOLDERS(BWS_CATALOG_ENTRY)};
+  static const std::vector<CatalogEntry> entries = {BWS_CATALOG_FOLDERS(BWS_CATALOG_ENTRY)};
 #undef BWS_CATALOG_ENTRY
   return entries;
 }
@@ -47,7 +47,7 @@ std::vector<NodeMetric> all_node_metrics() {
   return metrics;
 }
 
-const RegistryEntry* find_benchmark(const std::string& name) {
+const CatalogEntry* find_benchmark(const std::string& name) {
   for (const auto& e : benchmark_registry())
     if (e.name == name) return &e;
   return nullptr;

@@ -12,11 +12,8 @@
 
 namespace bws::survey {
 
-// The run code's name for a catalog entry.
-using RegistryEntry = CatalogEntry;
-
-const std::vector<RegistryEntry>& benchmark_registry();
-const RegistryEntry* find_benchmark(const std::string& name);
+const std::vector<CatalogEntry>& benchmark_registry();
+const CatalogEntry* find_benchmark(const std::string& name);
 
 // Every entry's node metrics, in registry order.
 std::vector<NodeMetric> all_node_metrics();

@@ -15,7 +15,7 @@ void add(std::vector<std::string>& lines, std::vector<std::string> more, const s
 
 }  // namespace
 
-std::vector<std::string> summary_tables(const RegistryEntry& entry) {
+std::vector<std::string> summary_tables(const CatalogEntry& entry) {
   std::vector<std::string> paths = entry.report_tables;
   for (const std::string& p : model::metric_tables(entry.node_metrics))
     if (std::find(paths.begin(), paths.end(), p) == paths.end()) paths.push_back(p);

@@ -19,7 +19,7 @@ namespace bws::survey {
 struct SummaryRecord {
   // Each benchmark that ran, in the order to show them, with the tables its
   // report and its node metrics read (summary_tables).
-  std::vector<std::pair<const RegistryEntry*, std::vector<Table>>> reports;
+  std::vector<std::pair<const CatalogEntry*, std::vector<Table>>> reports;
   std::optional<Table> nodes;  // /nodes/table
   std::optional<Table> flags;  // /flags, once the nodes were checked
   long long n_nodes = 0;
@@ -29,7 +29,7 @@ struct SummaryRecord {
 
 // The tables the summary reads of a benchmark: its report's and its node
 // metrics' (small: per node or per run, never per sample).
-std::vector<std::string> summary_tables(const RegistryEntry& entry);
+std::vector<std::string> summary_tables(const CatalogEntry& entry);
 
 std::vector<std::string> summary_lines(const SummaryRecord& record);
 

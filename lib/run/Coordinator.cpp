@@ -126,7 +126,7 @@ class Survey {
   void print_summary(const std::optional<Table>& flags) {
     const int n_nodes = world_.layout.n_nodes;
     SummaryRecord record;
-    for (const RegistryEntry* entry : entries_of(plan_.phases))
+    for (const CatalogEntry* entry : entries_of(plan_.phases))
       if (std::vector<Table> tables = sink_.kept().of(*entry); !tables.empty())
         record.reports.emplace_back(entry, std::move(tables));
     if (flags) {

@@ -20,15 +20,15 @@ void add(std::map<std::string, Table>& kept, const Table& table) {
 
 }  // namespace
 
-std::vector<std::string> KeptTables::stored_paths(const std::vector<const RegistryEntry*>& tests) {
+std::vector<std::string> KeptTables::stored_paths(const std::vector<const CatalogEntry*>& tests) {
   std::vector<std::string> paths = {kChecksPath};
-  for (const RegistryEntry* entry : tests)
+  for (const CatalogEntry* entry : tests)
     for (const std::string& path : summary_tables(*entry)) paths.push_back(path);
   for (const std::string& path : node_paths()) paths.push_back(path);
   return paths;
 }
 
-void KeptTables::keep(const Table& table, const RegistryEntry* entry) {
+void KeptTables::keep(const Table& table, const CatalogEntry* entry) {
   if (!entry) {
     if (contains(node_paths(), table.path())) add(nodes_, table);
     return;
@@ -36,9 +36,9 @@ void KeptTables::keep(const Table& table, const RegistryEntry* entry) {
   if (contains(summary_tables(*entry), table.path())) add(by_entry_[entry->name], table);
 }
 
-void KeptTables::keep_stored(const h5::ResultFile& file, const std::vector<const RegistryEntry*>& tests,
+void KeptTables::keep_stored(const h5::ResultFile& file, const std::vector<const CatalogEntry*>& tests,
                              const std::vector<std::string>& completed) {
-  for (const RegistryEntry* entry : tests) {
+  for (const CatalogEntry* entry : tests) {
     if (!contains(completed, entry->name)) continue;
     for (const std::string& path : summary_tables(*entry))
       if (file.exists("/" + path)) by_entry_[entry->name].insert_or_assign(path, file.read_table(path));
@@ -54,7 +54,7 @@ std::vector<Table> KeptTables::all() const {
   return tables;
 }
 
-std::vector<Table> KeptTables::of(const RegistryEntry& entry) const {
+std::vector<Table> KeptTables::of(const CatalogEntry& entry) const {
   std::vector<Table> tables;
   if (const auto it = by_entry_.find(entry.name); it != by_entry_.end())
     for (const auto& [path, table] : it->second) tables.push_back(table);

@@ -20,14 +20,14 @@ namespace bws::survey {
 class KeptTables {
  public:
   // Every table a resume reads back (keep_stored), for --resume's checks.
-  static std::vector<std::string> stored_paths(const std::vector<const RegistryEntry*>& tests);
+  static std::vector<std::string> stored_paths(const std::vector<const CatalogEntry*>& tests);
 
   // A table just stored: kept when `entry` (nullptr: the run's metadata)
   // reads it.
-  void keep(const Table& table, const RegistryEntry* entry);
+  void keep(const Table& table, const CatalogEntry* entry);
   // A resumed file: the tables of the phases it holds whole, as if this
   // run had measured them, and its node descriptions.
-  void keep_stored(const h5::ResultFile& file, const std::vector<const RegistryEntry*>& tests,
+  void keep_stored(const h5::ResultFile& file, const std::vector<const CatalogEntry*>& tests,
                    const std::vector<std::string>& completed);
   // The setup measures the nodes again.
   void forget_nodes() { nodes_.clear(); }
@@ -35,7 +35,7 @@ class KeptTables {
   // Every table kept for the reports and the node metrics.
   std::vector<Table> all() const;
   // The tables kept of one benchmark (none: it stored nothing).
-  std::vector<Table> of(const RegistryEntry& entry) const;
+  std::vector<Table> of(const CatalogEntry& entry) const;
   // /nodes/table, when known.
   const Table* nodes() const;
   // The hardware cohorts of the nodes (none before /nodes is known).

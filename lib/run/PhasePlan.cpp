@@ -15,7 +15,7 @@
 namespace bws::survey {
 namespace {
 
-Phase plan_phase(const RegistryEntry* entry, const std::string& label, const Config& config, const NodeContext& node,
+Phase plan_phase(const CatalogEntry* entry, const std::string& label, const Config& config, const NodeContext& node,
                  const RankLayout& ranks) {
   Phase phase{entry, label, nullptr, nullptr, nullptr};
   if (entry->collective()) {
@@ -34,7 +34,7 @@ Phase plan_phase(const RegistryEntry* entry, const std::string& label, const Con
 // options (no OpenCL device, say) does not matter for a test not run.
 void check_options_of_tests_not_run(const Config& config, const std::vector<Phase>& phases, const NodeContext& node,
                                     const RankLayout& ranks) {
-  for (const RegistryEntry& entry : benchmark_registry()) {
+  for (const CatalogEntry& entry : benchmark_registry()) {
     const bool planned = std::any_of(phases.begin(), phases.end(), [&](const Phase& p) { return p.entry == &entry; });
     if (planned) continue;
     boost::program_options::options_description desc;
@@ -74,7 +74,7 @@ void plan_on_this_rank(const Config& config, const RunWorld& world, const std::v
                          static_cast<int>(plan.slots.size()), plan.settings.quick};
   const RankLayout ranks{world.rank, world.size, layout.host, node_of_rank, layout.n_nodes,
                          info.node_memory_bytes, layout.ranks_on_node, plan.settings.quick};
-  for (const RegistryEntry* entry : plan.settings.tests) {
+  for (const CatalogEntry* entry : plan.settings.tests) {
     plan.phases.push_back(plan_phase(entry, entry->name, config, node, ranks));
     // Exporters only check their options here; their files are made when
     // the result file is (ResultSink::open).
@@ -107,8 +107,8 @@ std::optional<SetupFailure> plan_run(const CommandLine& cl, const RunWorld& worl
   return agree_on_failure(MPI_COMM_WORLD, failure);
 }
 
-std::vector<const RegistryEntry*> entries_of(const std::vector<Phase>& phases) {
-  std::vector<const RegistryEntry*> entries;
+std::vector<const CatalogEntry*> entries_of(const std::vector<Phase>& phases) {
+  std::vector<const CatalogEntry*> entries;
   for (const Phase& phase : phases)
     if (std::find(entries.begin(), entries.end(), phase.entry) == entries.end()) entries.push_back(phase.entry);
   return entries;

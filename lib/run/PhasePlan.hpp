@@ -27,7 +27,7 @@ namespace bws::survey {
 // One selected benchmark, planned: node-local
 // (node_benchmark and node_run) or collective.
 struct Phase {
-  const RegistryEntry* entry;
+  const CatalogEntry* entry;
   std::string label;  // the entry's name
   std::unique_ptr<NodeBenchmark> node_benchmark;
   std::unique_ptr<PlannedRun> node_run;
@@ -51,6 +51,6 @@ struct RunPlan {
 std::optional<SetupFailure> plan_run(const CommandLine& cl, const RunWorld& world, RunPlan& plan);
 
 // Every entry that runs, once, in the order of the phases.
-std::vector<const RegistryEntry*> entries_of(const std::vector<Phase>& phases);
+std::vector<const CatalogEntry*> entries_of(const std::vector<Phase>& phases);
 
 }  // namespace bws::survey

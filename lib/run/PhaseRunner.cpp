@@ -39,11 +39,11 @@ bool PhaseRunner::run(Phase& phase) {
   return ok && stored;
 }
 
-std::string PhaseRunner::error_line(const RegistryEntry& entry, const std::exception& e) const {
+std::string PhaseRunner::error_line(const CatalogEntry& entry, const std::exception& e) const {
   return entry.name + ": " + world_.rank_name() + ": " + e.what();
 }
 
-std::optional<std::string> PhaseRunner::meet(const RegistryEntry& entry, const std::optional<std::string>& mine,
+std::optional<std::string> PhaseRunner::meet(const CatalogEntry& entry, const std::optional<std::string>& mine,
                                              const char* step) {
   watchdog_.at(Watchdog::kWaiting);
   const Rendezvous met = meet_at_root(MPI_COMM_WORLD, mine, world_.root() ? deadline_ : 0, rendezvous_tag_++);
@@ -58,7 +58,7 @@ std::optional<std::string> PhaseRunner::meet(const RegistryEntry& entry, const s
 }
 
 bool PhaseRunner::run_node_local(Phase& phase) {
-  const RegistryEntry& entry = *phase.entry;
+  const CatalogEntry& entry = *phase.entry;
   PlannedRun& planned = *phase.node_run;
   const bool root = world_.root();
   if (root) err_ << "bwsurvey: " << phase.label << ": " << planned.describe() << std::endl;
@@ -106,7 +106,7 @@ bool PhaseRunner::run_node_local(Phase& phase) {
 }
 
 bool PhaseRunner::run_collective(Phase& phase) {
-  const RegistryEntry& entry = *phase.entry;
+  const CatalogEntry& entry = *phase.entry;
   const bool root = world_.root();
   if (root) err_ << "bwsurvey: " << phase.label << ": " << phase.collective->describe() << std::endl;
   ConsoleProgress console_progress(err_, entry.name);

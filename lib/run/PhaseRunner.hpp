@@ -37,9 +37,9 @@ class PhaseRunner {
   bool run_collective(Phase& phase);
   // Every rank reports to rank 0 by the phase's deadline; rank 0 ends the
   // job when some do not (naming them), else every rank gets the first error.
-  std::optional<std::string> meet(const RegistryEntry& entry, const std::optional<std::string>& mine, const char* step);
+  std::optional<std::string> meet(const CatalogEntry& entry, const std::optional<std::string>& mine, const char* step);
   // "stream: rank 1 (n2): what went wrong"
-  std::string error_line(const RegistryEntry& entry, const std::exception& e) const;
+  std::string error_line(const CatalogEntry& entry, const std::exception& e) const;
 
   const RunWorld& world_;
   const NodeTurns& turns_;

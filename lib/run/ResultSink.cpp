@@ -79,7 +79,7 @@ bool ResultSink::survived(const std::string& step) {
   return false;
 }
 
-void ResultSink::gather(const RecordBundle& mine, const RegistryEntry* entry) {
+void ResultSink::gather(const RecordBundle& mine, const CatalogEntry* entry) {
   gather_to_root(MPI_COMM_WORLD, pack_bundle(mine), kGatherBytesInFlight, [&](int, std::vector<std::byte>& bytes) {
     const RecordBundle bundle = unpack_bundle(bytes);
     for (const Table& t : bundle.rank_tables) store(t, entry);
@@ -90,7 +90,7 @@ void ResultSink::gather(const RecordBundle& mine, const RegistryEntry* entry) {
 
 // After a write error nothing more is written (survived() then undoes the
 // step); what the reports read is still kept.
-void ResultSink::store(const Table& table, const RegistryEntry* entry) {
+void ResultSink::store(const Table& table, const CatalogEntry* entry) {
   write([&](h5::ResultFile& file) {
     file.append(table);
     outcome_.account(table);

@@ -66,10 +66,10 @@ class ResultSink {
 
   // Collective: moves every rank's records to rank 0, which stores them as
   // they arrive (entry: the benchmark; nullptr: the run's metadata).
-  void gather(const RecordBundle& mine, const RegistryEntry* entry);
+  void gather(const RecordBundle& mine, const CatalogEntry* entry);
   // Rank 0: stores a table, hands it to the benchmark's exporter, keeps
   // what the summary and the flags read.
-  void store(const Table& table, const RegistryEntry* entry);
+  void store(const Table& table, const CatalogEntry* entry);
   // Rank 0: an exporter's output is complete when its phase ends: a phase
   // stored whole is added to its file, one cut short is kept apart.
   void finish_exporter(const std::string& name, bool complete);

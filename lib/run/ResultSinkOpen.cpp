@@ -43,7 +43,7 @@ void ResultSink::open_on_root(const CommandLine& cl, int& same_ranks) {
     if (!state) {
       file_.emplace(h5::ResultFile::create(settings_.out, settings_.force));
       std::vector<std::string> tests;
-      for (const RegistryEntry* t : settings_.tests) tests.push_back(t->name);
+      for (const CatalogEntry* t : settings_.tests) tests.push_back(t->name);
       write_run_attributes(*file_, cl, world_, tests);
     } else {
       file_.emplace(h5::ResultFile::open_existing(settings_.resume, "--resume"));

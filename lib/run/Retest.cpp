@@ -14,9 +14,9 @@ namespace bws::survey {
 namespace {
 
 // The registry entry whose node metric a flag row names ("stream.triad[double]" -> stream).
-const RegistryEntry* entry_of_metric(const std::string& metric) {
+const CatalogEntry* entry_of_metric(const std::string& metric) {
   const std::string name = metric.substr(0, metric.find('['));
-  for (const RegistryEntry& e : benchmark_registry())
+  for (const CatalogEntry& e : benchmark_registry())
     for (const model::NodeMetric& m : e.node_metrics)
       if (m.name == name) return &e;
   return nullptr;
@@ -30,7 +30,7 @@ std::string Retest::retest_plan(const KeptTables& kept) const {
     const Table flags = kept.flags(plan_.settings.flags);
     std::vector<std::string> hosts, labels;
     for (std::size_t r = 0; r < flags.rows(); ++r) {
-      const RegistryEntry* entry = entry_of_metric(flags.get_string(r, "metric"));
+      const CatalogEntry* entry = entry_of_metric(flags.get_string(r, "metric"));
       if (!entry) continue;  // memory configuration: nothing to measure again
       if (!contains(hosts, flags.get_string(r, "host"))) hosts.push_back(flags.get_string(r, "host"));
       if (!contains(labels, entry->name)) labels.push_back(entry->name);

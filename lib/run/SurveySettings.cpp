@@ -19,15 +19,15 @@ std::string available_tests() {
   return list;
 }
 
-std::vector<const RegistryEntry*> parse_tests(const std::string& text) {
-  std::vector<const RegistryEntry*> tests;
+std::vector<const CatalogEntry*> parse_tests(const std::string& text) {
+  std::vector<const CatalogEntry*> tests;
   std::stringstream in(text);
   std::string name;
   while (std::getline(in, name, ',')) {
     name.erase(0, name.find_first_not_of(" \t"));
     name.erase(name.find_last_not_of(" \t") + 1);
     if (name.empty()) continue;
-    const RegistryEntry* entry = find_benchmark(name);
+    const CatalogEntry* entry = find_benchmark(name);
     if (!entry) throw UsageError("--tests: unknown test " + quoted_input(name) + "; available: " + available_tests());
     if (std::find(tests.begin(), tests.end(), entry) == tests.end()) tests.push_back(entry);
   }
@@ -48,11 +48,11 @@ int parse_threads(const std::string& text) {
 
 }  // namespace
 
-std::vector<model::NodeMetric> measured_node_metrics(const std::vector<const RegistryEntry*>& tests) {
-  const std::vector<const RegistryEntry*>& entries = tests;
+std::vector<model::NodeMetric> measured_node_metrics(const std::vector<const CatalogEntry*>& tests) {
+  const std::vector<const CatalogEntry*>& entries = tests;
   std::vector<model::NodeMetric> metrics;
   for (const model::NodeMetric& m : all_node_metrics())
-    if (std::any_of(entries.begin(), entries.end(), [&](const RegistryEntry* e) {
+    if (std::any_of(entries.begin(), entries.end(), [&](const CatalogEntry* e) {
           return std::any_of(e->node_metrics.begin(), e->node_metrics.end(),
                              [&](const model::NodeMetric& own) { return own.name == m.name; });
         }))

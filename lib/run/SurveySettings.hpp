@@ -13,7 +13,7 @@
 namespace bws::survey {
 
 struct SurveySettings {
-  std::vector<const RegistryEntry*> tests;  // in the order given, no duplicates
+  std::vector<const CatalogEntry*> tests;  // in the order given, no duplicates
   int threads = 0;                          // 0: one per core of the rank
   topo::BindPolicy bind = topo::BindPolicy::Compact;
   std::string out;
@@ -36,6 +36,6 @@ struct SurveySettings {
 SurveySettings parse_survey_settings(const Config& config);
 
 // The node metrics the tests measure.
-std::vector<model::NodeMetric> measured_node_metrics(const std::vector<const RegistryEntry*>& tests);
+std::vector<model::NodeMetric> measured_node_metrics(const std::vector<const CatalogEntry*>& tests);
 
 }  // namespace bws::survey

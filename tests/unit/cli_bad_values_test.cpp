@@ -254,13 +254,13 @@ std::string setup_error(const std::vector<std::string>& args) {
         bws::topo::Topology::synthetic("numa:1(memory=24GiB) pack:1 l3:1(size=32MiB) core:2 pu:1");
     const bws::NodeContext node{topology, "node1", 0, 1, 0, 2, s.quick};
     const bws::RankLayout ranks{0, 1, "node1", {0}, 1, topology.info().node_memory_bytes, 1, s.quick};
-    auto plan = [&](const RegistryEntry* e, const bws::Config& config) {
+    auto plan = [&](const bws::CatalogEntry* e, const bws::Config& config) {
       if (e->collective())
         e->make_collective()->plan(config, ranks);
       else
         e->make_benchmark()->plan(config, node);
     };
-    for (const RegistryEntry* e : s.tests) plan(e, cl.config);
+    for (const bws::CatalogEntry* e : s.tests) plan(e, cl.config);
     return "";
   } catch (const bws::UsageError& e) {
     return e.what();

@@ -85,7 +85,7 @@ TEST(RunSummary, NothingKnownPrintsNothing) {
 }
 
 TEST(RunSummary, TheTablesOfABenchmarkAreItsReportsAndItsMetrics) {
-  const RegistryEntry* beff = find_benchmark("beff");
+  const CatalogEntry* beff = find_benchmark("beff");
   ASSERT_NE(beff, nullptr);
   const std::vector<std::string> tables = summary_tables(*beff);
   for (const char* path : {"beff/sizes", "beff/summary", "beff/ranks"})

@@ -13,6 +13,7 @@
 // node (memory, cores, the CPU's instruction sets). Text options whose
 // grammar is the benchmark's own (pmbw's routine filters) are Text here and
 // read by the benchmark's own function.
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -127,11 +128,24 @@ class OptionList {
 };
 
 // Options a plan reads, with how each was spelled, for the messages that
-// plan() writes itself (a size that does not fit the node's memory).
+// plan() writes itself (a size that does not fit the node's memory). A
+// message names the field, not a retyped name: o.flag(&StreamOptions::reps)
+// gives "--stream.reps", or "--stream.ntimes" when the old name was typed.
 struct TypedOptions {
-  std::map<std::string, std::string, std::less<>> flags;  // name -> "--name" or "--old-name"
-  // "--" + the spelling the user gave (the name when left at the default).
-  std::string flag(std::string_view name) const;
+  // Where a bound field lies in the struct (bytes from this base) -> its flag.
+  std::map<std::ptrdiff_t, std::string> field_flags;
+  std::map<std::string, std::string, std::less<>> flags;  // TRANSITION: name -> flag, until every plan names fields
+  std::string flag(std::string_view name) const;          // TRANSITION
+
+  template <class Options, class Field>
+  std::string flag(Field Options::*member) const {
+    return flag_at(offset_of(&(static_cast<const Options&>(*this).*member)));
+  }
+  std::ptrdiff_t offset_of(const void* field) const {
+    return static_cast<const char*>(field) - reinterpret_cast<const char*>(this);
+  }
+  // std::logic_error for a field no option is bound to (a programming error).
+  std::string flag_at(std::ptrdiff_t offset) const;
 };
 
 // Stores a value into a field of the typed struct, by the field's type.
@@ -164,12 +178,23 @@ template <class Options>
 struct OptionField {
   OptionSpec spec;
   std::function<void(Options&, const OptionValue&)> store;
+  std::function<const void*(const Options&)> field;  // the member it fills, for TypedOptions::flag
 };
 
-// The usual binding: the value goes to one member.
+// The usual binding: the value goes to one member, by the member's type.
 template <class Options, class Field>
 OptionField<Options> bind_option(OptionSpec spec, Field Options::*member) {
-  return {std::move(spec), [member](Options& o, const OptionValue& v) { store_option(o.*member, v); }};
+  return {std::move(spec), [member](Options& o, const OptionValue& v) { store_option(o.*member, v); },
+          [member](const Options& o) -> const void* { return &(o.*member); }};
+}
+
+// A value in the benchmark's own grammar (a type list, an error rule):
+// `read(const OptionValue&)` turns it into the member's value, throwing
+// UsageError for text it does not accept.
+template <class Options, class Field, class Read>
+OptionField<Options> bind_option(OptionSpec spec, Field Options::*member, Read read) {
+  return {std::move(spec), [member, read](Options& o, const OptionValue& v) { o.*member = read(v); },
+          [member](const Options& o) -> const void* { return &(o.*member); }};
 }
 
 // A benchmark's options: declared once, read into `Options` (a struct
@@ -178,7 +203,10 @@ template <class Options>
 class OptionSchema {
  public:
   explicit OptionSchema(std::vector<OptionField<Options>> fields) : list_(specs_of(fields)) {
-    for (auto& f : fields) stores_.push_back(std::move(f.store));
+    for (auto& f : fields) {
+      stores_.push_back(std::move(f.store));
+      fields_.push_back(std::move(f.field));
+    }
   }
   const OptionList& list() const { return list_; }
   void add_to(boost::program_options::options_description& desc) const { list_.add_to(desc); }
@@ -186,8 +214,9 @@ class OptionSchema {
     const std::vector<OptionValue> values = list_.read(config, quick);
     Options options{};
     for (std::size_t i = 0; i < values.size(); ++i) {
-      options.flags[list_.specs()[i].name] = values[i].flag;
       stores_[i](options, values[i]);
+      options.flags[list_.specs()[i].name] = values[i].flag;  // TRANSITION
+      if (fields_[i]) options.field_flags[options.offset_of(fields_[i](options))] = values[i].flag;
     }
     return options;
   }
@@ -200,6 +229,7 @@ class OptionSchema {
   }
   OptionList list_;
   std::vector<std::function<void(Options&, const OptionValue&)>> stores_;
+  std::vector<std::function<const void*(const Options&)>> fields_;
 };
 
 }  // namespace bws

@@ -8,7 +8,9 @@
 #include <sstream>
 
 #include "TestSupport.hpp"
+#include "core/Errors.hpp"
 #include "core/OptionSchema.hpp"
+#include "core/OptionText.hpp"
 #include "pmbw/PmbwOptions.hpp"
 #include "run/CommandLine.hpp"
 
@@ -28,7 +30,20 @@ struct TestOptions : TypedOptions {
   std::vector<Method> methods;
   bool huge_pages = false;
   std::string stats;
+  std::vector<int> odd_numbers;  // read by the test's own grammar
+  std::string unbound;
 };
+
+// A grammar of the options' own: a comma list of odd whole numbers.
+std::vector<int> read_odd_numbers(const OptionValue& v) {
+  std::vector<int> numbers;
+  for (const std::string& item : split_comma_list(v.text)) {
+    const int n = std::stoi(item);
+    if (n % 2 == 0) throw UsageError(v.flag + ": " + item + " is even; allowed: odd numbers");
+    numbers.push_back(n);
+  }
+  return numbers;
+}
 
 const OptionSchema<TestOptions>& schema() {
   static const OptionSchema<TestOptions> s({
@@ -43,6 +58,8 @@ const OptionSchema<TestOptions>& schema() {
                   &TestOptions::methods),
       bind_option(flag_option("t.huge-pages", true, "t: 2 MiB pages"), &TestOptions::huge_pages),
       bind_option(text_option("t.stats", "", "t: a file"), &TestOptions::stats),
+      bind_option(text_option("t.odd", "1,3", "t: odd numbers").alias("t.odds"), &TestOptions::odd_numbers,
+                  read_odd_numbers),
   });
   return s;
 }
@@ -77,7 +94,8 @@ TEST(OptionSchema, DefaultsAndGivenValuesArriveTyped) {
   EXPECT_EQ(d.path, Path::Host);
   EXPECT_EQ(d.methods, (std::vector<Method>{Method::Sendrecv}));
   EXPECT_TRUE(d.huge_pages);
-  EXPECT_EQ(d.flag("t.reps"), "--t.reps");
+  EXPECT_EQ(d.flag(&TestOptions::reps), "--t.reps");
+  EXPECT_EQ(d.flag(&TestOptions::stats), "--t.stats");
 
   const TestOptions g = read({{"t.reps", " 12 "}, {"t.max-bytes", "64K"}, {"t.sizes", "1K, 8,1MiB"}, {"t.min-time", "2.5e-3"},
                               {"t.path", "DEVICE"}, {"t.methods", "nonblocking,sendrecv,nonblocking"},
@@ -93,6 +111,15 @@ TEST(OptionSchema, DefaultsAndGivenValuesArriveTyped) {
   EXPECT_EQ(read({{"t.methods", "both"}}).methods, (std::vector<Method>{Method::Sendrecv, Method::Nonblocking}));
   for (const char* on : {"on", "true", "YES", "1"}) EXPECT_TRUE(read({{"t.huge-pages", on}}).huge_pages) << on;
   for (const char* off : {"off", "False", "no", "0"}) EXPECT_FALSE(read({{"t.huge-pages", off}}).huge_pages) << off;
+}
+
+TEST(OptionSchema, OwnGrammarsReadIntoTheirFieldAndNameTheSpellingGiven) {
+  EXPECT_EQ(read({}).odd_numbers, (std::vector<int>{1, 3}));
+  const TestOptions o = read({{"t.odds", "5,7,9"}});
+  EXPECT_EQ(o.odd_numbers, (std::vector<int>{5, 7, 9}));
+  EXPECT_EQ(o.flag(&TestOptions::odd_numbers), "--t.odds");
+  EXPECT_EQ(error_of({{"t.odd", "1,4"}}), "--t.odd: 4 is even; allowed: odd numbers");
+  EXPECT_THROW(o.flag(&TestOptions::unbound), std::logic_error);  // no option fills it
 }
 
 TEST(OptionSchema, BadValuesNameTheOptionAndTheRange) {
@@ -124,7 +151,8 @@ TEST(OptionSchema, QuickReplacesOnlyWhatWasLeftAtItsDefault) {
 TEST(OptionSchema, OldNamesWorkAndTwoSpellingsMustAgree) {
   const TestOptions o = read({{"t.samples", "7"}});
   EXPECT_EQ(o.reps, 7);
-  EXPECT_EQ(o.flag("t.reps"), "--t.samples");  // plan()'s messages name it as given
+  EXPECT_EQ(o.flag(&TestOptions::reps), "--t.samples");  // plan()'s messages name it as given
+  EXPECT_EQ(o.flag(&TestOptions::min_time), "--t.min-time");
   EXPECT_EQ(error_of({{"t.samples", "0"}}), "--t.samples: '0' is out of range; allowed: 1..1000 samples");
   EXPECT_EQ(read({{"t.reps", "7"}, {"t.samples", " 7"}}).reps, 7);  // the same value twice
   EXPECT_EQ(error_of({{"t.reps", "5"}, {"t.samples", "7"}}),

@@ -7,6 +7,7 @@
 #include <boost/program_options/value_semantic.hpp>
 
 #include "core/Errors.hpp"
+#include "core/OptionText.hpp"
 
 namespace bws {
 
@@ -22,11 +23,11 @@ const std::string& Config::get(std::string_view key) const {
 }
 
 bool Config::flag(std::string_view key) const {
-  std::string v = get(key);
-  std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (v == "true" || v == "1" || v == "yes" || v == "on") return true;
-  if (v == "false" || v == "0" || v == "no" || v == "off" || v.empty()) return false;
-  throw UsageError("--" + std::string(key) + ": '" + get(key) + "' is not a truth value; allowed: true, false");
+  const std::string& text = get(key);
+  if (trim_text(text).empty()) return false;  // a switch with no value stored: off
+  if (const std::optional<bool> truth = read_truth(text)) return *truth;
+  throw UsageError("--" + std::string(key) + ": " + quoted_input(text) +
+                   " is not on or off; allowed: on, off (also true/false, yes/no, 1/0)");
 }
 
 bool Config::is_default(std::string_view key) const { return defaulted_.find(key) != defaulted_.end(); }
@@ -82,17 +83,6 @@ std::string default_lines_of(const std::string& ini_text) {
 void add_text_option(boost::program_options::options_description& desc, const char* name, const char* default_value,
                      const char* help) {
   desc.add_options()(name, boost::program_options::value<std::string>()->default_value(default_value), help);
-}
-
-}  // namespace bws
-
-namespace bws {
-
-void add_flag_text_option(boost::program_options::options_description& desc, const char* name,
-                          const char* default_value, const char* help) {
-  desc.add_options()(name,
-                     boost::program_options::value<std::string>()->default_value(default_value)->implicit_value("true"),
-                     help);
 }
 
 }  // namespace bws

@@ -52,9 +52,5 @@ std::string default_lines_of(const std::string& ini_text);
 // Declares a text option with a default; the help line shows the default.
 void add_text_option(boost::program_options::options_description& desc, const char* name,
                      const char* default_value, const char* help);
-// The same for a truth value that may be given alone: "--x" means "--x=true"
-// (a value then needs the '=' form: --x=false).
-void add_flag_text_option(boost::program_options::options_description& desc, const char* name,
-                          const char* default_value, const char* help);
 
 }  // namespace bws

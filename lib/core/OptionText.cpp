@@ -127,11 +127,11 @@ std::uint64_t parse_whole_number(const std::string& text, const char* key, std::
   return value;
 }
 
-bool parse_flag_text(const std::string& text, const char* key, const char* allowed) {
-  const std::string t = lower_text(trim_text(text));
-  if (t == "true" || t == "1" || t == "yes" || t == "on") return true;
-  if (t == "false" || t == "0" || t == "no" || t == "off") return false;
-  throw UsageError(option_flag(key) + ": " + quoted_input(text) + " is not a flag; allowed: " + allowed);
+std::optional<bool> read_truth(std::string_view text) {
+  const std::string t = lower_text(trim_text(std::string(text)));
+  if (t == "on" || t == "true" || t == "yes" || t == "1") return true;
+  if (t == "off" || t == "false" || t == "no" || t == "0") return false;
+  return std::nullopt;
 }
 
 double parse_real_number(const std::string& text, const char* key, const std::string& allowed) {

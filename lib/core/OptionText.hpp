@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <utility>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/Config.hpp"
@@ -51,9 +51,10 @@ NumberRead read_real_number(std::string_view text, double& value);
 // A whole number in [lo, hi]; UsageError "--key: 'x' is not a whole number;
 // allowed: lo..hi" or "... is out of range; allowed: lo..hi" otherwise.
 std::uint64_t parse_whole_number(const std::string& text, const char* key, std::uint64_t lo, std::uint64_t hi);
-// A truth value: true/1/yes/on or false/0/no/off (any case); UsageError
-// "--key: 'x' is not a flag; allowed: <allowed>" otherwise.
-bool parse_flag_text(const std::string& text, const char* key, const char* allowed = "true, false");
+// The one vocabulary of truth values, for every switch of every tool:
+// on/true/yes/1 and off/false/no/0, any case, spaces around ignored;
+// nothing for any other text (the caller names its option in the error).
+std::optional<bool> read_truth(std::string_view text);
 // A finite real number; UsageError "--key: 'x' is not a number; allowed:
 // <allowed>" (or "is out of range" beyond double's range).
 double parse_real_number(const std::string& text, const char* key, const std::string& allowed);

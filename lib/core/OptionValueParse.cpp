@@ -94,9 +94,7 @@ void read_choice_list(const OptionSpec& spec, const std::string& flag, const std
 }
 
 bool truth_of(const OptionSpec& spec, const std::string& flag, const std::string& text) {
-  const std::string t = lower_text(text);
-  if (t == "on" || t == "true" || t == "yes" || t == "1") return true;
-  if (t == "off" || t == "false" || t == "no" || t == "0") return false;
+  if (const std::optional<bool> truth = read_truth(text)) return *truth;
   refuse(spec, flag, text, "is not on or off");
 }
 

@@ -1,7 +1,7 @@
 #include "run/CommandLine.hpp"
 
-#include <cctype>
 #include <map>
+#include <optional>
 
 #include <boost/program_options/parsers.hpp>
 #include <boost/program_options/variables_map.hpp>
@@ -9,6 +9,7 @@
 #include "catalog/Registry.hpp"
 #include "core/Errors.hpp"
 #include "core/IniFile.hpp"
+#include "core/OptionSchema.hpp"
 #include "core/OptionText.hpp"
 #include "backends/Backends.hpp"
 #include "backends/LegacyOclAliases.hpp"
@@ -70,6 +71,23 @@ const GeneralTextOption kGeneralTextOptions[] = {
 
 }  // namespace
 
+namespace {
+
+// The survey's settings that are on or off, under the one rule of every
+// boolean option: on|off (also true/false, yes/no, 1/0), the option alone
+// means on. --help and --print-config are actions, not settings: plain switches.
+const OptionList& survey_switches() {
+  static const OptionList switches({
+      flag_option("force", false, "overwrite --out when it exists"),
+      flag_option("quick", false, "shortest meaningful run: each benchmark's --quick values (smaller sizes, fewer "
+                                  "repetitions) for the options left at their defaults"),
+      flag_option("fail-on-flags", false, "exit 3 when a node is flagged as slow (see --flags.*)"),
+  });
+  return switches;
+}
+
+}  // namespace
+
 po::options_description survey_options() {
   static const std::string tests_default = default_tests();
   static std::string tests_help;
@@ -81,10 +99,8 @@ po::options_description survey_options() {
   po::options_description general("General");
   general.add_options()("help,h", po::bool_switch(), "print this help and exit")(
       "print-config", po::bool_switch(), "print the effective configuration as INI text and exit")(
-      "config", po::value<std::string>(), "INI file with options (keys as below; [stream] sections prefix keys)")(
-      "force", po::bool_switch(), "overwrite --out when it exists")(
-      "quick", po::bool_switch(), "shortest meaningful run (smaller sizes, fewer repetitions)")(
-      "fail-on-flags", po::bool_switch(), "exit 3 when a node is flagged as slow (see --flags.*)");
+      "config", po::value<std::string>(), "INI file with options (keys as below; [stream] sections prefix keys)");
+  survey_switches().add_to(general);
   add_text_option(general, "tests", tests_default.c_str(), tests_help.c_str());
   for (const GeneralTextOption& o : kGeneralTextOptions) add_text_option(general, o.name, o.default_value, o.help);
   all.add(general);
@@ -119,13 +135,8 @@ std::string text_of(const po::variable_value& v) {
 // Same meaning: equal text, or equal truth values ("on" and "true").
 bool same_setting(const std::string& a, const std::string& b) {
   if (a == b) return true;
-  auto truth = [](std::string s) -> int {
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (s == "true" || s == "1" || s == "yes" || s == "on") return 1;
-    if (s == "false" || s == "0" || s == "no" || s == "off") return 0;
-    return -1;
-  };
-  return truth(a) >= 0 && truth(a) == truth(b);
+  const std::optional<bool> truth_a = read_truth(a);
+  return truth_a.has_value() && truth_a == read_truth(b);
 }
 
 // The stored configuration of the file --resume names, under the options
@@ -203,11 +214,17 @@ void refuse_stray_and_empty_values(const po::options_description& desc, const po
                        after + "; bwsurvey takes only --options, each with at most one value (a switch such as "
                        "--quick takes none; quote a value that has spaces)");
     }
+    // A switch (a value of its own only with '=') followed by a word: Boost
+    // takes the word as its value, but "--quick false" reads as a switch and
+    // a stray word, and "--quick stream" as a forgotten --tests.
+    const po::option_description* known = desc.find_nothrow(o.string_key, false);
+    if (known && known->semantic()->min_tokens() == 0 && o.original_tokens.size() > 1)
+      throw UsageError("unexpected argument " + quoted_input(o.original_tokens.back()) + " (after --" + o.string_key +
+                       "); a switch takes a value only with '=' (--" + o.string_key + "=off)");
     for (const std::string& value : o.value) {
       if (!trim_text(value).empty()) continue;
       std::string default_text = "see --help";
       boost::any default_value;
-      const po::option_description* known = desc.find_nothrow(o.string_key, false);
       if (known && known->semantic()->apply_default(default_value))
         if (const std::string* text = boost::any_cast<std::string>(&default_value))
           default_text = text->empty() ? "none" : quoted_input(*text);

@@ -107,3 +107,35 @@ TEST(OptionText, RangeItems) {
   EXPECT_FALSE(split_range_item("5").has_value());
   EXPECT_FALSE(split_range_item("-3").has_value());  // a negative number, for the caller to reject
 }
+
+// The survey's switches follow the rule of every boolean option: on|off
+// (true/false, yes/no, 1/0 too), the switch alone means on, a value only
+// with '='; a separate word after a switch is refused, never taken as its
+// value ("--quick stream" is a forgotten --tests, not "quick = stream").
+TEST(CommandLine, SurveySwitchesFollowTheOneBooleanRule) {
+  for (const char* name : {"quick", "force", "fail-on-flags"}) {
+    const std::string alone = std::string("--") + name;
+    EXPECT_TRUE(parse({alone.c_str()}).config.flag(name)) << alone;
+    EXPECT_FALSE(parse({}).config.flag(name)) << name;
+    for (const char* on : {"on", "true", "YES", "1"}) {
+      const std::string given = alone + "=" + on;
+      EXPECT_TRUE(parse({given.c_str()}).config.flag(name)) << given;
+    }
+    for (const char* off : {"off", "false", "No", "0"}) {
+      const std::string given = alone + "=" + off;
+      EXPECT_FALSE(parse({given.c_str()}).config.flag(name)) << given;
+    }
+    const std::string bad = alone + "=maybe";
+    EXPECT_EQ(usage_error({bad.c_str()}),
+              alone + ": 'maybe' is not on or off; allowed: on, off (also true/false, yes/no, 1/0)");
+    EXPECT_NE(usage_error({alone.c_str(), "off"}).find("unexpected argument 'off' (after " + alone + ")"),
+              std::string::npos);
+  }
+  // The same rule for a benchmark's boolean option, and in an INI file.
+  EXPECT_NE(usage_error({"--pmbw.quadratic", "off"}).find("unexpected argument 'off' (after --pmbw.quadratic)"),
+            std::string::npos);
+  EXPECT_TRUE(parse({"--config", "x.ini"}, "quick = on\nforce = yes\n").config.flag("quick"));
+  EXPECT_TRUE(parse({"--config", "x.ini"}, "quick = on\nforce = yes\n").config.flag("force"));
+  // A stored "quick = true" (files written before the rule) reads as on.
+  EXPECT_TRUE(parse({"--config", "x.ini"}, "quick = true\n").config.flag("quick"));
+}

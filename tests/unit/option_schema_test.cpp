@@ -181,7 +181,7 @@ TEST(OptionSchema, StoredConfigurationHoldsWhatWasSetAndReadsBack) {
   const char* argv[] = {"bwsurvey", "--quick", "--pmbw.max-size", "8M", "--pmbw.reps", "5", "--pmbw.quadratic"};
   const survey::CommandLine given = survey::parse_command_line(7, argv, [](const std::string&) { return std::string(); });
   const std::string ini = given.config.to_ini(survey::invocation_only_keys());
-  expect_all_in(ini, {"\nquick = true\n", "\n[pmbw]\n", "\nmax-size = 8M\n", "\nreps = 5\n", "\nquadratic = on\n",
+  expect_all_in(ini, {"\nquick = on\n", "\n[pmbw]\n", "\nmax-size = 8M\n", "\nreps = 5\n", "\nquadratic = on\n",
                       "\n# default: min-bytes = 1K\n", "\n# default: min-time = 1.0\n"});
   EXPECT_EQ(ini.find("\nmin-time = "), std::string::npos) << ini;
 

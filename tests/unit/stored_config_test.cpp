@@ -76,7 +76,7 @@ TEST(StoredConfig, QuickPlansAlikeThroughPrintConfigAndResume) {
 
 TEST(StoredConfig, SetValuesAreLinesAndDefaultsAreComments) {
   const std::string text = stored(parse({"--quick", "--stream.ntimes", "9"}));
-  EXPECT_NE(text.find("\nquick = true\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\nquick = on\n"), std::string::npos) << text;
   EXPECT_NE(text.find("\n[stream]\n"), std::string::npos) << text;
   EXPECT_NE(text.find("\nntimes = 9\n"), std::string::npos) << text;
   EXPECT_NE(text.find("\n# default: type = double\n"), std::string::npos) << text;

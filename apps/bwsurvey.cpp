@@ -26,13 +26,13 @@ const char* const kUsage =
 }  // namespace
 
 int main(int argc, char** argv) {
-  bws::survey::MpiSession mpi(&argc, &argv);
+  bws::run::MpiSession mpi(&argc, &argv);
   const bool root = mpi.rank() == 0;
-  const std::string who = "rank " + std::to_string(mpi.rank()) + " (" + bws::survey::this_hostname() + ")";
+  const std::string who = "rank " + std::to_string(mpi.rank()) + " (" + bws::run::this_hostname() + ")";
   // Setup is agreed step by step (SetupFailure.hpp): whatever a rank throws
   // reaches every rank, which all end with the same exit code and one line.
-  auto agreed = [&](const std::optional<bws::survey::SetupFailure>& mine) {
-    const auto failure = bws::survey::agree_on_failure(MPI_COMM_WORLD, mine);
+  auto agreed = [&](const std::optional<bws::run::SetupFailure>& mine) {
+    const auto failure = bws::run::agree_on_failure(MPI_COMM_WORLD, mine);
     if (failure && root) std::cerr << "bwsurvey: error: " << failure->message << std::endl;
     return failure;
   };
@@ -40,47 +40,47 @@ int main(int argc, char** argv) {
   // Rank 0 parses first, reading the --config file or the /config of the
   // --resume file; the other ranks parse the same texts after it succeeded.
   std::string config_text, resume_text;
-  std::optional<bws::survey::CommandLine> cl;
+  std::optional<bws::run::CommandLine> cl;
   auto parse = [&](bool read_files) {
-    return bws::survey::failure_of(
+    return bws::run::failure_of(
         [&] {
-          cl = bws::survey::parse_command_line(
+          cl = bws::run::parse_command_line(
               argc, argv,
               [&](const std::string& path) {
                 return read_files ? (config_text = bws::read_config_file(path)) : config_text;
               },
               [&](const std::string& path) {
-                return read_files ? (resume_text = bws::survey::read_stored_config(path)) : resume_text;
+                return read_files ? (resume_text = bws::run::read_stored_config(path)) : resume_text;
               });
         },
         who);
   };
-  std::optional<bws::survey::SetupFailure> mine;
+  std::optional<bws::run::SetupFailure> mine;
   if (root) mine = parse(true);
   if (const auto failure = agreed(mine)) return failure->exit_code;
-  config_text = bws::survey::broadcast_text(MPI_COMM_WORLD, config_text);
-  resume_text = bws::survey::broadcast_text(MPI_COMM_WORLD, resume_text);
+  config_text = bws::run::broadcast_text(MPI_COMM_WORLD, config_text);
+  resume_text = bws::run::broadcast_text(MPI_COMM_WORLD, resume_text);
   if (!root) mine = parse(false);
   if (const auto failure = agreed(mine)) return failure->exit_code;
 
   if (cl->help) {
-    if (root) std::cout << kUsage << "\n" << bws::survey::survey_options() << std::flush;
+    if (root) std::cout << kUsage << "\n" << bws::run::survey_options() << std::flush;
     return bws::kExitOk;
   }
   if (cl->print_config) {
-    if (root) std::cout << cl->config.to_ini(bws::survey::invocation_only_keys()) << std::flush;
+    if (root) std::cout << cl->config.to_ini(bws::run::invocation_only_keys()) << std::flush;
     return bws::kExitOk;
   }
   std::optional<std::string> listing;
   if (const auto failure =
-          agreed(bws::survey::failure_of([&] { listing = bws::survey::requested_listing(cl->config); }, who)))
+          agreed(bws::run::failure_of([&] { listing = bws::catalog::requested_listing(cl->config); }, who)))
     return failure->exit_code;
   if (listing) {
     if (root) std::cout << *listing << std::flush;
     return bws::kExitOk;
   }
   try {
-    return bws::survey::run_survey(*cl, {std::cout, std::cerr});
+    return bws::run::run_survey(*cl, {std::cout, std::cerr});
   } catch (const std::exception& e) {
     // An error the survey did not agree on with the other ranks: this rank
     // names itself and its host, and ends the job rather than leaving the

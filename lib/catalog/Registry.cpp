@@ -6,7 +6,7 @@
 #include "backends/Backends.hpp"
 #include "bws/CatalogList.hpp"  // generated from catalog/benchmarks.list
 
-namespace bws::survey {
+namespace bws::catalog {
 namespace {
 
 // What a folder's catalog_entry may take: nothing, or its device
@@ -61,4 +61,4 @@ std::optional<std::string> requested_listing(const Config& config) {
   return backends::requested_backend_listing(config);
 }
 
-}  // namespace bws::survey
+}  // namespace bws::catalog

@@ -10,7 +10,7 @@
 #include "core/Config.hpp"
 #include "core/NodeMetric.hpp"
 
-namespace bws::survey {
+namespace bws::catalog {
 
 const std::vector<CatalogEntry>& benchmark_registry();
 const CatalogEntry* find_benchmark(const std::string& name);
@@ -21,4 +21,4 @@ std::vector<NodeMetric> all_node_metrics();
 // The first listing any benchmark's options ask for (NodeBenchmark::listing).
 std::optional<std::string> requested_listing(const Config& config);
 
-}  // namespace bws::survey
+}  // namespace bws::catalog

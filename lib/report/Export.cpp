@@ -28,7 +28,7 @@ struct Named {
 std::vector<Named> exportable(const h5::ResultReader& file) {
   std::vector<Named> out;
   for (const std::string& path : file.table_paths()) out.push_back({path, file.read_table(path)});
-  for (const auto& entry : survey::benchmark_registry()) {
+  for (const auto& entry : catalog::benchmark_registry()) {
     for (const ExportView& view : entry.export_views) {
       std::vector<Table> sources;
       for (const std::string& s : view.source_tables)

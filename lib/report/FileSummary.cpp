@@ -10,7 +10,7 @@
 #include "report/Outcome.hpp"
 #include "report/RunSummary.hpp"
 
-namespace bws::survey {
+namespace bws::report {
 
 namespace {
 
@@ -132,7 +132,7 @@ std::vector<std::string> summarize_file(const std::string& path) {
   add_provenance(file, lines);
   // The same summary as at the end of the run, from the file's tables.
   SummaryRecord record;
-  for (const CatalogEntry& entry : benchmark_registry()) {
+  for (const CatalogEntry& entry : catalog::benchmark_registry()) {
     std::vector<Table> tables;
     for (const std::string& table : summary_tables(entry))
       if (file.exists("/" + table)) tables.push_back(printable_table(file, table));
@@ -149,4 +149,4 @@ std::vector<std::string> summarize_file(const std::string& path) {
   return lines;
 }
 
-}  // namespace bws::survey
+}  // namespace bws::report

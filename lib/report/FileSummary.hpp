@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-namespace bws::survey {
+namespace bws::report {
 
 std::vector<std::string> summarize_file(const std::string& path);
 
-}  // namespace bws::survey
+}  // namespace bws::report

@@ -10,7 +10,7 @@
 #include "core/PrintableText.hpp"
 #include "model/NodeFlags.hpp"
 
-namespace bws::survey {
+namespace bws::report {
 namespace {
 
 // Host names, metrics and reasons may come from a result file (bwreport):
@@ -138,7 +138,7 @@ std::vector<std::string> peak_fraction_lines(const Table& nodes, const std::vect
     return lines;
   }
   std::vector<model::NodeMetric> triad;
-  for (const model::NodeMetric& m : all_node_metrics())
+  for (const model::NodeMetric& m : catalog::all_node_metrics())
     if (m.name == "stream.triad") triad.push_back(m);
   constexpr std::size_t kMaxLines = 20;
   std::size_t shown = 0, more = 0;
@@ -161,4 +161,4 @@ std::vector<std::string> peak_fraction_lines(const Table& nodes, const std::vect
   return lines;
 }
 
-}  // namespace bws::survey
+}  // namespace bws::report

@@ -9,7 +9,7 @@
 #include "core/Table.hpp"
 #include "model/Cohorts.hpp"
 
-namespace bws::survey {
+namespace bws::report {
 
 // "Cohorts: 2 ..." (one line per cohort when there are several),
 // "Flagged nodes: none of 4" or "Flagged nodes (1 of 4): n3", one line per
@@ -29,4 +29,4 @@ std::vector<std::string> cohort_summary_lines(const model::NodeCohorts& cohorts)
 // unknown and why. nodes: /nodes/table; tables: those holding the metrics.
 std::vector<std::string> peak_fraction_lines(const Table& nodes, const std::vector<Table>& tables);
 
-}  // namespace bws::survey
+}  // namespace bws::report

@@ -33,7 +33,7 @@ int run_flags(const CommandArgs& args, std::ostream& out) {
   out << printable_text(path) << ": " << rule << (settings.floors.empty() ? "" : "; or beyond a --flags.floor")
       << (stored ? "; as stored by the survey" : "; computed again, without retests") << "\n";
   for (const std::string& line :
-       survey::flag_summary_lines(flags, file.attribute_int("/", "n_nodes"), read_node_cohorts(file)))
+       report::flag_summary_lines(flags, file.attribute_int("/", "n_nodes"), read_node_cohorts(file)))
     out << line << "\n";
   return 0;
 }

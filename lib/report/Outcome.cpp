@@ -5,7 +5,7 @@
 #include "core/Errors.hpp"
 #include "core/ResultColumns.hpp"
 
-namespace bws::survey {
+namespace bws::report {
 namespace {
 constexpr std::size_t kMaxProblemLines = 40;  // a 10,000-node survey must not flood the terminal
 }
@@ -45,4 +45,4 @@ int Outcome::exit_code() const {
   return kExitOk;
 }
 
-}  // namespace bws::survey
+}  // namespace bws::report

@@ -7,7 +7,7 @@
 
 #include "core/Table.hpp"
 
-namespace bws::survey {
+namespace bws::report {
 
 class Outcome {
  public:
@@ -31,4 +31,4 @@ class Outcome {
   std::vector<std::string> runtime_errors_;
 };
 
-}  // namespace bws::survey
+}  // namespace bws::report

@@ -6,7 +6,7 @@
 #include "model/NodeMetrics.hpp"
 #include "report/FlagReport.hpp"
 
-namespace bws::survey {
+namespace bws::report {
 namespace {
 
 void add(std::vector<std::string>& lines, std::vector<std::string> more, const std::string& indent = "") {
@@ -55,4 +55,4 @@ std::vector<std::string> summary_lines(const SummaryRecord& record) {
   return lines;
 }
 
-}  // namespace bws::survey
+}  // namespace bws::report

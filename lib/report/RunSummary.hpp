@@ -14,7 +14,7 @@
 #include "report/Outcome.hpp"
 #include "catalog/Registry.hpp"
 
-namespace bws::survey {
+namespace bws::report {
 
 struct SummaryRecord {
   // Each benchmark that ran, in the order to show them, with the tables its
@@ -33,4 +33,4 @@ std::vector<std::string> summary_tables(const CatalogEntry& entry);
 
 std::vector<std::string> summary_lines(const SummaryRecord& record);
 
-}  // namespace bws::survey
+}  // namespace bws::report

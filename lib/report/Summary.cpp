@@ -14,7 +14,7 @@ int run_summary(const CommandArgs& args, std::ostream& out) {
     print_command_help(out, summary_command(), desc);
     return 0;
   }
-  for (const std::string& line : survey::summarize_file(parsed.positional[0])) out << line << "\n";
+  for (const std::string& line : report::summarize_file(parsed.positional[0])) out << line << "\n";
   return 0;
 }
 

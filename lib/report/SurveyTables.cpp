@@ -27,7 +27,7 @@ void require_survey_file(const h5::ResultReader& file, const std::string& path, 
 
 std::vector<Table> read_metric_tables(const h5::ResultReader& file) {
   std::vector<Table> tables;
-  for (const std::string& path : model::metric_tables(survey::all_node_metrics()))
+  for (const std::string& path : model::metric_tables(catalog::all_node_metrics()))
     if (file.exists("/" + path)) tables.push_back(file.read_table(path));
   return tables;
 }
@@ -50,7 +50,7 @@ Table survey_flags(const h5::ResultReader& file, const po::variables_map& given,
   stored = file.exists("/flags") &&
            std::none_of(std::begin(kFlagKeys), std::end(kFlagKeys), [&](const char* key) { return given.count(key) > 0; });
   if (stored) return file.read_table("flags");
-  return model::node_flags(survey::all_node_metrics(), read_metric_tables(file), flag_settings_for(file, given),
+  return model::node_flags(catalog::all_node_metrics(), read_metric_tables(file), flag_settings_for(file, given),
                            read_node_cohorts(file));
 }
 
@@ -63,7 +63,7 @@ model::FlagSettings flag_settings_for(const h5::ResultReader& file, const po::va
   }
   for (const char* key : kFlagKeys)
     if (given.count(key)) values[key] = given[key].as<std::string>();
-  return model::parse_flag_settings(Config(std::move(values), {}), survey::all_node_metrics());
+  return model::parse_flag_settings(Config(std::move(values), {}), catalog::all_node_metrics());
 }
 
 }  // namespace bws::report

@@ -4,13 +4,13 @@
 #include "model/NodeFlags.hpp"
 #include "model/References.hpp"
 
-namespace bws::survey {
+namespace bws::run {
 
 std::optional<Table> run_checks_step(ResultSink& sink, const RunPlan& plan,
                                      const std::vector<model::NodeMetricValue>& retest_values) {
   if (!sink.is_open() || sink.write_failed()) return std::nullopt;
   const std::vector<Table> tables = sink.kept().all();
-  const std::vector<model::NodeMetric> metrics = all_node_metrics();
+  const std::vector<model::NodeMetric> metrics = catalog::all_node_metrics();
   Table flags;
   Table checks = make_checks_table();
   try {
@@ -42,4 +42,4 @@ std::optional<Table> run_checks_step(ResultSink& sink, const RunPlan& plan,
   return flags;
 }
 
-}  // namespace bws::survey
+}  // namespace bws::run

@@ -11,11 +11,11 @@
 #include "run/PhasePlan.hpp"
 #include "run/ResultSink.hpp"
 
-namespace bws::survey {
+namespace bws::run {
 
 // The flags when the nodes were checked and stored; nullopt when the file is
 // gone or failed, or the checks could not be made (an error in the outcome).
 std::optional<Table> run_checks_step(ResultSink& sink, const RunPlan& plan,
                                      const std::vector<model::NodeMetricValue>& retest_values);
 
-}  // namespace bws::survey
+}  // namespace bws::run

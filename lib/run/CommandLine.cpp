@@ -17,12 +17,12 @@
 
 namespace po = boost::program_options;
 
-namespace bws::survey {
+namespace bws::run {
 namespace {
 
 std::string default_tests() {
   std::string list;
-  for (const auto& e : benchmark_registry())
+  for (const auto& e : catalog::benchmark_registry())
     if (e.in_default_set) list += (list.empty() ? "" : ",") + e.name;
   return list;
 }
@@ -92,7 +92,7 @@ po::options_description survey_options() {
   static const std::string tests_default = default_tests();
   static std::string tests_help;
   tests_help = "comma-separated tests to run; available: ";
-  for (const auto& e : benchmark_registry()) tests_help += e.name + " ";
+  for (const auto& e : catalog::benchmark_registry()) tests_help += e.name + " ";
   tests_help += "(ocl: an alias, stream and bs on backend ocl and beff with --beff.path device, see --ocl.tests)";
 
   po::options_description all("bwsurvey options (every option is also a key of the --config INI file)");
@@ -105,9 +105,9 @@ po::options_description survey_options() {
   for (const GeneralTextOption& o : kGeneralTextOptions) add_text_option(general, o.name, o.default_value, o.help);
   all.add(general);
   po::options_description flags("Node flags (slow nodes in /flags and in the summary)");
-  model::add_flag_options(flags, all_node_metrics());
+  model::add_flag_options(flags, catalog::all_node_metrics());
   all.add(flags);
-  for (const auto& e : benchmark_registry()) {
+  for (const auto& e : catalog::benchmark_registry()) {
     po::options_description group(e.name + ": " + e.description());
     e.add_options(group);
     all.add(group);
@@ -305,4 +305,4 @@ CommandLine parse_command_line(int argc, const char* const argv[], const ConfigR
   return out;
 }
 
-}  // namespace bws::survey
+}  // namespace bws::run

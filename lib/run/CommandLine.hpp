@@ -10,7 +10,7 @@
 
 #include "core/Config.hpp"
 
-namespace bws::survey {
+namespace bws::run {
 
 struct CommandLine {
   Config config;            // every option, with defaults filled in
@@ -43,4 +43,4 @@ CommandLine parse_command_line(int argc, const char* const argv[], const ConfigR
 // not the measurement): help, print-config, config, force.
 const std::set<std::string, std::less<>>& invocation_only_keys();
 
-}  // namespace bws::survey
+}  // namespace bws::run

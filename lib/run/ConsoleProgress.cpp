@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <ostream>
 
-namespace bws::survey {
+namespace bws::run {
 
 ConsoleProgress::ConsoleProgress(std::ostream& err, std::string phase, double interval_seconds)
     : err_(err),
@@ -28,4 +28,4 @@ void ConsoleProgress::done() {
   err_ << "bwsurvey: " << phase_ << ": done in " << seconds << std::endl;
 }
 
-}  // namespace bws::survey
+}  // namespace bws::run

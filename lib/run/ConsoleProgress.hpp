@@ -7,7 +7,7 @@
 
 #include "core/RunContext.hpp"
 
-namespace bws::survey {
+namespace bws::run {
 
 class ConsoleProgress final : public Progress {
  public:
@@ -23,4 +23,4 @@ class ConsoleProgress final : public Progress {
   std::chrono::steady_clock::time_point start_, last_;
 };
 
-}  // namespace bws::survey
+}  // namespace bws::run

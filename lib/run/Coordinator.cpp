@@ -25,7 +25,7 @@
 #include "run/Watchdog.hpp"
 
 
-namespace bws::survey {
+namespace bws::run {
 namespace {
 
 // How long the other ranks' watchdogs give rank 0 to end the job itself
@@ -125,7 +125,7 @@ class Survey {
   // the tables kept during the run. flags: when the nodes were checked.
   void print_summary(const std::optional<Table>& flags) {
     const int n_nodes = world_.layout.n_nodes;
-    SummaryRecord record;
+    report::SummaryRecord record;
     for (const CatalogEntry* entry : entries_of(plan_.phases))
       if (std::vector<Table> tables = sink_.kept().of(*entry); !tables.empty())
         record.reports.emplace_back(entry, std::move(tables));
@@ -139,7 +139,7 @@ class Survey {
     std::ostream& out = console_.out;
     out << "\nbwsurvey " << BWS_VERSION << ": " << n_nodes << (n_nodes == 1 ? " node, " : " nodes, ") << world_.size
         << (world_.size == 1 ? " rank" : " ranks") << "\n";
-    for (const std::string& line : summary_lines(record)) out << line << "\n";
+    for (const std::string& line : report::summary_lines(record)) out << line << "\n";
     out.flush();
   }
 
@@ -162,4 +162,4 @@ int run_survey(const CommandLine& command_line, ConsoleStreams console) {
   return survey.run();
 }
 
-}  // namespace bws::survey
+}  // namespace bws::run

@@ -9,7 +9,7 @@
 
 #include "run/CommandLine.hpp"
 
-namespace bws::survey {
+namespace bws::run {
 
 struct ConsoleStreams {
   std::ostream& out;   // summary (rank 0)
@@ -19,4 +19,4 @@ struct ConsoleStreams {
 // Returns the process exit code (the same on every rank).
 int run_survey(const CommandLine& command_line, ConsoleStreams console);
 
-}  // namespace bws::survey
+}  // namespace bws::run

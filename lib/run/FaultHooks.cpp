@@ -12,7 +12,7 @@
 #include "core/Errors.hpp"
 #include "run/RunText.hpp"
 
-namespace bws::survey {
+namespace bws::run {
 namespace {
 
 // stop: this rank stops itself (SIGSTOP) at the first progress report,
@@ -126,4 +126,4 @@ std::uint64_t FaultHooks::declared_memory_bytes() const {
   return it == hooks_.fake_memory_bytes.end() ? 0 : it->second;
 }
 
-}  // namespace bws::survey
+}  // namespace bws::run

@@ -17,7 +17,7 @@
 #include "run/TestHooks.hpp"
 #include "topology/Team.hpp"
 
-namespace bws::survey {
+namespace bws::run {
 
 class FaultHooks {
  public:
@@ -54,4 +54,4 @@ class FaultHooks {
   std::ostream& err_;  // rank 0's console
 };
 
-}  // namespace bws::survey
+}  // namespace bws::run

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <climits>
 
-namespace bws::survey {
+namespace bws::run {
 namespace {
 
 constexpr int kTagGo = 7101;
@@ -79,4 +79,4 @@ void gather_to_root(MPI_Comm comm, std::vector<std::byte> payload, std::uint64_t
   }
 }
 
-}  // namespace bws::survey
+}  // namespace bws::run

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-namespace bws::survey {
+namespace bws::run {
 
 // Contiguous ranges [first, last) of source ranks 1..n-1 whose payloads sum
 // to at most max_bytes_in_flight (a single larger payload gets a batch of
@@ -27,4 +27,4 @@ using PayloadConsumer = std::function<void(int rank, std::vector<std::byte>& pay
 void gather_to_root(MPI_Comm comm, std::vector<std::byte> payload, std::uint64_t max_bytes_in_flight,
                     const PayloadConsumer& consume);
 
-}  // namespace bws::survey
+}  // namespace bws::run

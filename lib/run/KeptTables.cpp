@@ -5,7 +5,7 @@
 #include "report/RunSummary.hpp"
 #include "run/RunText.hpp"
 
-namespace bws::survey {
+namespace bws::run {
 namespace {
 
 const std::vector<std::string>& node_paths() {
@@ -23,7 +23,7 @@ void add(std::map<std::string, Table>& kept, const Table& table) {
 std::vector<std::string> KeptTables::stored_paths(const std::vector<const CatalogEntry*>& tests) {
   std::vector<std::string> paths = {kChecksPath};
   for (const CatalogEntry* entry : tests)
-    for (const std::string& path : summary_tables(*entry)) paths.push_back(path);
+    for (const std::string& path : report::summary_tables(*entry)) paths.push_back(path);
   for (const std::string& path : node_paths()) paths.push_back(path);
   return paths;
 }
@@ -33,14 +33,14 @@ void KeptTables::keep(const Table& table, const CatalogEntry* entry) {
     if (contains(node_paths(), table.path())) add(nodes_, table);
     return;
   }
-  if (contains(summary_tables(*entry), table.path())) add(by_entry_[entry->name], table);
+  if (contains(report::summary_tables(*entry), table.path())) add(by_entry_[entry->name], table);
 }
 
 void KeptTables::keep_stored(const h5::ResultFile& file, const std::vector<const CatalogEntry*>& tests,
                              const std::vector<std::string>& completed) {
   for (const CatalogEntry* entry : tests) {
     if (!contains(completed, entry->name)) continue;
-    for (const std::string& path : summary_tables(*entry))
+    for (const std::string& path : report::summary_tables(*entry))
       if (file.exists("/" + path)) by_entry_[entry->name].insert_or_assign(path, file.read_table(path));
   }
   for (const std::string& path : node_paths())
@@ -72,7 +72,7 @@ model::NodeCohorts KeptTables::cohorts() const {
 
 Table KeptTables::flags(const model::FlagSettings& settings) const {
   const model::NodeCohorts cohorts = this->cohorts();
-  Table flags = model::node_flags(all_node_metrics(), all(), settings, cohorts);
+  Table flags = model::node_flags(catalog::all_node_metrics(), all(), settings, cohorts);
   if (nodes()) {
     const auto findings = nodes_.find("nodes/memory_findings");
     flags.append(model::memory_flags(*nodes(), findings == nodes_.end() ? Table() : findings->second, cohorts));
@@ -80,4 +80,4 @@ Table KeptTables::flags(const model::FlagSettings& settings) const {
   return flags;
 }
 
-}  // namespace bws::survey
+}  // namespace bws::run

@@ -15,7 +15,7 @@
 #include "model/NodeFlags.hpp"
 #include "catalog/Registry.hpp"
 
-namespace bws::survey {
+namespace bws::run {
 
 class KeptTables {
  public:
@@ -49,4 +49,4 @@ class KeptTables {
   std::map<std::string, Table> nodes_;                            // nodes/table, nodes/memory_findings
 };
 
-}  // namespace bws::survey
+}  // namespace bws::run

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace bws::survey {
+namespace bws::run {
 namespace {
 
 constexpr const char* kDmiTablePath = "/sys/firmware/dmi/tables/DMI";
@@ -119,4 +119,4 @@ model::MemoryPopulation read_memory_population_file(const std::string& path_patt
   return population;
 }
 
-}  // namespace bws::survey
+}  // namespace bws::run

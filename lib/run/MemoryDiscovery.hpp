@@ -4,7 +4,7 @@
 // nature: both sources usually need root, and VMs often have no records.
 #include "model/MemoryPopulation.hpp"
 
-namespace bws::survey {
+namespace bws::run {
 
 // Tries, in order: `dmidecode -t 17` (when the executable is in /usr/sbin,
 // /sbin or /usr/bin; 5 s at most, stderr discarded), then the raw table in
@@ -18,4 +18,4 @@ model::MemoryPopulation read_memory_population();
 // option when the file cannot be read or holds no memory device record.
 model::MemoryPopulation read_memory_population_file(const std::string& path_pattern, const std::string& host);
 
-}  // namespace bws::survey
+}  // namespace bws::run

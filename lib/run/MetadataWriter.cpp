@@ -7,7 +7,7 @@
 #include "run/TestHooks.hpp"
 
 
-namespace bws::survey {
+namespace bws::run {
 
 void write_run_attributes(h5::ResultFile& f, const CommandLine& cl, const RunWorld& world,
                           const std::vector<std::string>& tests) {
@@ -47,4 +47,4 @@ void record_resume(h5::ResultFile& f, const CommandLine& cl, const ResumeState& 
 
 void write_metadata_text(h5::ResultFile& file, const MetadataText& text) { file.write_text(text.path, text.text); }
 
-}  // namespace bws::survey
+}  // namespace bws::run

@@ -11,7 +11,7 @@
 #include "run/RunMetadata.hpp"
 #include "run/RunWorld.hpp"
 
-namespace bws::survey {
+namespace bws::run {
 
 // A new file's root attributes (tool, status "running", the tests, the
 // test hooks in effect), its /config and its /provenance.
@@ -23,4 +23,4 @@ void record_resume(h5::ResultFile& file, const CommandLine& cl, const ResumeStat
 
 void write_metadata_text(h5::ResultFile& file, const MetadataText& text);
 
-}  // namespace bws::survey
+}  // namespace bws::run

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <type_traits>
 
-namespace bws::survey {
+namespace bws::run {
 namespace {
 
 MPI_Op op_of(Reduction op) {
@@ -111,4 +111,4 @@ std::unique_ptr<Communicator> MpiCommunicator::split_members(bool member) {
   return std::unique_ptr<Communicator>(new MpiCommunicator(part, Owned{}));
 }
 
-}  // namespace bws::survey
+}  // namespace bws::run

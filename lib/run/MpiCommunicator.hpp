@@ -9,7 +9,7 @@
 
 #include "core/Communicator.hpp"
 
-namespace bws::survey {
+namespace bws::run {
 
 class MpiCommunicator final : public Communicator {
  public:
@@ -48,4 +48,4 @@ class MpiCommunicator final : public Communicator {
   std::vector<MPI_Request> pending_;  // posted, not yet completed; reused, so no allocation per message
 };
 
-}  // namespace bws::survey
+}  // namespace bws::run

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <stdexcept>
 
-namespace bws::survey {
+namespace bws::run {
 
 MpiSession::MpiSession(int* argc, char*** argv) {
   int provided = 0;
@@ -108,4 +108,4 @@ std::optional<std::string> agree_on_error(MPI_Comm comm, const std::optional<std
   return broadcast_text(comm, mine ? *mine : std::string(), *first);
 }
 
-}  // namespace bws::survey
+}  // namespace bws::run

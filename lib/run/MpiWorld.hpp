@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace bws::survey {
+namespace bws::run {
 
 class MpiSession {
  public:
@@ -50,4 +50,4 @@ std::optional<std::string> agree_on_error(MPI_Comm comm, const std::optional<std
 // Broadcasts a string from root.
 std::string broadcast_text(MPI_Comm comm, const std::string& text, int root = 0);
 
-}  // namespace bws::survey
+}  // namespace bws::run

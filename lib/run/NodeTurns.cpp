@@ -8,7 +8,7 @@
 #include "run/RankTurns.hpp"
 #include "run/RecordBundle.hpp"
 
-namespace bws::survey {
+namespace bws::run {
 
 NodeTurns::NodeTurns(const RunWorld& world, const topo::Topology& topology,
                      const std::vector<topo::ThreadSlot>& slots, std::ostream& err)
@@ -70,4 +70,4 @@ std::vector<Table> NodeTurns::summarize(const NodeBenchmark& benchmark, const st
   return node_tables;
 }
 
-}  // namespace bws::survey
+}  // namespace bws::run

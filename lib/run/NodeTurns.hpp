@@ -15,7 +15,7 @@
 #include "topology/PinningPlan.hpp"
 #include "topology/Topology.hpp"
 
-namespace bws::survey {
+namespace bws::run {
 
 // The barrier of the ranks measured together (NodeSync of node-local benchmarks).
 class MpiNodeSync final : public NodeSync {
@@ -60,4 +60,4 @@ class NodeTurns {
   model::NodeCeiling ceiling_;
 };
 
-}  // namespace bws::survey
+}  // namespace bws::run

@@ -12,7 +12,7 @@
 #include "core/IniFile.hpp"
 #include "run/MemoryDiscovery.hpp"
 
-namespace bws::survey {
+namespace bws::run {
 namespace {
 
 Phase plan_phase(const CatalogEntry* entry, const std::string& label, const Config& config, const NodeContext& node,
@@ -34,7 +34,7 @@ Phase plan_phase(const CatalogEntry* entry, const std::string& label, const Conf
 // options (no OpenCL device, say) does not matter for a test not run.
 void check_options_of_tests_not_run(const Config& config, const std::vector<Phase>& phases, const NodeContext& node,
                                     const RankLayout& ranks) {
-  for (const CatalogEntry& entry : benchmark_registry()) {
+  for (const CatalogEntry& entry : catalog::benchmark_registry()) {
     const bool planned = std::any_of(phases.begin(), phases.end(), [&](const Phase& p) { return p.entry == &entry; });
     if (planned) continue;
     boost::program_options::options_description desc;
@@ -90,7 +90,7 @@ void plan_on_this_rank(const Config& config, const RunWorld& world, const std::v
   if (world.root() && !plan.settings.reference.empty())
     plan.references = model::parse_references(read_config_file(plan.settings.reference, "--reference"),
                                               "--reference " + quoted_input(plan.settings.reference),
-                                              all_node_metrics());
+                                              catalog::all_node_metrics());
 }
 
 }  // namespace
@@ -114,4 +114,4 @@ std::vector<const CatalogEntry*> entries_of(const std::vector<Phase>& phases) {
   return entries;
 }
 
-}  // namespace bws::survey
+}  // namespace bws::run

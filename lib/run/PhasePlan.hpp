@@ -22,7 +22,7 @@
 #include "topology/PinningPlan.hpp"
 #include "topology/Topology.hpp"
 
-namespace bws::survey {
+namespace bws::run {
 
 // One selected benchmark, planned: node-local
 // (node_benchmark and node_run) or collective.
@@ -53,4 +53,4 @@ std::optional<SetupFailure> plan_run(const CommandLine& cl, const RunWorld& worl
 // Every entry that runs, once, in the order of the phases.
 std::vector<const CatalogEntry*> entries_of(const std::vector<Phase>& phases);
 
-}  // namespace bws::survey
+}  // namespace bws::run

@@ -6,7 +6,7 @@
 
 #include "run/MpiWorld.hpp"
 
-namespace bws::survey {
+namespace bws::run {
 
 Rendezvous meet_at_root(MPI_Comm comm, const std::optional<std::string>& mine, double deadline, int tag) {
   int rank = 0, size = 1;
@@ -62,4 +62,4 @@ std::string describe_ranks(const std::vector<int>& ranks, const std::vector<std:
   return text;
 }
 
-}  // namespace bws::survey
+}  // namespace bws::run

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace bws::survey {
+namespace bws::run {
 
 struct Rendezvous {
   std::optional<std::string> error;  // the lowest failing rank's error line (every rank)
@@ -30,4 +30,4 @@ Rendezvous meet_at_root(MPI_Comm comm, const std::optional<std::string>& mine, d
 // "1 (n2), 3 (n4)": ranks with their hosts, when known (hosts by rank).
 std::string describe_ranks(const std::vector<int>& ranks, const std::vector<std::string>& hosts);
 
-}  // namespace bws::survey
+}  // namespace bws::run

@@ -9,7 +9,7 @@
 #include "run/PhaseRendezvous.hpp"
 #include "run/MpiCommunicator.hpp"
 
-namespace bws::survey {
+namespace bws::run {
 PhaseRunner::PhaseRunner(const RunWorld& world, const NodeTurns& turns, topo::Team& team, ResultSink& sink,
                          Watchdog& watchdog, const FaultHooks& hooks, double phase_timeout_seconds, std::ostream& err,
                          AbortJob abort_job)
@@ -132,4 +132,4 @@ bool PhaseRunner::run_collective(Phase& phase) {
   return true;
 }
 
-}  // namespace bws::survey
+}  // namespace bws::run

@@ -18,7 +18,7 @@
 #include "run/Watchdog.hpp"
 #include "topology/Team.hpp"
 
-namespace bws::survey {
+namespace bws::run {
 
 class PhaseRunner {
  public:
@@ -57,4 +57,4 @@ class PhaseRunner {
   static constexpr int kFirstRendezvousTag = 1000;
 };
 
-}  // namespace bws::survey
+}  // namespace bws::run

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <set>
 
-namespace bws::survey {
+namespace bws::run {
 namespace {
 
 std::vector<int> shared(const std::vector<int>& a, const std::vector<int>& b) {
@@ -78,4 +78,4 @@ std::vector<std::string> describe_overlaps(const std::vector<std::vector<int>>& 
   return lines;
 }
 
-}  // namespace bws::survey
+}  // namespace bws::run

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace bws::survey {
+namespace bws::run {
 
 // cpus[r]: the CPUs (OS indices) local rank r's threads may run on.
 // Returns the turn of every local rank (0, 1, ...).
@@ -27,4 +27,4 @@ std::vector<std::string> describe_overlaps(const std::vector<std::vector<int>>& 
 // "0-3,8" for {0,1,2,3,8}.
 std::string cpu_list_text(std::vector<int> cpus);
 
-}  // namespace bws::survey
+}  // namespace bws::run

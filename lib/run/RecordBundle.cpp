@@ -5,7 +5,7 @@
 
 #include "core/Errors.hpp"
 
-namespace bws::survey {
+namespace bws::run {
 namespace {
 
 // Each part is its length (8 bytes) and its bytes.
@@ -77,4 +77,4 @@ RecordBundle unpack_bundle(const std::vector<std::byte>& bytes) {
   return bundle;
 }
 
-}  // namespace bws::survey
+}  // namespace bws::run

@@ -9,7 +9,7 @@
 #include "core/Table.hpp"
 #include "run/RunMetadata.hpp"
 
-namespace bws::survey {
+namespace bws::run {
 
 // Bytes rank 0 receives at a time when gathering a step's records.
 inline constexpr std::uint64_t kGatherBytesInFlight = std::uint64_t{64} << 20;
@@ -24,4 +24,4 @@ std::vector<std::byte> pack_bundle(const RecordBundle& bundle);
 // RuntimeFailure for a payload that is cut short.
 RecordBundle unpack_bundle(const std::vector<std::byte>& bytes);
 
-}  // namespace bws::survey
+}  // namespace bws::run

@@ -11,7 +11,7 @@
 #include "run/MetadataWriter.hpp"
 #include "run/RunText.hpp"
 
-namespace bws::survey {
+namespace bws::run {
 
 void park() {
   for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
@@ -176,4 +176,4 @@ void ResultSink::end_file(const std::string& reason, bool keep_locked) {
   }
 }
 
-}  // namespace bws::survey
+}  // namespace bws::run

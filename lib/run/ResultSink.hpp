@@ -27,7 +27,7 @@
 #include "run/SetupFailure.hpp"
 #include "run/SurveySettings.hpp"
 
-namespace bws::survey {
+namespace bws::run {
 
 class ResultSink {
  public:
@@ -87,8 +87,8 @@ class ResultSink {
   bool is_open() const { return file_.has_value(); }
   bool write_failed() const { return file_error_.has_value(); }
 
-  Outcome& outcome() { return outcome_; }
-  const Outcome& outcome() const { return outcome_; }
+  report::Outcome& outcome() { return outcome_; }
+  const report::Outcome& outcome() const { return outcome_; }
   const KeptTables& kept() const { return kept_; }
   void forget_nodes() { kept_.forget_nodes(); }
 
@@ -104,7 +104,7 @@ class ResultSink {
   const FaultHooks& hooks_;
   SurveySettings settings_;
   std::optional<h5::ResultFile> file_;
-  Outcome outcome_;
+  report::Outcome outcome_;
   Exporters exporters_;
   KeptTables kept_;
   std::vector<std::string> completed_;  // phases stored whole (every rank: skipped on a resume)
@@ -120,4 +120,4 @@ class ResultSink {
 // This thread waits for the job's end, which another thread brings.
 [[noreturn]] void park();
 
-}  // namespace bws::survey
+}  // namespace bws::run

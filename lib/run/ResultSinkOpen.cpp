@@ -11,7 +11,7 @@
 #include "run/ResultSink.hpp"
 #include "run/RunText.hpp"
 
-namespace bws::survey {
+namespace bws::run {
 
 std::optional<SetupFailure> ResultSink::open(const CommandLine& cl, const SurveySettings& settings,
                                              Exporters exporters) {
@@ -89,4 +89,4 @@ void ResultSink::undo_open() {
   file_.reset();
 }
 
-}  // namespace bws::survey
+}  // namespace bws::run

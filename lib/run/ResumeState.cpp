@@ -7,7 +7,7 @@
 #include "core/Errors.hpp"
 #include "core/OptionText.hpp"
 
-namespace bws::survey {
+namespace bws::run {
 
 std::string encode_row_counts(const std::map<std::string, std::uint64_t>& counts) {
   std::string text;
@@ -120,4 +120,4 @@ void prepare_resume(h5::ResultFile& file, const ResumeState& state) {
   if (state.rows_to_keep) file.truncate_appendables(*state.rows_to_keep);
 }
 
-}  // namespace bws::survey
+}  // namespace bws::run

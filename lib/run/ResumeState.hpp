@@ -15,7 +15,7 @@
 
 #include "h5/ResultFile.hpp"
 
-namespace bws::survey {
+namespace bws::run {
 
 // "path=rows;path=rows" and back (paths have no '=' or ';'). Pure.
 std::string encode_row_counts(const std::map<std::string, std::uint64_t>& counts);
@@ -50,4 +50,4 @@ ResumeState inspect_resume(const std::string& path, int ranks, const std::vector
 // rows of the step that did not finish.
 void prepare_resume(h5::ResultFile& file, const ResumeState& state);
 
-}  // namespace bws::survey
+}  // namespace bws::run

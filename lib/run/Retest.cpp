@@ -10,13 +10,13 @@
 #include "run/RunText.hpp"
 #include "run/MpiCommunicator.hpp"
 
-namespace bws::survey {
+namespace bws::run {
 namespace {
 
 // The registry entry whose node metric a flag row names ("stream.triad[double]" -> stream).
 const CatalogEntry* entry_of_metric(const std::string& metric) {
   const std::string name = metric.substr(0, metric.find('['));
-  for (const CatalogEntry& e : benchmark_registry())
+  for (const CatalogEntry& e : catalog::benchmark_registry())
     for (const model::NodeMetric& m : e.node_metrics)
       if (m.name == name) return &e;
   return nullptr;
@@ -137,4 +137,4 @@ std::vector<Table> Retest::collective_round(Phase& phase) {
   return tables;
 }
 
-}  // namespace bws::survey
+}  // namespace bws::run

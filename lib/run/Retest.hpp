@@ -16,7 +16,7 @@
 #include "run/Watchdog.hpp"
 #include "topology/Team.hpp"
 
-namespace bws::survey {
+namespace bws::run {
 
 class Retest {
  public:
@@ -42,4 +42,4 @@ class Retest {
   std::ostream& err_;
 };
 
-}  // namespace bws::survey
+}  // namespace bws::run

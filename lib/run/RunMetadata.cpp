@@ -12,7 +12,7 @@
 
 extern char** environ;
 
-namespace bws::survey {
+namespace bws::run {
 
 NodeRecords make_node_records(const RankPlace& place, const topo::Topology& topology,
                               const NodeDeclaration& declared) {
@@ -185,4 +185,4 @@ std::string compiler_text() {
 #endif
 }
 
-}  // namespace bws::survey
+}  // namespace bws::run

@@ -12,7 +12,7 @@
 #include "topology/Team.hpp"
 #include "topology/Topology.hpp"
 
-namespace bws::survey {
+namespace bws::run {
 
 // Metadata that is no table, written as a text dataset of its own (the
 // node's hwloc XML at /nodes/<host>/topology_xml).
@@ -64,4 +64,4 @@ std::map<std::string, std::string> slurm_provenance(const std::map<std::string, 
 std::string hwloc_version_text();
 std::string compiler_text();
 
-}  // namespace bws::survey
+}  // namespace bws::run

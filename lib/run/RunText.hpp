@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace bws::survey {
+namespace bws::run {
 
 // "a,b,c"
 inline std::string joined(const std::vector<std::string>& items) {
@@ -25,4 +25,4 @@ inline std::string one_line(std::string text) {
   return text;
 }
 
-}  // namespace bws::survey
+}  // namespace bws::run

@@ -4,7 +4,7 @@
 
 #include "core/ResultColumns.hpp"
 
-namespace bws::survey {
+namespace bws::run {
 namespace {
 
 // Every rank's host, on rank 0 (to name ranks that do not arrive).
@@ -36,4 +36,4 @@ RunWorld discover_run_world() {
   return world;
 }
 
-}  // namespace bws::survey
+}  // namespace bws::run

@@ -7,7 +7,7 @@
 
 #include "run/MpiWorld.hpp"
 
-namespace bws::survey {
+namespace bws::run {
 
 struct RunWorld {
   int rank = 0, size = 1;
@@ -23,4 +23,4 @@ struct RunWorld {
 // Collective over MPI_COMM_WORLD.
 RunWorld discover_run_world();
 
-}  // namespace bws::survey
+}  // namespace bws::run

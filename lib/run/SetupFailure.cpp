@@ -6,7 +6,7 @@
 #include "core/Errors.hpp"
 #include "run/MpiWorld.hpp"
 
-namespace bws::survey {
+namespace bws::run {
 namespace {
 
 std::string one_line(std::string text) {
@@ -41,4 +41,4 @@ std::optional<SetupFailure> agree_on_failure(MPI_Comm comm, const std::optional<
   return SetupFailure{code, broadcast_text(comm, mine ? mine->message : std::string(), *first)};
 }
 
-}  // namespace bws::survey
+}  // namespace bws::run

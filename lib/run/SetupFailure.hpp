@@ -11,7 +11,7 @@
 #include <optional>
 #include <string>
 
-namespace bws::survey {
+namespace bws::run {
 
 struct SetupFailure {
   int exit_code = 0;     // kExitUsage for a UsageError, kExitFailure for anything else
@@ -28,4 +28,4 @@ std::optional<SetupFailure> failure_of(const std::function<void()>& step, const 
 // rank, or nothing when no rank failed.
 std::optional<SetupFailure> agree_on_failure(MPI_Comm comm, const std::optional<SetupFailure>& mine);
 
-}  // namespace bws::survey
+}  // namespace bws::run

@@ -5,7 +5,7 @@
 #include "run/MemoryDiscovery.hpp"
 #include "run/RunMetadata.hpp"
 
-namespace bws::survey {
+namespace bws::run {
 
 std::unique_ptr<topo::Team> start_team(const RunWorld& world, const RunPlan& plan, ResultSink& sink,
                                        const FaultHooks& hooks) {
@@ -56,4 +56,4 @@ bool describe_run(const RunWorld& world, const RunPlan& plan, const topo::Team& 
   return true;
 }
 
-}  // namespace bws::survey
+}  // namespace bws::run

@@ -13,7 +13,7 @@
 #include "run/Watchdog.hpp"
 #include "topology/Team.hpp"
 
-namespace bws::survey {
+namespace bws::run {
 
 // Collective. nullptr on every rank when some rank could not start its
 // threads (rank 0 has recorded why).
@@ -24,4 +24,4 @@ std::unique_ptr<topo::Team> start_team(const RunWorld& world, const RunPlan& pla
 bool describe_run(const RunWorld& world, const RunPlan& plan, const topo::Team& team, ResultSink& sink,
                   Watchdog& watchdog, const FaultHooks& hooks);
 
-}  // namespace bws::survey
+}  // namespace bws::run

@@ -6,7 +6,7 @@
 #include "core/Errors.hpp"
 #include "core/OptionText.hpp"
 
-namespace bws::survey {
+namespace bws::run {
 namespace {
 
 constexpr std::uint64_t kMaxThreads = 4096;
@@ -15,7 +15,7 @@ constexpr double kMaxPhaseTimeoutSeconds = 365.0 * 24 * 3600;
 
 std::string available_tests() {
   std::string list;
-  for (const auto& e : benchmark_registry()) list += (list.empty() ? "" : ", ") + e.name;
+  for (const auto& e : catalog::benchmark_registry()) list += (list.empty() ? "" : ", ") + e.name;
   return list;
 }
 
@@ -27,7 +27,7 @@ std::vector<const CatalogEntry*> parse_tests(const std::string& text) {
     name.erase(0, name.find_first_not_of(" \t"));
     name.erase(name.find_last_not_of(" \t") + 1);
     if (name.empty()) continue;
-    const CatalogEntry* entry = find_benchmark(name);
+    const CatalogEntry* entry = catalog::find_benchmark(name);
     if (!entry) throw UsageError("--tests: unknown test " + quoted_input(name) + "; available: " + available_tests());
     if (std::find(tests.begin(), tests.end(), entry) == tests.end()) tests.push_back(entry);
   }
@@ -51,7 +51,7 @@ int parse_threads(const std::string& text) {
 std::vector<model::NodeMetric> measured_node_metrics(const std::vector<const CatalogEntry*>& tests) {
   const std::vector<const CatalogEntry*>& entries = tests;
   std::vector<model::NodeMetric> metrics;
-  for (const model::NodeMetric& m : all_node_metrics())
+  for (const model::NodeMetric& m : catalog::all_node_metrics())
     if (std::any_of(entries.begin(), entries.end(), [&](const CatalogEntry* e) {
           return std::any_of(e->node_metrics.begin(), e->node_metrics.end(),
                              [&](const model::NodeMetric& own) { return own.name == m.name; });
@@ -77,7 +77,7 @@ SurveySettings parse_survey_settings(const Config& config) {
   }
   s.reference = config.has("reference") ? config.get("reference") : std::string();
   s.fail_on_flags = config.has("fail-on-flags") && config.flag("fail-on-flags");
-  s.flags = model::parse_flag_settings(config, all_node_metrics());
+  s.flags = model::parse_flag_settings(config, catalog::all_node_metrics());
   const std::vector<model::NodeMetric> measured = measured_node_metrics(s.tests);
   for (const auto& [key, floor] : s.flags.floors) {
     const std::string name = trim_text(key.substr(0, key.find('[')));
@@ -99,4 +99,4 @@ SurveySettings parse_survey_settings(const Config& config) {
   return s;
 }
 
-}  // namespace bws::survey
+}  // namespace bws::run

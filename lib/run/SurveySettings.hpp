@@ -10,7 +10,7 @@
 #include "model/NodeFlags.hpp"
 #include "topology/PinningPlan.hpp"
 
-namespace bws::survey {
+namespace bws::run {
 
 struct SurveySettings {
   std::vector<const CatalogEntry*> tests;  // in the order given, no duplicates
@@ -38,4 +38,4 @@ SurveySettings parse_survey_settings(const Config& config);
 // The node metrics the tests measure.
 std::vector<model::NodeMetric> measured_node_metrics(const std::vector<const CatalogEntry*>& tests);
 
-}  // namespace bws::survey
+}  // namespace bws::run

@@ -9,7 +9,7 @@
 #define BWS_TEST_HOOKS 0
 #endif
 
-namespace bws::survey {
+namespace bws::run {
 namespace {
 
 bool parse_int(const std::string& text, int& out) {
@@ -90,4 +90,4 @@ std::vector<std::string> hook_variables_set() {
   return set;
 }
 
-}  // namespace bws::survey
+}  // namespace bws::run

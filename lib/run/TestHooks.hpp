@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-namespace bws::survey {
+namespace bws::run {
 
 struct TestHooks {
   int fail_prepare_rank = -1;
@@ -53,4 +53,4 @@ TestHooks read_test_hooks();
 // "NAME=value" of every hook variable set in the environment.
 std::vector<std::string> hook_variables_set();
 
-}  // namespace bws::survey
+}  // namespace bws::run

@@ -14,7 +14,7 @@
 #include "run/MpiWorld.hpp"
 #include "run/PhaseRendezvous.hpp"
 
-namespace bws::survey {
+namespace bws::run {
 namespace {
 
 constexpr int kQueryTag = 7201;
@@ -253,4 +253,4 @@ void Watchdog::end(const std::string& reason) {
   std::_Exit(1);
 }
 
-}  // namespace bws::survey
+}  // namespace bws::run

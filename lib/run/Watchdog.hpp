@@ -27,7 +27,7 @@
 #include <thread>
 #include <vector>
 
-namespace bws::survey {
+namespace bws::run {
 
 class Watchdog {
  public:
@@ -79,4 +79,4 @@ class Watchdog {
   std::thread thread_;
 };
 
-}  // namespace bws::survey
+}  // namespace bws::run

@@ -34,9 +34,9 @@ inline std::string message_problem(const std::string& message) {
 // The survey's setup of a --config text: parse, settings, plans.
 inline void set_up_survey_from_config(const std::string& text) {
   const char* const argv[] = {"bwsurvey", "--config", "fuzz.ini"};
-  const survey::CommandLine cl = survey::parse_command_line(3, argv, [&](const std::string&) { return text; });
-  if (survey::requested_listing(cl.config)) return;
-  const survey::SurveySettings settings = survey::parse_survey_settings(cl.config);
+  const run::CommandLine cl = run::parse_command_line(3, argv, [&](const std::string&) { return text; });
+  if (catalog::requested_listing(cl.config)) return;
+  const run::SurveySettings settings = run::parse_survey_settings(cl.config);
   static const topo::Topology topology =
       topo::Topology::synthetic("numa:1(memory=24GiB) pack:1 l3:1(size=32MiB) core:2 pu:1");
   const NodeContext node{topology, "node1", 0, 1, 0, 2, settings.quick};
@@ -67,7 +67,7 @@ inline std::string ini_fuzz_finding(const std::string& text) {
   };
   std::string finding = judge("--config", [&] { set_up_survey_from_config(text); });
   if (finding.empty())
-    finding = judge("--reference", [&] { model::parse_references(text, "--reference 'fuzz.ini'", survey::all_node_metrics()); });
+    finding = judge("--reference", [&] { model::parse_references(text, "--reference 'fuzz.ini'", catalog::all_node_metrics()); });
   return finding;
 }
 

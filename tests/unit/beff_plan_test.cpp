@@ -253,7 +253,7 @@ TEST(BeffPlan, EveryBadInputIsOneLineNamingTheOptionAndTheRange) {
 }
 
 TEST(BeffPlan, TheCorruptionHookIsReadFromTheEnvironment) {
-  if (!bws::survey::test_hooks_compiled()) {
+  if (!bws::run::test_hooks_compiled()) {
     setenv(kCorruptEnvironment, "2", 1);  // a build for users ignores it
     EXPECT_EQ(plan_with({}).corrupt_rank, -1);
     unsetenv(kCorruptEnvironment);

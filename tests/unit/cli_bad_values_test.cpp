@@ -70,7 +70,7 @@ std::string owning_test(const std::string& option) {
   if (option.find('.') == std::string::npos) return "";
   const std::string prefix = option.substr(0, option.find('.'));
   // Every catalog entry (a new one too), and ocl: the old --tests ocl, an alias.
-  return bws::survey::find_benchmark(prefix) || prefix == "ocl" ? prefix : "";
+  return bws::catalog::find_benchmark(prefix) || prefix == "ocl" ? prefix : "";
 }
 
 // The option a bad value's message names: an alias's message names the
@@ -244,7 +244,8 @@ std::string setup_error(const std::vector<std::string>& args) {
   std::vector<const char*> argv = {"bwsurvey"};
   for (const std::string& a : args) argv.push_back(a.c_str());
   try {
-    using namespace bws::survey;
+    using namespace bws::run;
+using namespace bws::catalog;
     const CommandLine cl = parse_command_line(static_cast<int>(argv.size()), argv.data(), [](const std::string&) {
       return std::string();
     });
@@ -278,7 +279,7 @@ TEST(CliBadValuesInProcess, OptionsTimesBadValues) {
   const std::vector<std::string> values = {"1e400", "-1",  "99999999999999999999", "nan", "12x", "",
                                            "inf",   "0x10", "1e",                   "+-1", "1e-400x"};
   int options = 0;
-  const auto description = bws::survey::survey_options();
+  const auto description = bws::run::survey_options();
   for (const auto& option : description.options()) {
     const std::string name = option->long_name();
     if (option->semantic()->max_tokens() == 0) continue;  // a switch

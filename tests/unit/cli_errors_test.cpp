@@ -137,7 +137,7 @@ TEST_F(CliErrors, ATestHookIsAnnouncedAndRecordedOrIgnored) {
   const std::string stored = bws::h5::ResultReader::open((dir_ / "h.h5").string()).attribute_text("/", "test_hooks");
   const std::string plain = bws::h5::ResultReader::open((dir_ / "s.h5").string()).attribute_text("/", "test_hooks");
   EXPECT_EQ(plain, "");
-  if (bws::survey::test_hooks_compiled()) {
+  if (bws::run::test_hooks_compiled()) {
     EXPECT_NE(hooked.err.find("TEST HOOK ACTIVE (results are altered on purpose): BWSURVEY_SLOW_HOST=elsewhere:2"),
               std::string::npos)
         << hooked.err;

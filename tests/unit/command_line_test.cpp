@@ -8,7 +8,8 @@
 #include "run/SurveySettings.hpp"
 
 using namespace bws;
-using namespace bws::survey;
+using namespace bws::run;
+using namespace bws::catalog;
 
 namespace {
 

@@ -5,7 +5,8 @@
 #include "run/GatherToRoot.hpp"
 
 using namespace bws;
-using namespace bws::survey;
+using namespace bws::run;
+using namespace bws::report;
 
 TEST(GatherBatches, BoundedBytesInFlightAndEveryRankOnce) {
   const std::vector<std::uint64_t> sizes = {5, 10, 10, 10, 100, 1, 1, 1};

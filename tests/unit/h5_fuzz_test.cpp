@@ -191,11 +191,11 @@ void read_everything(const std::string& path) {
   }
   if (file.exists("/config")) (void)file.read_text("/config");
   for (const std::string& table : file.table_paths()) (void)file.read_table(table);
-  (void)bws::survey::summarize_file(path);
+  (void)bws::report::summarize_file(path);
   bool stored = false;
   for (bool recompute : {false, true}) {
     const Table flags = bws::report::survey_flags(file, flag_overrides(recompute), stored);
-    (void)bws::survey::flag_summary_lines(flags, file.attribute_int("/", "n_nodes"),
+    (void)bws::report::flag_summary_lines(flags, file.attribute_int("/", "n_nodes"),
                                          bws::report::read_node_cohorts(file));
   }
   std::ostringstream out, err;

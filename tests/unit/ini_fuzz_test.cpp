@@ -34,9 +34,9 @@ std::vector<std::string> seed_texts() {
            {"bwsurvey", "--quick"},
            {"bwsurvey", "--tests", "stream,beff,bs,pmbw,roofline", "--flags.floor", "stream.triad=1e9,bs.wmax[BS6,3]=1e9"},
            {"bwsurvey", "--tests", "pmbw", "--pmbw.threads", "1..2", "--pmbw.max-size", "64M"}}) {
-    const auto cl = bws::survey::parse_command_line(static_cast<int>(args.size()), args.data(),
+    const auto cl = bws::run::parse_command_line(static_cast<int>(args.size()), args.data(),
                                                     [](const std::string&) { return std::string(); });
-    seeds.push_back(cl.config.to_ini(bws::survey::invocation_only_keys()));
+    seeds.push_back(cl.config.to_ini(bws::run::invocation_only_keys()));
   }
   seeds.push_back(
       "[gpu*]\nstream.triad[double] = 180, -0.10, none, GB/s\n[*]\nstream.triad = 30, -0.15, none, GB/s\n"

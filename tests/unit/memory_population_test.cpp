@@ -386,7 +386,7 @@ TEST(MemoryPopulation, NumaNodesSplitTheirSocket) {
 // ---- discovery on this machine ----
 
 TEST(MemoryDiscovery, NeverThrowsAndSaysWhy) {
-  const MemoryPopulation p = bws::survey::read_memory_population();
+  const MemoryPopulation p = bws::run::read_memory_population();
   if (p.slots.empty()) {
     EXPECT_FALSE(p.readable);
     EXPECT_EQ(p.source, "");

@@ -17,17 +17,17 @@ using namespace bws;
 
 TEST(RankTurns, OverlappingRanksTakeTurnsDisjointOnesRunTogether) {
   // Bound one core each: one turn.
-  EXPECT_EQ(survey::assign_turns({{0}, {1}, {2}, {3}}), (std::vector<int>{0, 0, 0, 0}));
+  EXPECT_EQ(run::assign_turns({{0}, {1}, {2}, {3}}), (std::vector<int>{0, 0, 0, 0}));
   // mpirun --bind-to none with one thread per rank: both pinned to CPU 0.
-  EXPECT_EQ(survey::assign_turns({{0}, {0}}), (std::vector<int>{0, 1}));
+  EXPECT_EQ(run::assign_turns({{0}, {0}}), (std::vector<int>{0, 1}));
   // Three ranks that each see both cores (oversubscribed): three turns.
-  EXPECT_EQ(survey::assign_turns({{0, 1}, {0, 1}, {0, 1}}), (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(run::assign_turns({{0, 1}, {0, 1}, {0, 1}}), (std::vector<int>{0, 1, 2}));
   // A chain 0-1, 1-2, 2-3: ranks 0 and 2 can run together, 1 after them.
   const std::vector<std::vector<int>> chain = {{0, 1}, {1, 2}, {2, 3}};
-  EXPECT_EQ(survey::assign_turns(chain), (std::vector<int>{0, 1, 0}));
-  EXPECT_EQ(survey::widest_turn(chain, survey::assign_turns(chain)), 0);  // CPUs 0-3 against 1-2
-  EXPECT_EQ(survey::describe_overlaps({{0}, {0}}, {4, 5}), std::vector<std::string>{"ranks 4 and 5 share CPU 0"});
-  EXPECT_EQ(survey::cpu_list_text({3, 0, 1, 2, 8}), "0-3,8");
+  EXPECT_EQ(run::assign_turns(chain), (std::vector<int>{0, 1, 0}));
+  EXPECT_EQ(run::widest_turn(chain, run::assign_turns(chain)), 0);  // CPUs 0-3 against 1-2
+  EXPECT_EQ(run::describe_overlaps({{0}, {0}}, {4, 5}), std::vector<std::string>{"ranks 4 and 5 share CPU 0"});
+  EXPECT_EQ(run::cpu_list_text({3, 0, 1, 2, 8}), "0-3,8");
 }
 
 namespace {

@@ -237,8 +237,8 @@ TEST(NodeFlags, TheRegistryDeclaresItsMetricsOnItsTables) {
   // Every metric names a table its own benchmark returns, and a unit. (A
   // metric's name may differ from its table's group: ocl.triad, kept for
   // the reference files of schema 1.x, reads STREAM's device rows.)
-  ASSERT_GE(survey::all_node_metrics().size(), 3u);
-  for (const auto& entry : survey::benchmark_registry())
+  ASSERT_GE(catalog::all_node_metrics().size(), 3u);
+  for (const auto& entry : catalog::benchmark_registry())
     for (const NodeMetric& m : entry.node_metrics) {
       EXPECT_FALSE(m.unit.empty()) << m.name;
       EXPECT_EQ(m.table.substr(0, m.table.find('/')), entry.name) << m.name;

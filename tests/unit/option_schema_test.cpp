@@ -179,15 +179,15 @@ TEST(OptionSchema, HelpShowsDefaultUnitRangeAndOldNames) {
 // the text read back through --config gives the same typed options.
 TEST(OptionSchema, StoredConfigurationHoldsWhatWasSetAndReadsBack) {
   const char* argv[] = {"bwsurvey", "--quick", "--pmbw.max-size", "8M", "--pmbw.reps", "5", "--pmbw.quadratic"};
-  const survey::CommandLine given = survey::parse_command_line(7, argv, [](const std::string&) { return std::string(); });
-  const std::string ini = given.config.to_ini(survey::invocation_only_keys());
+  const run::CommandLine given = run::parse_command_line(7, argv, [](const std::string&) { return std::string(); });
+  const std::string ini = given.config.to_ini(run::invocation_only_keys());
   expect_all_in(ini, {"\nquick = on\n", "\n[pmbw]\n", "\nmax-size = 8M\n", "\nreps = 5\n", "\nquadratic = on\n",
                       "\n# default: min-bytes = 1K\n", "\n# default: min-time = 1.0\n"});
   EXPECT_EQ(ini.find("\nmin-time = "), std::string::npos) << ini;
 
   const char* replay[] = {"bwsurvey", "--config", "c.ini"};
-  const survey::CommandLine again = survey::parse_command_line(3, replay, [&](const std::string&) { return ini; });
-  for (const survey::CommandLine* cl : {&given, &again}) {
+  const run::CommandLine again = run::parse_command_line(3, replay, [&](const std::string&) { return ini; });
+  for (const run::CommandLine* cl : {&given, &again}) {
     const pmbw::PmbwOptions o = pmbw::pmbw_schema().read(cl->config, cl->config.flag("quick"));
     EXPECT_EQ(o.max_bytes, std::optional<std::uint64_t>(8388608));
     EXPECT_EQ(o.reps, 5);
@@ -196,5 +196,5 @@ TEST(OptionSchema, StoredConfigurationHoldsWhatWasSetAndReadsBack) {
     EXPECT_EQ(o.min_bytes, 1024u);
     EXPECT_FALSE(o.min_bytes_given);
   }
-  EXPECT_EQ(again.config.to_ini(survey::invocation_only_keys()), ini);
+  EXPECT_EQ(again.config.to_ini(run::invocation_only_keys()), ini);
 }

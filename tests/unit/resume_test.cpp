@@ -16,7 +16,7 @@
 #include "run/ResumeState.hpp"
 
 using namespace bws;
-using namespace bws::survey;
+using namespace bws::run;
 namespace fs = std::filesystem;
 
 namespace {

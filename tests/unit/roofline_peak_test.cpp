@@ -68,7 +68,7 @@ TEST(RooflinePeak, SgemmAboveTheFmaPeakFailsAndExitsThree) {
   }
   EXPECT_EQ(peak_rows, 2);
   EXPECT_EQ(failed, 1);
-  survey::Outcome outcome;
+  report::Outcome outcome;
   outcome.account(results);
   outcome.account(checks);
   EXPECT_EQ(outcome.checks_failed(), 1);

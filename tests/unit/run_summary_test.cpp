@@ -9,7 +9,9 @@
 #include "report/RunSummary.hpp"
 
 using namespace bws;
-using namespace bws::survey;
+using namespace bws::run;
+using namespace bws::catalog;
+using namespace bws::report;
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include "run/SetupFailure.hpp"
 
 using namespace bws;
-using namespace bws::survey;
+using namespace bws::run;
 
 TEST(SetupFailure, EveryExceptionIsCaughtAndClassified) {
   EXPECT_FALSE(failure_of([] {}).has_value());

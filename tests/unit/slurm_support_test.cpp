@@ -7,7 +7,7 @@
 #include "run/TestHooks.hpp"
 
 using namespace bws;
-using namespace bws::survey;
+using namespace bws::run;
 
 TEST(Hostlist, ExpandsSlurmRanges) {
   EXPECT_EQ(expand_hostlist("n[1-3,5],gpu[01-02]-a,login"),

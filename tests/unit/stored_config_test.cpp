@@ -15,7 +15,8 @@
 #include "topology/Topology.hpp"
 
 using namespace bws;
-using namespace bws::survey;
+using namespace bws::run;
+using namespace bws::catalog;
 
 namespace {
 

@@ -66,13 +66,13 @@ TEST(StreamBsOclOptions, QuickValuesApplyOnlyToOptionsLeftAtTheirDefault) {
 TEST(StreamBsOclOptions, AStoredConfigurationWithOldNamesReadsBackTheSame) {
   const char* argv[] = {"bwsurvey", "--tests", "stream,bs", "--ocl.buffer-size", "2048", "--bs.mask-boundary",
                         "true", "--ocl.single-kernel=false", "--stream.ntimes", "7"};
-  const survey::CommandLine given =
-      survey::parse_command_line(10, argv, [](const std::string&) { return std::string(); });
-  const std::string ini = given.config.to_ini(survey::invocation_only_keys());
+  const run::CommandLine given =
+      run::parse_command_line(10, argv, [](const std::string&) { return std::string(); });
+  const std::string ini = given.config.to_ini(run::invocation_only_keys());
   EXPECT_NE(ini.find("\nbuffer-size = 2048\n"), std::string::npos) << ini;
   const char* replay[] = {"bwsurvey", "--config", "c.ini"};
-  const survey::CommandLine again = survey::parse_command_line(3, replay, [&](const std::string&) { return ini; });
-  for (const survey::CommandLine* cl : {&given, &again}) {
+  const run::CommandLine again = run::parse_command_line(3, replay, [&](const std::string&) { return ini; });
+  for (const run::CommandLine* cl : {&given, &again}) {
     const ocl::OclStreamShapeOptions shape = ocl::ocl_stream_schema().read(cl->config, false);
     EXPECT_EQ(shape.buffer_elements, 2048u);
     EXPECT_EQ(shape.flag(ocl::kBufferElementsOption), "--ocl.buffer-size");
@@ -80,7 +80,7 @@ TEST(StreamBsOclOptions, AStoredConfigurationWithOldNamesReadsBackTheSame) {
     EXPECT_TRUE(bs::bs_schema().read(cl->config, false).mask_boundary);
     EXPECT_EQ(stream::stream_schema().read(cl->config, false).reps, 7);
   }
-  EXPECT_EQ(again.config.to_ini(survey::invocation_only_keys()), ini);
+  EXPECT_EQ(again.config.to_ini(run::invocation_only_keys()), ini);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "bs/BsPlan.hpp"
 #include "core/BackendList.hpp"
 #include "core/Errors.hpp"
+#include "core/OptionSchema.hpp"
 #include "core/OptionText.hpp"
 #include "ocl/OclRuntime.hpp"
 #include "stream/StreamPlan.hpp"
@@ -14,9 +15,15 @@
 namespace bws::backends {
 namespace {
 
-// The option --tests ocl selects its parts by; not a benchmark's option.
-constexpr const char* kOclTestsOption = "ocl.tests";
-constexpr const char* kOclTestsDefault = "stream,bs,beff";
+// The option --tests ocl selects its parts by (not a benchmark's option),
+// declared once.
+const OptionSpec& ocl_tests_option() {
+  static const OptionSpec spec =
+      text_option("ocl.tests", "stream,bs,beff",
+                  "alias: what --tests ocl runs, a comma list of stream (--stream.backend ocl), bs (--bs.backend "
+                  "ocl) and beff (--beff.path device)");
+  return spec;
+}
 
 struct OptionAlias {
   const char* alias;
@@ -62,9 +69,8 @@ void add_ocl_backend(Config& config, const std::string& option, bool benchmark_n
 }  // namespace
 
 void add_legacy_ocl_options(boost::program_options::options_description& desc) {
-  add_text_option(desc, kOclTestsOption, kOclTestsDefault,
-                  "alias: what --tests ocl runs, a comma list of stream (--stream.backend ocl), bs (--bs.backend "
-                  "ocl) and beff (--beff.path device)");
+  const OptionSpec& tests = ocl_tests_option();
+  add_text_option(desc, tests.name.c_str(), tests.default_text.c_str(), tests.help.c_str());
   for (const OptionAlias& a : aliases()) {
     const std::string help = "alias of --" + a.target + " (the old OpenCL spelling)";
     add_text_option(desc, a.alias, a.alias_default, help.c_str());  // Boost copies the text
@@ -89,14 +95,15 @@ void resolve_legacy_ocl_aliases(Config& config) {
   tests.erase(ocl);
   const auto named = [&](const char* name) { return std::find(tests.begin(), tests.end(), name) != tests.end(); };
   std::vector<std::string> added;
-  for (const std::string& item : split_comma_list(option_text(config, kOclTestsOption, kOclTestsDefault))) {
+  const OptionSpec& parts = ocl_tests_option();
+  for (const std::string& item : split_comma_list(option_text(config, parts.name.c_str(), parts.default_text.c_str()))) {
     const std::string part = lower_text(trim_text(item));
     if (part == "stream" || part == "bs") {
       add_ocl_backend(config, backend_option(part), named(part.c_str()));
     } else if (part == "beff") {
       if (!named("beff")) config.set("beff.path", "device");  // named too: b_eff runs once, on --beff.path
     } else {
-      throw UsageError(option_flag(kOclTestsOption) + ": unknown part " + quoted_input(item) +
+      throw UsageError(option_flag(parts.name.c_str()) + ": unknown part " + quoted_input(item) +
                        "; allowed: a comma list of stream, bs, beff");
     }
     if (!named(part.c_str()) && std::find(added.begin(), added.end(), part) == added.end()) added.push_back(part);

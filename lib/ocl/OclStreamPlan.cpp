@@ -100,7 +100,8 @@ OclStreamParams plan_ocl_stream(const stream::StreamOptions& so, const OclStream
       throw UsageError(elements_flag + " auto: 40% of " + device.label() + "'s " +
                        format_bytes(static_cast<double>(device.global_memory_bytes)) + " holds less than one " +
                        shape_text(p) + " elements per array for " + std::to_string(p.ranks_on_device) +
-                       " ranks; allowed: a smaller --ocl.buffer-size or --ocl.replications");
+                       " ranks; allowed: a smaller " + o.flag(&OclStreamShapeOptions::buffer_elements) + " or " +
+                       o.flag(&OclStreamShapeOptions::replications));
     p.elements = n;
     return p;
   }

@@ -28,7 +28,7 @@ likwid_gbs() {  # kernel -> GB/s (1e9), 3 GB working set, arrays offset
 }
 bwsurvey_figures() {  # -> "stream_copy stream_triad bs1_wmax bs2_wmax bs1_t0_us bs2_t0_us" in GB/s and us
   "$bwsurvey" --tests stream,bs --threads "$threads" --stream.elements 125000000 --stream.stores normal \
-    --stream.ntimes 10 --bs.tests bs1,bs2 --bs.max-bytes "$bs_max" --bs.fit-min-bytes 256M --out "$work/b.h5" --force >/dev/null 2>&1
+    --stream.reps 10 --bs.tests bs1,bs2 --bs.max-bytes "$bs_max" --bs.fit-min-bytes 256M --out "$work/b.h5" --force >/dev/null 2>&1
   /usr/bin/python3 - "$work/b.h5" <<'PY'
 import sys, h5py
 f = h5py.File(sys.argv[1], "r")

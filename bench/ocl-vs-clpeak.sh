@@ -56,13 +56,13 @@ for rep in $(seq 1 "$reps"); do
   cp=$(clpeak_gbs)
   run ocls --tests ocl --ocl.tests stream --ocl.elements "$elements" --ocl.ntimes 10
   ot=$(figure "$work/ocls.h5" ocl-triad)
-  run cpun --tests stream --stream.elements "$elements" --stream.ntimes 10 --stream.stores normal
+  run cpun --tests stream --stream.elements "$elements" --stream.reps 10 --stream.stores normal
   ctn=$(figure "$work/cpun.h5" cpu-triad)
   run oclb --tests ocl --ocl.tests bs "${sweep[@]}"
   ob=$(figure "$work/oclb.h5" ocl)
   run cpub --tests bs "${sweep[@]}"
   cb=$(figure "$work/cpub.h5" cpu)
-  run cput --tests stream --stream.elements "$elements" --stream.ntimes 10 --stream.stores nontemporal
+  run cput --tests stream --stream.elements "$elements" --stream.reps 10 --stream.stores nontemporal
   ctt=$(figure "$work/cput.h5" cpu-triad)
   printf "%3d  %6s  %9s  %12s  %16s  %12s  %14s  %12s  %12s  %11s\n" "$rep" "$cp" "$ot" "$(ratio "$ot" "$cp")" \
     "$ctn" "$ctt" "$(ratio "$ot" "$ctn")" "$ob" "$cb" "$(ratio "$ob" "$cb")"

@@ -28,7 +28,7 @@ bwsurvey_triad_mbs() {  # stores -> "best avg" Triad MB/s (1e6) from the STREAM 
   # STREAM reports the best repetition; likwid-bench the mean over its
   # iterations: both are printed so the comparison can be made either way.
   "$bwsurvey" --tests stream --threads "$threads" --stream.elements "$elements" --stream.stores "$1" \
-    --stream.ntimes 10 --out "$work/s.h5" --force 2>/dev/null |
+    --stream.reps 10 --out "$work/s.h5" --force 2>/dev/null |
     awk '/^Triad:/ {printf "%.0f %.0f\n", $2, $2 * $4 / $3; exit}'
 }
 median() { sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }

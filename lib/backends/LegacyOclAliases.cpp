@@ -7,6 +7,7 @@
 #include "bs/BsPlan.hpp"
 #include "core/BackendList.hpp"
 #include "core/Errors.hpp"
+#include "core/OptionSchema.hpp"
 #include "core/OptionText.hpp"
 #include "ocl/OclRuntime.hpp"
 #include "stream/StreamPlan.hpp"
@@ -14,16 +15,38 @@
 namespace bws::backends {
 namespace {
 
+// The option --tests ocl selects its parts by (not a benchmark's option),
+// declared once.
+const OptionSpec& ocl_tests_option() {
+  static const OptionSpec spec =
+      text_option("ocl.tests", "stream,bs,beff",
+                  "alias: what --tests ocl runs, a comma list of stream (--stream.backend ocl), bs (--bs.backend "
+                  "ocl) and beff (--beff.path device)");
+  return spec;
+}
+
 struct OptionAlias {
   const char* alias;
-  const char* target;
+  std::string target;         // the STREAM option, by its declaration
   const char* alias_default;  // the old option's default (its own, before it was an alias)
 };
-constexpr OptionAlias kAliases[] = {{"ocl.elements", stream::kElementsOption, "auto"},
-                                    {"ocl.ntimes", stream::kNtimesOption, "20"},
-                                    {"ocl.type", stream::kTypeOption, "double"}};
 
-bool given(const Config& config, const char* key) { return config.has(key) && !config.is_default(key); }
+const std::vector<OptionAlias>& aliases() {
+  using stream::StreamOptions;
+  static const std::vector<OptionAlias> list = {
+      {"ocl.elements", stream::stream_option_name(&StreamOptions::elements), "auto"},
+      {"ocl.ntimes", stream::stream_option_name(&StreamOptions::reps), "20"},
+      {"ocl.type", stream::stream_option_name(&StreamOptions::types), "double"}};
+  return list;
+}
+
+// A benchmark's backend list: its option's name as declared.
+std::string backend_option(const std::string& benchmark) {
+  if (benchmark == "stream") return stream::stream_option_name(&stream::StreamOptions::backends);
+  return bs::bs_schema().read(Config{}, false).flag(&bs::BsOptions::backends).substr(2);
+}
+
+bool given(const Config& config, const std::string& key) { return config.has(key) && !config.is_default(key); }
 
 std::string joined(const std::vector<std::string>& items) {
   std::string text;
@@ -33,12 +56,12 @@ std::string joined(const std::vector<std::string>& items) {
 
 // Adds ocl to a benchmark's backend list (only ocl when the benchmark was
 // not named itself).
-void add_ocl_backend(Config& config, const char* option, bool benchmark_named) {
+void add_ocl_backend(Config& config, const std::string& option, bool benchmark_named) {
   if (!benchmark_named && !given(config, option)) {
     config.set(option, "ocl");
     return;
   }
-  std::vector<std::string> list = split_comma_list(option_text(config, option, kBackendDefault));
+  std::vector<std::string> list = split_comma_list(option_text(config, option.c_str(), kBackendDefault));
   if (std::find(list.begin(), list.end(), "ocl") == list.end()) list.emplace_back("ocl");
   config.set(option, joined(list));
 }
@@ -46,23 +69,22 @@ void add_ocl_backend(Config& config, const char* option, bool benchmark_named) {
 }  // namespace
 
 void add_legacy_ocl_options(boost::program_options::options_description& desc) {
-  add_text_option(desc, kOclTestsOption, kOclTestsDefault,
-                  "alias: what --tests ocl runs, a comma list of stream (--stream.backend ocl), bs (--bs.backend "
-                  "ocl) and beff (--beff.path device)");
-  for (const OptionAlias& a : kAliases) {
-    const std::string help = std::string("alias of --") + a.target + " (the old OpenCL spelling)";
+  const OptionSpec& tests = ocl_tests_option();
+  add_text_option(desc, tests.name.c_str(), tests.default_text.c_str(), tests.help.c_str());
+  for (const OptionAlias& a : aliases()) {
+    const std::string help = "alias of --" + a.target + " (the old OpenCL spelling)";
     add_text_option(desc, a.alias, a.alias_default, help.c_str());  // Boost copies the text
   }
 }
 
 void resolve_legacy_ocl_aliases(Config& config) {
-  for (const OptionAlias& a : kAliases) {
+  for (const OptionAlias& a : aliases()) {
     if (!given(config, a.alias)) continue;
     const std::string value = config.get(a.alias);
     if (given(config, a.target) && trim_text(config.get(a.target)) != trim_text(value))
-      throw UsageError(option_flag(a.alias) + " " + quoted_input(value) + " and " + option_flag(a.target) + " " +
+      throw UsageError(option_flag(a.alias) + " " + quoted_input(value) + " and " + option_flag(a.target.c_str()) + " " +
                        quoted_input(config.get(a.target)) + " disagree: " + option_flag(a.alias) +
-                       " is an alias of " + option_flag(a.target) + "; give one of them");
+                       " is an alias of " + option_flag(a.target.c_str()) + "; give one of them");
     config.set(a.target, value);
   }
   if (!config.has("tests")) return;
@@ -73,14 +95,15 @@ void resolve_legacy_ocl_aliases(Config& config) {
   tests.erase(ocl);
   const auto named = [&](const char* name) { return std::find(tests.begin(), tests.end(), name) != tests.end(); };
   std::vector<std::string> added;
-  for (const std::string& item : split_comma_list(option_text(config, kOclTestsOption, kOclTestsDefault))) {
+  const OptionSpec& parts = ocl_tests_option();
+  for (const std::string& item : split_comma_list(option_text(config, parts.name.c_str(), parts.default_text.c_str()))) {
     const std::string part = lower_text(trim_text(item));
     if (part == "stream" || part == "bs") {
-      add_ocl_backend(config, part == "stream" ? stream::kBackendOption : bs::kBackendOption, named(part.c_str()));
+      add_ocl_backend(config, backend_option(part), named(part.c_str()));
     } else if (part == "beff") {
       if (!named("beff")) config.set("beff.path", "device");  // named too: b_eff runs once, on --beff.path
     } else {
-      throw UsageError(option_flag(kOclTestsOption) + ": unknown part " + quoted_input(item) +
+      throw UsageError(option_flag(parts.name.c_str()) + ": unknown part " + quoted_input(item) +
                        "; allowed: a comma list of stream, bs, beff");
     }
     if (!named(part.c_str()) && std::find(added.begin(), added.end(), part) == added.end()) added.push_back(part);

@@ -6,7 +6,7 @@
 //                    stream,bs,beff); with stream or bs also named, ocl is
 //                    added to their --*.backend list (both run);
 //   --ocl.elements   alias of --stream.elements
-//   --ocl.ntimes     alias of --stream.ntimes
+//   --ocl.ntimes     alias of --stream.reps (itself once --stream.ntimes)
 //   --ocl.type       alias of --stream.type
 // Both spellings with different values are a usage error.
 #include <boost/program_options/options_description.hpp>
@@ -14,9 +14,6 @@
 #include "core/Config.hpp"
 
 namespace bws::backends {
-
-inline constexpr const char* kOclTestsOption = "ocl.tests";
-inline constexpr const char* kOclTestsDefault = "stream,bs,beff";
 
 void add_legacy_ocl_options(boost::program_options::options_description& desc);
 

@@ -6,8 +6,10 @@
 // What depends on the device (the buffer within its local memory) stays
 // with plan_ocl_stream. The old --ocl.tests/elements/type/ntimes are aliases
 // (lib/backends/LegacyOclAliases.hpp); --ocl.buffer-size is the old name of
-// --ocl.buffer-elements.
+// --ocl.buffer-elements. Every name lives in the declaration; a message
+// names a field: o.flag(&OclStreamShapeOptions::vector_count).
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include <boost/program_options/options_description.hpp>
@@ -17,26 +19,23 @@
 
 namespace bws::ocl {
 
-inline constexpr const char* kPlatformOption = "ocl.platform";
-inline constexpr const char* kDeviceOption = "ocl.device";
-inline constexpr const char* kListOption = "ocl.list";
-inline constexpr const char* kBufferElementsOption = "ocl.buffer-elements";
-inline constexpr const char* kBufferSizeOption = "ocl.buffer-size";  // old name of --ocl.buffer-elements
-inline constexpr const char* kVectorCountOption = "ocl.vector-count";
-inline constexpr const char* kUnrollOption = "ocl.unroll";
-inline constexpr const char* kReplicationsOption = "ocl.replications";
-inline constexpr const char* kSingleKernelOption = "ocl.single-kernel";
-
-inline constexpr const char* kPlatformDefault = "auto";
-inline constexpr const char* kDeviceDefault = "auto";
-
 inline constexpr std::uint64_t kMaxBufferSize = std::uint64_t{1} << 20;
 inline constexpr int kMaxReplications = 64;
 inline constexpr int kMaxUnroll = 64;
 
+// --ocl.platform or --ocl.device: auto, an index, or a case-insensitive
+// name substring; whether it exists is read against the enumerated
+// platforms (OclSelection).
+struct OclPick {
+  bool is_auto = true;
+  std::optional<std::uint64_t> index;  // digits (at most 6): an index
+  std::string name;                    // else a name substring
+  std::string text;                    // as typed, for messages
+};
+
 struct OclDeviceOptions : TypedOptions {
-  std::string platform;  // auto, an index or a name substring: read against the platforms
-  std::string device;    // auto, an index or a name substring: read against the devices
+  OclPick platform;
+  OclPick device;
   bool list = false;
 };
 

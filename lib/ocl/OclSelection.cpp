@@ -13,10 +13,6 @@
 namespace bws::ocl {
 namespace {
 
-bool is_index(const std::string& t) {
-  return !t.empty() && t.size() <= 6 && std::all_of(t.begin(), t.end(), [](unsigned char c) { return std::isdigit(c); });
-}
-
 bool contains_folded(const std::string& haystack, const std::string& needle) {
   return lower_text(haystack).find(lower_text(needle)) != std::string::npos;
 }
@@ -35,26 +31,25 @@ std::string device_names(const OclPlatformInfo& platform) {
   return text.empty() ? "none" : text;
 }
 
-const OclPlatformInfo& choose_platform(const std::vector<OclPlatformInfo>& platforms, const std::string& text) {
-  const std::string key = option_flag(kPlatformOption);
+const OclPlatformInfo& choose_platform(const std::vector<OclPlatformInfo>& platforms, const OclPick& pick,
+                                       const std::string& key) {
   if (platforms.empty())
     throw UsageError(key + ": no OpenCL platform found (no ICD is installed or none loads; Debian: apt-get install "
                            "pocl-opencl-icd for the CPU, or the vendor's ICD)");
   const std::string allowed = "; allowed: auto, an index or a name substring of " + platform_names(platforms);
-  const std::string t = trim_text(text);
-  if (lower_text(t) == "auto") {
+  const std::string& t = pick.text;
+  if (pick.is_auto) {
     for (const OclPlatformInfo& p : platforms)
       if (!p.devices.empty()) return p;
     throw UsageError(key + " auto: no platform has a device" + allowed);
   }
-  if (is_index(t)) {
-    std::uint64_t index = 0;
-    if (read_whole_number(t, index) != NumberRead::Ok || index >= platforms.size()) throw UsageError(key + ": " + t + " is out of range" + allowed);
-    return platforms[index];
+  if (pick.index) {
+    if (*pick.index >= platforms.size()) throw UsageError(key + ": " + t + " is out of range" + allowed);
+    return platforms[*pick.index];
   }
   std::vector<const OclPlatformInfo*> matches;
   for (const OclPlatformInfo& p : platforms)
-    if (contains_folded(p.name, t) || contains_folded(p.vendor, t)) matches.push_back(&p);
+    if (contains_folded(p.name, pick.name) || contains_folded(p.vendor, pick.name)) matches.push_back(&p);
   if (matches.empty()) throw UsageError(key + ": no platform matches '" + t + "'" + allowed);
   if (matches.size() > 1) throw UsageError(key + ": '" + t + "' matches " + std::to_string(matches.size()) +
                                            " platforms; give an index" + allowed);
@@ -63,26 +58,26 @@ const OclPlatformInfo& choose_platform(const std::vector<OclPlatformInfo>& platf
 
 }  // namespace
 
-OclChoice choose_device(const std::vector<OclPlatformInfo>& platforms, const std::string& platform_text,
-                        const std::string& device_text, int local_rank, int ranks_on_node) {
-  const OclPlatformInfo& platform = choose_platform(platforms, platform_text);
-  const std::string key = option_flag(kDeviceOption);
+OclChoice choose_device(const std::vector<OclPlatformInfo>& platforms, const OclDeviceOptions& o, int local_rank,
+                        int ranks_on_node) {
+  const OclPlatformInfo& platform = choose_platform(platforms, o.platform, o.flag(&OclDeviceOptions::platform));
+  const std::string key = o.flag(&OclDeviceOptions::device);
   const std::string allowed = "; allowed: auto, an index or a name substring of platform " +
                               std::to_string(platform.index) + "'s devices: " + device_names(platform);
   if (platform.devices.empty())
     throw UsageError(key + ": platform " + std::to_string(platform.index) + " '" + platform.name + "' has no device" +
-                     "; choose another with --ocl.platform (--ocl.list shows them)");
+                     "; choose another with " + o.flag(&OclDeviceOptions::platform) + " (" +
+                     o.flag(&OclDeviceOptions::list) + " shows them)");
   std::vector<const OclDeviceInfo*> candidates;
-  const std::string t = trim_text(device_text);
-  if (lower_text(t) == "auto") {
+  const std::string& t = o.device.text;
+  if (o.device.is_auto) {
     for (const OclDeviceInfo& d : platform.devices) candidates.push_back(&d);
-  } else if (is_index(t)) {
-    std::uint64_t index = 0;
-    if (read_whole_number(t, index) != NumberRead::Ok || index >= platform.devices.size()) throw UsageError(key + ": " + t + " is out of range" + allowed);
-    candidates.push_back(&platform.devices[index]);
+  } else if (o.device.index) {
+    if (*o.device.index >= platform.devices.size()) throw UsageError(key + ": " + t + " is out of range" + allowed);
+    candidates.push_back(&platform.devices[*o.device.index]);
   } else {
     for (const OclDeviceInfo& d : platform.devices)
-      if (contains_folded(d.name, t)) candidates.push_back(&d);
+      if (contains_folded(d.name, o.device.name)) candidates.push_back(&d);
     if (candidates.empty()) throw UsageError(key + ": no device matches '" + t + "'" + allowed);
   }
   const int count = static_cast<int>(candidates.size());
@@ -99,8 +94,7 @@ OclChoice choose_device(const std::vector<OclPlatformInfo>& platforms, const std
 
 OclChoice choose_device(const std::vector<OclPlatformInfo>& platforms, const Config& config, int local_rank,
                         int ranks_on_node) {
-  const OclDeviceOptions o = ocl_device_schema().read(config, false);
-  return choose_device(platforms, o.platform, o.device, local_rank, ranks_on_node);
+  return choose_device(platforms, ocl_device_schema().read(config, false), local_rank, ranks_on_node);
 }
 
 std::string device_listing(const std::vector<OclPlatformInfo>& platforms) {
@@ -128,8 +122,9 @@ std::string device_listing(const std::vector<OclPlatformInfo>& platforms) {
 }
 
 std::optional<std::string> requested_device_listing(const Config& config) {
-  if (!ocl_device_schema().read(config, false).list) return std::nullopt;
-  return device_listing(ocl_platforms(option_flag(kListOption)));
+  const OclDeviceOptions o = ocl_device_schema().read(config, false);
+  if (!o.list) return std::nullopt;
+  return device_listing(ocl_platforms(o.flag(&OclDeviceOptions::list)));
 }
 
 }  // namespace bws::ocl

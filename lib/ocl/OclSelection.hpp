@@ -11,6 +11,7 @@
 
 #include "core/Config.hpp"
 #include "ocl/OclDeviceInfo.hpp"
+#include "ocl/OclOptions.hpp"
 
 namespace bws::ocl {
 
@@ -21,9 +22,9 @@ struct OclChoice {
 };
 
 // Throws UsageError naming --ocl.platform or --ocl.device and what exists.
-OclChoice choose_device(const std::vector<OclPlatformInfo>& platforms, const std::string& platform_text,
-                        const std::string& device_text, int local_rank, int ranks_on_node);
-// The same from the options in `config`.
+OclChoice choose_device(const std::vector<OclPlatformInfo>& platforms, const OclDeviceOptions& options,
+                        int local_rank, int ranks_on_node);
+// The same from the options in `config` (read once).
 OclChoice choose_device(const std::vector<OclPlatformInfo>& platforms, const Config& config, int local_rank,
                         int ranks_on_node);
 

@@ -67,12 +67,15 @@ class OclStreamRun final : public stream::StreamDeviceRun {
 class OclStreamBackend final : public stream::StreamBackend {
  public:
   void add_options(boost::program_options::options_description& desc) const override { add_ocl_stream_options(desc); }
-  std::unique_ptr<stream::StreamDeviceRun> plan(const Config& config, const NodeContext& node,
+  std::unique_ptr<stream::StreamDeviceRun> plan(const Config& config, const stream::StreamOptions& options,
+                                                const NodeContext& node,
                                                 const stream::StreamCommonParams& common) const override {
-    OclRankDevice device = choose_rank_device(config, node, "--stream.backend ocl");
+    OclRankDevice device = choose_rank_device(config, node, options.flag(&stream::StreamOptions::backends) + " ocl");
+    const OclStreamShapeOptions shape = ocl_stream_schema().read(config, node.quick);
     std::vector<OclStreamParams> plans;
     for (stream::StreamType type : common.types)
-      plans.push_back(plan_ocl_stream(config, device.choice.device, device.choice.ranks_on_device, common, type));
+      plans.push_back(
+          plan_ocl_stream(options, shape, device.choice.device, device.choice.ranks_on_device, common, type));
     return std::make_unique<OclStreamRun>(std::move(device), std::move(plans));
   }
 };

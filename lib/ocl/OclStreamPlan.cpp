@@ -12,9 +12,9 @@
 namespace bws::ocl {
 namespace {
 
-void check_type(stream::StreamType type, const OclDeviceInfo& device) {
+void check_type(stream::StreamType type, const OclDeviceInfo& device, const std::string& flag) {
   if (type == stream::StreamType::Double && !device.fp64)
-    throw UsageError(option_flag(stream::kTypeOption) + ": double needs cl_khr_fp64, which " + device.label() +
+    throw UsageError(flag + ": double needs cl_khr_fp64, which " + device.label() +
                      " lacks; allowed: float");
 }
 
@@ -41,33 +41,35 @@ std::uint64_t memory_cap(const OclStreamParams& p, const OclDeviceInfo& d, doubl
 
 }  // namespace
 
-void check_stream_length(std::uint64_t n, const OclStreamParams& p) {
+void check_stream_length(std::uint64_t n, const OclStreamParams& p, const std::string& flag) {
   const std::uint64_t unit = p.length_unit();
   if (n > 0 && n % unit == 0) return;
   const std::uint64_t below = n / unit * unit, above = below + unit;
   std::string nearest = below > 0 ? std::to_string(below) + " and " + std::to_string(above) : std::to_string(above);
-  throw UsageError(option_flag(stream::kElementsOption) + " " + std::to_string(n) + ": not a multiple of " + shape_text(p) +
+  throw UsageError(flag + " " + std::to_string(n) + ": not a multiple of " + shape_text(p) +
                    " (the kernels have no bounds check); nearest valid lengths: " + nearest);
 }
 
 OclStreamParams plan_ocl_stream(const Config& config, const OclDeviceInfo& device, int ranks_on_device, bool quick) {
-  const stream::StreamCommonParams common = stream::plan_stream_common(config, quick);
-  return plan_ocl_stream(config, device, ranks_on_device, common, common.types.front());
+  const stream::StreamOptions options = stream::stream_schema().read(config, quick);
+  const stream::StreamCommonParams common = stream::plan_stream_common(options);
+  return plan_ocl_stream(options, ocl_stream_schema().read(config, quick), device, ranks_on_device, common,
+                         common.types.front());
 }
 
-OclStreamParams plan_ocl_stream(const Config& config, const OclDeviceInfo& device, int ranks_on_device,
+OclStreamParams plan_ocl_stream(const stream::StreamOptions& so, const OclStreamShapeOptions& o,
+                                const OclDeviceInfo& device, int ranks_on_device,
                                 const stream::StreamCommonParams& common, stream::StreamType type) {
   OclStreamParams p;
   p.ranks_on_device = std::max(1, ranks_on_device);
-  check_type(type, device);
+  check_type(type, device, so.flag(&stream::StreamOptions::types));
   p.type = type;
   p.ntimes = common.ntimes;
   p.validation = common.validation;  // one rule for every backend
-  const OclStreamShapeOptions o = ocl_stream_schema().read(config, false);
   p.replications = o.replications;
   p.vector_count = o.vector_count;
   if ((p.vector_count & (p.vector_count - 1)) != 0)
-    throw UsageError(o.flag(kVectorCountOption) + ": '" + std::to_string(p.vector_count) +
+    throw UsageError(o.flag(&OclStreamShapeOptions::vector_count) + ": '" + std::to_string(p.vector_count) +
                      "' is not an OpenCL vector width; allowed: 1, 2, 4, 8, 16");
   p.unroll = o.unroll;
   p.single_kernel = o.single_kernel;
@@ -77,43 +79,39 @@ OclStreamParams plan_ocl_stream(const Config& config, const OclDeviceInfo& devic
   if (p.single_kernel && device.local_memory_bytes > 0)
     max_buffer = std::min(max_buffer, device.local_memory_bytes / vector_bytes);
   if (max_buffer < 1)
-    throw UsageError(o.flag(kVectorCountOption) + " " + std::to_string(p.vector_count) + ": one vector of " +
+    throw UsageError(o.flag(&OclStreamShapeOptions::vector_count) + " " + std::to_string(p.vector_count) + ": one vector of " +
                      std::to_string(vector_bytes) + " B exceeds the local memory of " + device.label());
   p.buffer_size = o.buffer_elements;
   if (p.buffer_size > max_buffer)
-    throw UsageError(o.flag(kBufferElementsOption) + ": '" + std::to_string(p.buffer_size) +
+    throw UsageError(o.flag(&OclStreamShapeOptions::buffer_elements) + ": '" + std::to_string(p.buffer_size) +
                      "' is out of range; allowed: 1.." + std::to_string(max_buffer) + " (the local buffer of " +
                      std::to_string(vector_bytes) + " B vectors must fit the device's " +
                      format_bytes(static_cast<double>(device.local_memory_bytes)) + " of local memory)");
 
-  const std::string elements_text =
-      trim_text(option_text(config, stream::kElementsOption, stream::kElementsDefault));
-  p.elements_auto = lower_text(elements_text) == "auto";
+  const std::string elements_flag = so.flag(&stream::StreamOptions::elements);
+  const std::string& elements_text = so.elements.text;
+  p.elements_auto = !so.elements.count;
   const std::uint64_t unit = p.length_unit();
   const std::uint64_t auto_cap = memory_cap(p, device, kAutoMemoryFraction);
   if (p.elements_auto) {
     std::uint64_t n = std::max(kAutoMinElements, kAutoCacheMultiple * device.global_cache_bytes / p.element_bytes());
     n = std::min(n, auto_cap) / unit * unit;
     if (n == 0)
-      throw UsageError(option_flag(stream::kElementsOption) + " auto: 40% of " + device.label() + "'s " +
+      throw UsageError(elements_flag + " auto: 40% of " + device.label() + "'s " +
                        format_bytes(static_cast<double>(device.global_memory_bytes)) + " holds less than one " +
                        shape_text(p) + " elements per array for " + std::to_string(p.ranks_on_device) +
-                       " ranks; allowed: a smaller --ocl.buffer-size or --ocl.replications");
+                       " ranks; allowed: a smaller " + o.flag(&OclStreamShapeOptions::buffer_elements) + " or " +
+                       o.flag(&OclStreamShapeOptions::replications));
     p.elements = n;
     return p;
   }
-  std::uint64_t n = 0;
+  const std::uint64_t n = *so.elements.count;
   const std::uint64_t full_cap = memory_cap(p, device, 1.0);
   const std::string allowed = "; allowed: auto or a multiple of " + std::to_string(unit) + " up to " +
                               std::to_string(full_cap / unit * unit);
-  try {
-    n = parse_size(elements_text, option_flag(stream::kElementsOption));
-  } catch (const UsageError& e) {
-    throw UsageError(std::string(e.what()) + allowed);
-  }
-  check_stream_length(n, p);
+  check_stream_length(n, p, elements_flag);
   if (n > full_cap)
-    throw UsageError(option_flag(stream::kElementsOption) + " " + elements_text + ": 3 arrays of " +
+    throw UsageError(elements_flag + " " + elements_text + ": 3 arrays of " +
                      format_bytes(static_cast<double>(n * p.element_bytes())) + " for " +
                      std::to_string(p.ranks_on_device) + (p.ranks_on_device == 1 ? " rank" : " ranks") + " exceed " +
                      device.label() + " (" + format_bytes(static_cast<double>(device.global_memory_bytes)) +

@@ -13,6 +13,7 @@
 #include "ocl/OclOptions.hpp"
 #include "ocl/OclDeviceInfo.hpp"
 #include "stream/StreamDevice.hpp"
+#include "stream/StreamOptions.hpp"
 #include "stream/StreamTypes.hpp"
 #include "stream/StreamValidation.hpp"
 
@@ -26,7 +27,7 @@ struct OclStreamParams {
   stream::StreamType type = stream::StreamType::Double;
   std::uint64_t elements = 0;  // per array, all replications together
   bool elements_auto = true;
-  int ntimes = 20;  // --stream.ntimes, the first repetition dropped as on every backend
+  int ntimes = 20;  // --stream.reps, the first repetition dropped as on every backend
   int replications = 1;
   int vector_count = 1;
   std::uint64_t buffer_size = 4096;  // vectors per block (DEVICE_BUFFER_SIZE)
@@ -50,16 +51,19 @@ struct OclStreamParams {
   std::uint64_t local_buffer_bytes() const { return buffer_size * static_cast<std::uint64_t>(vector_count) * element_bytes(); }
 };
 
-// The length rule alone: throws UsageError "--stream.elements N: not a multiple
-// of ... ; nearest valid lengths: A and B" unless n is a positive multiple of unit.
-void check_stream_length(std::uint64_t n, const OclStreamParams& shape);
+// The length rule alone: throws UsageError "<flag> N: not a multiple of
+// ... ; nearest valid lengths: A and B" unless n is a positive multiple of
+// unit (`flag`: how --stream.elements was typed).
+void check_stream_length(std::uint64_t n, const OclStreamParams& shape, const std::string& flag);
 
-// Parses and validates the STREAM options (--stream.* shared with every
-// backend, --ocl.* kernel shape) for one element type against the chosen
-// device (memory, largest buffer, local memory, fp64); throws UsageError.
-OclStreamParams plan_ocl_stream(const Config& config, const OclDeviceInfo& device, int ranks_on_device,
+// Checks the STREAM options (--stream.* shared with every backend, read
+// once by STREAM's plan; --ocl.* kernel shape) for one element type against
+// the chosen device (memory, largest buffer, local memory, fp64); throws
+// UsageError.
+OclStreamParams plan_ocl_stream(const stream::StreamOptions& options, const OclStreamShapeOptions& shape,
+                                const OclDeviceInfo& device, int ranks_on_device,
                                 const stream::StreamCommonParams& common, stream::StreamType type);
-// The same for the first type of --stream.type.
+// The same from a Config (read once) for the first type of --stream.type.
 OclStreamParams plan_ocl_stream(const Config& config, const OclDeviceInfo& device, int ranks_on_device, bool quick);
 
 // "double, 16777216 elements/array, 1 replication x vector 1 x buffer 4096, combined kernel, 10 repetitions"

@@ -15,24 +15,25 @@ std::vector<std::string> isa_names() {
 
 const OptionSchema<RooflineOptions>& roofline_schema() {
   static const OptionSchema<RooflineOptions> schema({
-      {one_of_option(kIsaOption, "auto", isa_names(),
-                     "Roofline: instruction set of the FMA peak kernel: auto (the widest this CPU and OS support) "
-                     "or one this CPU supports")
-           .or_auto()
-           .called("instruction set"),
-       [](RooflineOptions& o, const OptionValue& v) {
-         if (!v.is_auto) o.isa = kIsasWidestFirst[v.choice];
-       }},
-      bind_option(real_option(kMinTimeOption, "0.1", 1e-4, 60, "seconds",
+      bind_option(one_of_option("roofline.isa", "auto", isa_names(),
+                                "Roofline: instruction set of the FMA peak kernel: auto (the widest this CPU and OS "
+                                "support) or one this CPU supports")
+                      .or_auto()
+                      .called("instruction set"),
+                  &RooflineOptions::isa,
+                  [](const OptionValue& v) {
+                    return v.is_auto ? std::nullopt : std::optional<VectorIsa>(kIsasWidestFirst[v.choice]);
+                  }),
+      bind_option(real_option("roofline.min-time", "0.1", 1e-4, 60, "seconds",
                               "Roofline: seconds an FMA peak sample lasts at least (its loop count is calibrated)")
                       .quick("0.01"),
                   &RooflineOptions::min_time_seconds),
-      bind_option(whole_option(kRepsOption, "5", 1, 1000, "samples",
+      bind_option(whole_option("roofline.reps", "5", 1, 1000, "samples",
                                "Roofline: timed samples of each kernel (FMA, GEMM, Triad) after one warm-up, the best "
                                "counts")
                       .quick("3"),
                   &RooflineOptions::reps),
-      bind_option(whole_option(kGemmNOption, "auto", kMinGemmN, kMaxGemmN, "",
+      bind_option(whole_option("roofline.gemm-n", "auto", kMinGemmN, kMaxGemmN, "",
                                "Roofline: n of the n x n DGEMM/SGEMM each pinned thread runs (one BLAS thread each); "
                                "'auto' = 1024 (--quick: 512), halved until all ranks' matrices fit in 20% of the "
                                "node's memory. The Triad uses the --stream.elements, --stream.stores and "

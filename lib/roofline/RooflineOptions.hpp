@@ -1,7 +1,8 @@
 #pragma once
 // The roofline benchmark's options, declared once (core/OptionSchema.hpp),
 // and the typed values plan_roofline() receives. The Triad follows the
-// STREAM options, which lib/stream declares.
+// STREAM options, which lib/stream declares. A message names a field:
+// o.flag(&RooflineOptions::gemm_n).
 #include <cstdint>
 #include <optional>
 
@@ -11,10 +12,6 @@
 
 namespace bws::roofline {
 
-inline constexpr const char* kIsaOption = "roofline.isa";
-inline constexpr const char* kMinTimeOption = "roofline.min-time";
-inline constexpr const char* kRepsOption = "roofline.reps";
-inline constexpr const char* kGemmNOption = "roofline.gemm-n";
 inline constexpr std::uint64_t kMinGemmN = 64, kMaxGemmN = 16384;
 
 struct RooflineOptions : TypedOptions {

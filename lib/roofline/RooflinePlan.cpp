@@ -22,10 +22,11 @@ std::string isas_allowed() {
   return text;
 }
 
-VectorIsa supported_isa(const std::optional<VectorIsa>& isa) {
+VectorIsa supported_isa(const RooflineOptions& o) {
+  const std::optional<VectorIsa>& isa = o.isa;
   if (!isa) return widest_supported_isa();
   if (!isa_supported(*isa))
-    throw UsageError(option_flag(kIsaOption) + ": '" + std::string(isa_name(*isa)) +
+    throw UsageError(o.flag(&RooflineOptions::isa) + ": '" + std::string(isa_name(*isa)) +
                      "' is not supported by this CPU (or its OS); allowed: " + isas_allowed());
   return *isa;
 }
@@ -59,7 +60,7 @@ void resolve_gemm(RooflineParams& p, const RooflineOptions& o, const NodeContext
   if (!fits(n)) {
     char share[64];
     std::snprintf(share, sizeof share, "%.0f%%", 100 * kGemmMemoryFraction);
-    throw UsageError(option_flag(kGemmNOption) + " " + std::to_string(n) + ": 3 matrices of " +
+    throw UsageError(o.flag(&RooflineOptions::gemm_n) + " " + std::to_string(n) + ": 3 matrices of " +
                      format_bytes(static_cast<double>(matrix_bytes(n, StreamType::Double))) + " for each of " +
                      std::to_string(p.threads) + " threads x " + std::to_string(p.ranks_on_node) +
                      (p.ranks_on_node == 1 ? " rank" : " ranks") + " need " +
@@ -71,11 +72,12 @@ void resolve_gemm(RooflineParams& p, const RooflineOptions& o, const NodeContext
 
 // The Triad follows the STREAM options (so it measures what --tests stream
 // measures on this rank), in double.
-void resolve_triad(RooflineParams& p, const Config& config, const NodeContext& node) {
-  Config triad_config = config;
-  triad_config.set(stream::kTypeOption, "double");
-  triad_config.set(stream::kNtimesOption, std::to_string(stream::kMinNtimes));  // its own reps count here
-  const stream::StreamParams s = stream::plan_stream(triad_config, node);
+void resolve_triad(RooflineParams& p, const stream::StreamOptions& options, const NodeContext& node) {
+  stream::StreamCommonParams triad;
+  triad.types = {StreamType::Double};
+  triad.ntimes = stream::kMinNtimes;  // its own reps count here
+  triad.validation = options.validation;
+  const stream::StreamParams s = stream::plan_stream(options, node, triad);
   p.triad_elements = s.elements;
   p.triad_stores = s.runs.front().stores;
   p.triad_layout = s.runs.front().layout;
@@ -84,20 +86,22 @@ void resolve_triad(RooflineParams& p, const Config& config, const NodeContext& n
 }  // namespace
 
 RooflineParams plan_roofline(const Config& config, const NodeContext& node) {
-  return plan_roofline(roofline_schema().read(config, node.quick), config, node);
+  return plan_roofline(roofline_schema().read(config, node.quick), stream::stream_schema().read(config, node.quick),
+                       node);
 }
 
-RooflineParams plan_roofline(const RooflineOptions& o, const Config& stream_config, const NodeContext& node) {
+RooflineParams plan_roofline(const RooflineOptions& o, const stream::StreamOptions& stream_options,
+                             const NodeContext& node) {
   RooflineParams p;
   p.threads = std::max(1, node.threads);
   p.ranks_on_node = std::max(1, node.ranks_on_node);
   p.isa_auto = !o.isa.has_value();
-  p.isa = supported_isa(o.isa);
+  p.isa = supported_isa(o);
   p.min_time_seconds = o.min_time_seconds;
   p.reps = o.reps;
   p.gemm = blas_available();
   resolve_gemm(p, o, node);
-  resolve_triad(p, stream_config, node);
+  resolve_triad(p, stream_options, node);
   return p;
 }
 

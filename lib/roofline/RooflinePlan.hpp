@@ -12,6 +12,7 @@
 #include "roofline/FmaKernels.hpp"
 #include "roofline/RooflineOptions.hpp"
 #include "stream/StreamLayout.hpp"
+#include "stream/StreamOptions.hpp"
 #include "stream/StreamTypes.hpp"
 
 namespace bws::roofline {
@@ -45,9 +46,11 @@ struct RooflineParams {
 };
 
 // Resolves the options against this rank's node; throws UsageError.
-// `stream_config`: the STREAM options the Triad follows.
-RooflineParams plan_roofline(const RooflineOptions& options, const Config& stream_config, const NodeContext& node);
-// The same from the Config: read_roofline_options, then the plan.
+// `stream_options`: the STREAM options the Triad follows (in double, with
+// its own repetitions).
+RooflineParams plan_roofline(const RooflineOptions& options, const stream::StreamOptions& stream_options,
+                             const NodeContext& node);
+// The same from the Config: both schemas read once, then the plan.
 RooflineParams plan_roofline(const Config& config, const NodeContext& node);
 
 // "avx512f FMA, 0.1 s samples, DGEMM/SGEMM n=1024 per thread (OpenBLAS), Triad 16777216 elements, 5 repetitions"

@@ -97,11 +97,12 @@ class StreamBenchmark final : public NodeBenchmark {
     for (const auto& [name, backend] : backends_) backend->add_options(desc);
   }
   std::unique_ptr<PlannedRun> plan(const Config& config, const NodeContext& node) const override {
-    StreamCommonParams common = plan_stream_common(config, node.quick);
+    const StreamOptions options = stream_schema().read(config, node.quick);
+    StreamCommonParams common = plan_stream_common(options);
     std::vector<std::unique_ptr<StreamDeviceRun>> devices;
-    for (const std::string& name : parse_backend_list(option_text(config, kBackendOption, kBackendDefault),
-                                                      kBackendOption, backend_names()))
-      devices.push_back(backends_.at(name)->plan(config, node, common));
+    const std::string backend_key = options.flag(&StreamOptions::backends).substr(2);
+    for (const std::string& name : parse_backend_list(options.backends, backend_key.c_str(), backend_names()))
+      devices.push_back(backends_.at(name)->plan(config, options, node, common));
     return std::make_unique<StreamPlannedRun>(std::move(common), std::move(devices), node);
   }
   std::vector<Table> summarize_node(const std::vector<Table>& rank_tables) const override {

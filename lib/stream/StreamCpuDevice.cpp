@@ -91,9 +91,9 @@ class CpuStreamRun final : public StreamDeviceRun {
 
 class CpuStreamBackend final : public StreamBackend {
  public:
-  std::unique_ptr<StreamDeviceRun> plan(const Config& config, const NodeContext& node,
+  std::unique_ptr<StreamDeviceRun> plan(const Config& /*config*/, const StreamOptions& options, const NodeContext& node,
                                         const StreamCommonParams& common) const override {
-    return std::make_unique<CpuStreamRun>(plan_stream(config, node, common), node);
+    return std::make_unique<CpuStreamRun>(plan_stream(options, node, common), node);
   }
 };
 

@@ -17,6 +17,7 @@
 #include "core/Config.hpp"
 #include "core/RunContext.hpp"
 #include "stream/StreamKernelTable.hpp"
+#include "stream/StreamOptions.hpp"
 #include "stream/StreamTypes.hpp"
 #include "stream/StreamValidation.hpp"
 
@@ -27,7 +28,7 @@ class Team;
 namespace bws::stream {
 
 // What the driver asks every backend for, parsed once (--stream.type,
-// --stream.ntimes, --stream.validate-epsilon); --stream.elements is
+// --stream.reps, --stream.validate-epsilon); --stream.elements is
 // resolved by each backend against its own device ('auto' per device).
 struct StreamCommonParams {
   std::vector<StreamType> types;
@@ -82,10 +83,11 @@ class StreamBackend {
  public:
   virtual ~StreamBackend() = default;
   virtual void add_options(boost::program_options::options_description& /*desc*/) const {}
-  // Throws UsageError naming the option (a device that cannot hold the
-  // arrays, a length its kernels cannot run).
-  virtual std::unique_ptr<StreamDeviceRun> plan(const Config& config, const NodeContext& node,
-                                                const StreamCommonParams& common) const = 0;
+  // `options`: STREAM's, read once by the driver; `config` holds the
+  // backend's own options. Throws UsageError naming the option (a device
+  // that cannot hold the arrays, a length its kernels cannot run).
+  virtual std::unique_ptr<StreamDeviceRun> plan(const Config& config, const StreamOptions& options,
+                                                const NodeContext& node, const StreamCommonParams& common) const = 0;
 };
 
 // The backends STREAM may run on, by name ("cpu", "ocl"), from the backend list.

@@ -1,9 +1,13 @@
 #pragma once
 // STREAM's options, declared once (core/OptionSchema.hpp), and the typed
-// values its planning receives. What depends on the node (the elements
-// that fit in its memory, the float limit of the repetitions, whether this
-// build has non-temporal kernels) stays with plan_stream.
+// values its planning receives. Every name lives in the declaration; a
+// message names a field: o.flag(&StreamOptions::reps). What depends on the
+// node (the elements that fit in its memory, the float limit of the
+// repetitions, whether this build has non-temporal kernels) stays with
+// plan_stream.
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,22 +18,6 @@
 
 namespace bws::stream {
 
-// Option keys (without the leading "--") and their defaults.
-inline constexpr const char* kElementsOption = "stream.elements";
-inline constexpr const char* kTypeOption = "stream.type";
-inline constexpr const char* kNtimesOption = "stream.ntimes";
-inline constexpr const char* kStoresOption = "stream.stores";
-inline constexpr const char* kOffsetOption = "stream.offset-bytes";
-inline constexpr const char* kBackendOption = "stream.backend";  // default core/BackendList.hpp's "cpu"
-inline constexpr const char* kValidateEpsilonOption = "stream.validate-epsilon";
-
-inline constexpr const char* kElementsDefault = "auto";
-inline constexpr const char* kTypeDefault = "double";
-inline constexpr const char* kNtimesDefault = "20";
-inline constexpr const char* kStoresDefault = "auto";
-inline constexpr const char* kOffsetDefault = "256";
-inline constexpr const char* kValidateEpsilonDefault = "auto";
-
 inline constexpr int kMinNtimes = 2;  // the first repetition is dropped: one must remain
 // STREAM's values grow 15x per repetition (a = 2*15^k): beyond these counts
 // they overflow to infinity and validation proves nothing.
@@ -39,11 +27,18 @@ inline constexpr int kQuickNtimes = 5;        // --quick with the default repeti
 
 enum class StoresRequest { Auto, Normal, Nontemporal };  // in the order of the option's choices
 
+// --stream.elements: auto, or a count (its least and most depend on the
+// node or the device: plan's checks).
+struct ElementCount {
+  std::optional<std::uint64_t> count;  // nullopt: auto
+  std::string text;                    // as typed ("64M"), for plan's messages
+};
+
 struct StreamOptions : TypedOptions {
-  std::string backends;           // read by core/BackendList
-  std::string elements_text;      // auto or a count: resolved against the node's memory
-  std::vector<StreamType> types;  // in the order they run, no repeats
-  int reps = 20;                  // repetitions including the dropped first one (at most 250, checked)
+  std::string backends;                   // read by core/BackendList
+  ElementCount elements;                  // resolved against the node's (or the device's) memory
+  std::vector<StreamType> types;          // in the order they run, no repeats
+  int reps = 20;                          // repetitions including the dropped first one (at most 250, checked)
   StoresRequest stores = StoresRequest::Auto;
   std::size_t offset_bytes = 256;
   StreamValidationRule validation;
@@ -51,5 +46,12 @@ struct StreamOptions : TypedOptions {
 
 // Its options; stream_schema().read(config, quick) gives the typed values.
 const OptionSchema<StreamOptions>& stream_schema();
+
+// An option's name as declared ("stream.backend"), for code that rewrites
+// a Config (the old --tests ocl).
+template <class Field>
+std::string stream_option_name(Field StreamOptions::*member) {
+  return stream_schema().read(Config{}, false).flag(member).substr(2);
+}
 
 }  // namespace bws::stream

@@ -29,19 +29,16 @@ std::string allowed_elements(std::uint64_t max_elements, bool memory_known) {
          (memory_known ? std::to_string(max_elements) : std::string("(node memory unknown)")) + " elements or auto";
 }
 
-std::uint64_t resolve_elements(const std::string& text, const NodeContext& node, std::size_t element_bytes,
-                               std::size_t offset_bytes, bool& is_auto) {
+std::uint64_t resolve_elements(const StreamOptions& o, const NodeContext& node, std::size_t element_bytes,
+                               std::size_t offset_bytes) {
   const topo::TopologyInfo& info = node.topology.info();
   const int ranks = std::max(1, node.ranks_on_node);
   const bool memory_known = info.node_memory_bytes > 0;
   const std::uint64_t max_elements =
       memory_known ? max_elements_in_memory(info.node_memory_bytes, ranks, element_bytes, offset_bytes)
                    : UINT64_C(1) << 50;
-  const std::string key = option_flag(kElementsOption);
-  const std::string t = trim_text(text);
-  is_auto = lower_text(t) == "auto";
-
-  if (is_auto) {
+  const std::string key = o.flag(&StreamOptions::elements);
+  if (!o.elements.count) {
     std::uint64_t n = std::max(kAutoMinElements, kAutoLlcMultiple * info.llc_bytes / element_bytes);
     if (memory_known) {
       const double cap = kAutoMemoryFraction * static_cast<double>(info.node_memory_bytes) /
@@ -55,14 +52,10 @@ std::uint64_t resolve_elements(const std::string& text, const NodeContext& node,
     return n;
   }
 
-  std::uint64_t n = 0;
-  try {
-    n = parse_size(t, key);
-  } catch (const UsageError& e) {
-    throw UsageError(std::string(e.what()) + "; " + allowed_elements(max_elements, memory_known));
-  }
+  const std::uint64_t n = *o.elements.count;
+  const std::string& t = o.elements.text;
   if (n < kMinElements)
-    throw UsageError(key + ": '" + text + "' is out of range; " + allowed_elements(max_elements, memory_known));
+    throw UsageError(key + ": '" + t + "' is out of range; " + allowed_elements(max_elements, memory_known));
   if (memory_known && n > max_elements) {
     const double array_bytes = static_cast<double>(n) * static_cast<double>(element_bytes);
     throw UsageError(key + " " + t + ": 3 arrays of " + format_bytes(array_bytes) + " on each of " +
@@ -95,18 +88,12 @@ StoreKind resolve_stores(StoresRequest request, std::uint64_t elements, std::siz
 
 void add_stream_options(boost::program_options::options_description& desc) { stream_schema().add_to(desc); }
 
-StreamValidationRule parse_validation_rule(const Config& config) { return stream_schema().read(config, false).validation; }
-
-StreamCommonParams plan_stream_common(const Config& config, bool quick) {
-  return plan_stream_common(stream_schema().read(config, quick));
-}
-
 StreamCommonParams plan_stream_common(const StreamOptions& o) {
   StreamCommonParams c;
   c.types = o.types;
   const bool has_float = std::find(c.types.begin(), c.types.end(), StreamType::Float) != c.types.end();
   if (has_float && o.reps > kMaxNtimesFloat)
-    throw UsageError(o.flag(kNtimesOption) + ": '" + std::to_string(o.reps) + "' is out of range; allowed: " +
+    throw UsageError(o.flag(&StreamOptions::reps) + ": '" + std::to_string(o.reps) + "' is out of range; allowed: " +
                      std::to_string(kMinNtimes) + ".." + std::to_string(kMaxNtimesFloat));
   c.ntimes = o.reps;
   c.validation = o.validation;
@@ -118,17 +105,13 @@ StreamParams plan_stream(const Config& config, const NodeContext& node) {
   return plan_stream(options, node, plan_stream_common(options));
 }
 
-StreamParams plan_stream(const Config& config, const NodeContext& node, const StreamCommonParams& common) {
-  return plan_stream(stream_schema().read(config, node.quick), node, common);
-}
-
 StreamParams plan_stream(const StreamOptions& o, const NodeContext& node, const StreamCommonParams& common) {
   if (o.stores == StoresRequest::Nontemporal && !kHaveNontemporalKernels)
-    throw UsageError(o.flag(kStoresOption) +
+    throw UsageError(o.flag(&StreamOptions::stores) +
                      ": 'nontemporal' is not available in this build (non-temporal kernels exist for x86 "
                      "only); allowed: auto, normal");
   if (o.offset_bytes % kLineBytes != 0)
-    throw UsageError(o.flag(kOffsetOption) + ": '" + std::to_string(o.offset_bytes) +
+    throw UsageError(o.flag(&StreamOptions::offset_bytes) + ": '" + std::to_string(o.offset_bytes) +
                      "' is not a multiple of 64; allowed: 0..4032 bytes in steps of 64");
   StreamParams p;
   p.ranks_on_node = std::max(1, node.ranks_on_node);
@@ -140,7 +123,8 @@ StreamParams plan_stream(const StreamOptions& o, const NodeContext& node, const 
 
   std::size_t largest_element_bytes = 0;
   for (StreamType t : types) largest_element_bytes = std::max(largest_element_bytes, element_bytes(t));
-  p.elements = resolve_elements(o.elements_text, node, largest_element_bytes, p.offset_bytes, p.elements_auto);
+  p.elements_auto = !o.elements.count;
+  p.elements = resolve_elements(o, node, largest_element_bytes, p.offset_bytes);
 
   const std::uint64_t llc_bytes = node.topology.info().llc_bytes;
   for (StreamType t : types) {

@@ -42,19 +42,14 @@ struct StreamParams {
   StreamValidationRule validation;  // --stream.validate-epsilon
 };
 
-// --stream.validate-epsilon alone (the schema's reading of it).
-StreamValidationRule parse_validation_rule(const Config& config);
-
 void add_stream_options(boost::program_options::options_description& desc);
 
 // The options every backend shares (types, repetitions, validation rule).
-StreamCommonParams plan_stream_common(const Config& config, bool quick);
 StreamCommonParams plan_stream_common(const StreamOptions& options);
 
-// The CPU backend's plan: parses and validates the options against this
-// rank's node; throws UsageError.
+// The CPU backend's plan: checks the options against this rank's node;
+// throws UsageError. The Config form reads the schema once (a test's entry).
 StreamParams plan_stream(const Config& config, const NodeContext& node);
-StreamParams plan_stream(const Config& config, const NodeContext& node, const StreamCommonParams& common);
 StreamParams plan_stream(const StreamOptions& options, const NodeContext& node, const StreamCommonParams& common);
 
 // "double, 16777216 elements/array, 384 MiB/rank, nontemporal stores (auto), 20 repetitions"

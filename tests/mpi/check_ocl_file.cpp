@@ -16,7 +16,7 @@
 using namespace bws::file_checks;
 
 namespace {
-constexpr int kQuickNtimes = 5;  // --stream.ntimes under --quick, every backend
+constexpr int kQuickNtimes = 5;  // --stream.reps under --quick, every backend
 constexpr int kQuickDegrees = 3;  // BS6/BS7 under --quick: 1, 4, 7
 }  // namespace
 

@@ -14,19 +14,19 @@ sha() { sha256sum "$1" | cut -d' ' -f1; }
 
 # A usage error after the pmbw exporter was planned (STREAM's repetitions).
 set +e
-"$mpirun" -q -np 2 --oversubscribe "$bwsurvey" "${pmbw[@]}" --tests pmbw,stream --stream.ntimes 1 \
+"$mpirun" -q -np 2 --oversubscribe "$bwsurvey" "${pmbw[@]}" --tests pmbw,stream --stream.reps 1 \
   --pmbw.stats "$dir/stats.txt" --out "$dir/refused.h5" >"$dir/refused.txt" 2>&1
 code=$?
 set -e
 [ $code -eq 2 ] || { echo "usage error: exit $code, expected 2"; cat "$dir/refused.txt"; exit 1; }
-grep -q "^bwsurvey: error: --stream.ntimes" "$dir/refused.txt" || { cat "$dir/refused.txt"; exit 1; }
+grep -q "^bwsurvey: error: --stream.reps" "$dir/refused.txt" || { cat "$dir/refused.txt"; exit 1; }
 [ ! -e "$dir/stats.txt" ] || { echo "a refused run left --pmbw.stats behind"; exit 1; }
 [ ! -e "$dir/refused.h5" ] || { echo "a refused run left --out behind"; exit 1; }
 # The same with --force over an existing side file: it stays as it was.
 printf 'RESULT\tkept=1\n' >"$dir/old.txt"
 before=$(sha "$dir/old.txt")
 set +e
-"$mpirun" -q -np 2 --oversubscribe "$bwsurvey" "${pmbw[@]}" --tests pmbw,stream --stream.ntimes 1 --force \
+"$mpirun" -q -np 2 --oversubscribe "$bwsurvey" "${pmbw[@]}" --tests pmbw,stream --stream.reps 1 --force \
   --pmbw.stats "$dir/old.txt" --out "$dir/refused.h5" >"$dir/refused.txt" 2>&1
 code=$?
 set -e

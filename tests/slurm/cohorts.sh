@@ -9,7 +9,7 @@ stream_elements=4M
 start_cluster 4
 fat=$((512 * 1024 * 1024 * 1024))
 BWSURVEY_FAKE_MEMORY="n1:$fat,n2:$fat" BWSURVEY_SLOW_HOST=n3:6 run_job --nodes=4 "$repo/jobs/survey.sbatch" \
-  "${quick_options[@]}" --tests stream --stream.ntimes 10 --flags.floor stream.triad=1e15
+  "${quick_options[@]}" --tests stream --stream.reps 10 --flags.floor stream.triad=1e15
 expect_exit_0_or_3
 file=$work/survey-$job_id.h5
 log=$work/job-$job_id.log

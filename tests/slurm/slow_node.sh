@@ -11,7 +11,7 @@ start_cluster 4
 # STREAM only: b_eff per rank on four ranks sharing two cores is noisy, and
 # this test is about the slow node.
 BWSURVEY_SLOW_HOST=n3:6 run_job --nodes=4 "$repo/jobs/survey.sbatch" "${quick_options[@]}" --tests stream \
-  --stream.ntimes 20 --fail-on-flags
+  --stream.reps 20 --fail-on-flags
 [ "$job_exit" = 3 ] || { echo "expected exit code 3 (--fail-on-flags)"; exit 1; }
 file=$work/survey-$job_id.h5
 grep -q "TEST HOOK ACTIVE" "$work/job-$job_id.log" || { echo "the active test hook was not announced"; exit 1; }

@@ -8,7 +8,7 @@ stream_elements=4M
 . "$(dirname "$0")/common.sh"
 start_cluster 4
 BWSURVEY_SLOW_HOST=n3:6:first-pass run_job --nodes=4 "$repo/jobs/survey.sbatch" "${quick_options[@]}" --tests stream \
-  --stream.ntimes 20 --fail-on-flags
+  --stream.reps 20 --fail-on-flags
 [ "$job_exit" = 0 ] || { echo "expected exit code 0: the retest dismisses the transient flag"; exit 1; }
 file=$work/survey-$job_id.h5
 log=$work/job-$job_id.log

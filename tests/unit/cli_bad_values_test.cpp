@@ -39,7 +39,7 @@ std::vector<HelpOption> options_with_values(const std::string& help_text) {
   std::istringstream in(help_text);
   std::string line;
   while (std::getline(in, line)) {
-    // "  --stream.ntimes arg (=20)   STREAM: ..." and its continuation lines
+    // "  --stream.reps arg (=20)   STREAM: ..." and its continuation lines
     // (indented past the option column).
     if (line.rfind("  --", 0) == 0) {
       const std::size_t end = line.find(' ', 4);
@@ -78,7 +78,7 @@ std::string owning_test(const std::string& option) {
 // as typed where the command-line parser itself refuses it (an empty value).
 std::string named_option(const std::string& option) {
   static const std::map<std::string, std::string> aliases = {
-      {"ocl.elements", "stream.elements"}, {"ocl.ntimes", "stream.ntimes"}, {"ocl.type", "stream.type"}};
+      {"ocl.elements", "stream.elements"}, {"ocl.ntimes", "stream.reps"}, {"ocl.type", "stream.type"}};
   const auto it = aliases.find(option);
   return "--" + (it == aliases.end() ? option : it->second);
 }
@@ -229,7 +229,7 @@ TEST_F(CliBadValues, ReferencesAndFloorsThatMatchNothing) {
 TEST_F(CliBadValues, HugeOrMultiLineValuesAreNotEchoed) {
   const std::string huge(5000, '7');
   std::ofstream(dir_ / "long.ini") << "[stream]\nntimes = " << std::string(3000, 'x') << "\n";
-  expect_usage_errors({{"--tests stream --stream.ntimes " + huge, "--stream.ntimes: '777"},
+  expect_usage_errors({{"--tests stream --stream.reps " + huge, "--stream.reps: '777"},
                        {"--tests stream --stream.type " + shell_word("double\nfloat\nquad"), "--stream.type"},
                        {"--tests bogus" + huge, "--tests"},
                        {"--config " + shell_word((dir_ / "long.ini").string()), "--stream.ntimes"}});

@@ -43,7 +43,7 @@ TEST_F(CliErrors, ConfigFileMissingUnreadableOrBad) {
   }
   std::ofstream(dir_ / "bad.ini") << "threads = 1\n# fine\nthis line is wrong\n";
   expect_usage_error("--config bad.ini", "'bad.ini' line 3");
-  std::ofstream(dir_ / "unknown.ini") << "[stream]\nntimes = 3\nbogus = 1\n";
+  std::ofstream(dir_ / "unknown.ini") << "[stream]\nreps = 3\nbogus = 1\n";
   expect_usage_error("--config unknown.ini", "'unknown.ini' line 3: unknown option 'stream.bogus'");
 }
 
@@ -64,7 +64,7 @@ TEST_F(CliErrors, HelpListsEveryOptionWithItsDefault) {
   const RunResult r = run("--help");
   EXPECT_EQ(r.exit_code, 0);
   for (const char* option : {"--tests", "--out", "--config", "--quick", "--threads", "--bind", "--force",
-                             "--print-config", "--stream.elements", "--stream.type", "--stream.ntimes",
+                             "--print-config", "--stream.elements", "--stream.type", "--stream.reps",
                              "--stream.stores"})
     EXPECT_NE(r.out.find(option), std::string::npos) << option;
   EXPECT_NE(r.out.find("(=survey.h5)"), std::string::npos);
@@ -130,7 +130,7 @@ TEST_F(CliErrors, FlagAndRetestOptionsNameTheirRange) {
 // build it is announced and stored in the file; in a build for users it is
 // ignored, and that is announced.
 TEST_F(CliErrors, ATestHookIsAnnouncedAndRecordedOrIgnored) {
-  const std::string quick = "--tests stream --quick --threads 1 --stream.elements 1M --stream.ntimes 2";
+  const std::string quick = "--tests stream --quick --threads 1 --stream.elements 1M --stream.reps 2";
   ASSERT_EQ(run(quick + " --out s.h5").exit_code, 0);
   const RunResult hooked = run(quick + " --out h.h5", "BWSURVEY_SLOW_HOST=elsewhere:2");
   ASSERT_EQ(hooked.exit_code, 0) << hooked.err;

@@ -37,28 +37,28 @@ TEST(CommandLine, DefaultsAreFilledAndMarked) {
   const CommandLine cl = parse({});
   EXPECT_EQ(cl.config.get("tests"), "stream,beff");
   EXPECT_EQ(cl.config.get("out"), "survey.h5");
-  EXPECT_EQ(cl.config.get("stream.ntimes"), "20");
+  EXPECT_EQ(cl.config.get("stream.reps"), "20");
   EXPECT_TRUE(cl.config.is_default("threads"));
   EXPECT_FALSE(cl.config.flag("quick"));
 }
 
 TEST(CommandLine, CommandLineWinsOverTheIniFile) {
-  const std::string ini = "# comment\nthreads = 2\nquick = true\n[stream]\nntimes = 7 ; trailing comment\ntype=float\n";
+  const std::string ini = "# comment\nthreads = 2\nquick = true\n[stream]\nreps = 7 ; trailing comment\ntype=float\n";
   const CommandLine cl = parse({"--config", "x.ini", "--stream.type", "double"}, ini);
   EXPECT_EQ(cl.config.get("threads"), "2");
   EXPECT_TRUE(cl.config.flag("quick"));
-  EXPECT_EQ(cl.config.get("stream.ntimes"), "7");
+  EXPECT_EQ(cl.config.get("stream.reps"), "7");
   EXPECT_EQ(cl.config.get("stream.type"), "double");
 }
 
 TEST(CommandLine, EffectiveConfigReadsBack) {
-  const CommandLine first = parse({"--threads", "1", "--stream.ntimes", "9", "--quick"});
+  const CommandLine first = parse({"--threads", "1", "--stream.reps", "9", "--quick"});
   const std::string ini = first.config.to_ini(invocation_only_keys());
   EXPECT_EQ(ini.find("force"), std::string::npos);
   EXPECT_NE(ini.find("[stream]"), std::string::npos);
   const CommandLine second = parse({"--config", "back.ini"}, ini);
   EXPECT_EQ(second.config.to_ini(invocation_only_keys()), ini);
-  EXPECT_EQ(second.config.get("stream.ntimes"), "9");
+  EXPECT_EQ(second.config.get("stream.reps"), "9");
   EXPECT_TRUE(second.config.flag("quick"));
 }
 

@@ -32,25 +32,25 @@ TEST(OclAliases, TestsOclRunsStreamAndBsOnTheDeviceAndBeffOnItsPath) {
   Config c = config_with({{"tests", "ocl"}, {"beff.path", "host"}});
   backends::resolve_legacy_ocl_aliases(c);
   EXPECT_EQ(c.get("tests"), "stream,bs,beff");
-  EXPECT_EQ(c.get(stream::kBackendOption), "ocl");
-  EXPECT_EQ(c.get(bs::kBackendOption), "ocl");
+  EXPECT_EQ(c.get("stream.backend"), "ocl");
+  EXPECT_EQ(c.get("bs.backend"), "ocl");
   EXPECT_EQ(c.get("beff.path"), "device");
   // stream named too: both backends; --ocl.tests picks the parts.
-  Config both = config_with({{"tests", "stream,ocl"}, {backends::kOclTestsOption, "stream"}});
+  Config both = config_with({{"tests", "stream,ocl"}, {"ocl.tests", "stream"}});
   backends::resolve_legacy_ocl_aliases(both);
   EXPECT_EQ(both.get("tests"), "stream");
-  EXPECT_EQ(both.get(stream::kBackendOption), "cpu,ocl");
-  EXPECT_FALSE(both.has(bs::kBackendOption));
+  EXPECT_EQ(both.get("stream.backend"), "cpu,ocl");
+  EXPECT_FALSE(both.has("bs.backend"));
 }
 
 TEST(OclAliases, OldOptionNamesSetTheStreamOptionsAndDisagreementIsAUsageError) {
   Config c = config_with({{"ocl.elements", "1M"}, {"ocl.ntimes", "7"}});
   backends::resolve_legacy_ocl_aliases(c);
-  EXPECT_EQ(c.get(stream::kElementsOption), "1M");
-  EXPECT_EQ(c.get(stream::kNtimesOption), "7");
-  Config same = config_with({{"ocl.ntimes", "7"}, {stream::kNtimesOption, "7"}});
+  EXPECT_EQ(c.get("stream.elements"), "1M");
+  EXPECT_EQ(c.get("stream.reps"), "7");
+  Config same = config_with({{"ocl.ntimes", "7"}, {"stream.reps", "7"}});
   EXPECT_NO_THROW(backends::resolve_legacy_ocl_aliases(same));
-  Config clash = config_with({{"ocl.elements", "1M"}, {stream::kElementsOption, "2M"}});
+  Config clash = config_with({{"ocl.elements", "1M"}, {"stream.elements", "2M"}});
   EXPECT_EQ(usage_error_of([&] { backends::resolve_legacy_ocl_aliases(clash); }),
             "--ocl.elements '1M' and --stream.elements '2M' disagree: --ocl.elements is an alias of "
             "--stream.elements; give one of them");

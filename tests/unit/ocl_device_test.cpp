@@ -216,9 +216,9 @@ TEST(OclDeviceRun, StreamAndBsRowsAreValidAndTagged) {
   TeamFixture f;
   const NodeContext node{f.topology, "thishost", 0, 1, 0, f.team.size(), false};
   const Config config =
-      config_with({{stream::kElementsOption, "64K"}, {stream::kNtimesOption, "2"}, {bs::kMaxBytesOption, "256K"},
-                   {bs::kFitMinBytesOption, "0"}, {bs::kPointsOption, "4"}, {bs::kRepsOption, "2"},
-                   {bs::kDegreesOption, "1,2"}, {stream::kBackendOption, "ocl"}, {bs::kBackendOption, "ocl"}});
+      config_with({{"stream.elements", "64K"}, {"stream.reps", "2"}, {"bs.max-bytes", "256K"},
+                   {"bs.fit-min-bytes", "0"}, {"bs.points", "4"}, {"bs.reps", "2"},
+                   {"bs.degrees", "1,2"}, {"stream.backend", "ocl"}, {"bs.backend", "ocl"}});
   const auto stream_benchmark = stream::make_stream_benchmark(backends::stream_backends());
   NullProgress progress;
   NoSync sync;
@@ -266,16 +266,16 @@ TEST(OclDeviceRun, ALengthOffTheBlocksIsRefusedBeforeAnythingRuns) {
   TeamFixture f;
   const NodeContext node{f.topology, "thishost", 0, 1, 0, 1, false};
   const auto on_ocl = [&](std::map<std::string, std::string> values) {
-    values[stream::kBackendOption] = "ocl";
+    values["stream.backend"] = "ocl";
     stream::make_stream_benchmark(backends::stream_backends())->plan(config_with(values), node);
   };
-  const std::string e = usage_error_of([&] { on_ocl({{stream::kElementsOption, "100000"}}); });
+  const std::string e = usage_error_of([&] { on_ocl({{"stream.elements", "100000"}}); });
   EXPECT_NE(e.find("--stream.elements 100000: not a multiple of replications x vector-count x buffer-size = 1 x 1 x 4096 "
                    "= 4096"),
             std::string::npos)
       << e;
   EXPECT_NE(e.find("nearest valid lengths: 98304 and 102400"), std::string::npos) << e;
-  EXPECT_NE(usage_error_of([&] { on_ocl({{kDeviceOption, "99"}}); })
+  EXPECT_NE(usage_error_of([&] { on_ocl({{"ocl.device", "99"}}); })
                 .find("--ocl.device: 99 is out of range"),
             std::string::npos);
 }

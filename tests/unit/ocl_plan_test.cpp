@@ -78,7 +78,7 @@ TEST(OclStreamLength, AMultipleOfReplicationsVectorAndBufferPasses) {
   p.vector_count = 4;
   p.buffer_size = 1024;
   EXPECT_EQ(p.length_unit(), 8192u);
-  EXPECT_NO_THROW(check_stream_length(8192 * 3, p));
+  EXPECT_NO_THROW(check_stream_length(8192 * 3, p, "--stream.elements"));
 }
 
 TEST(OclStreamLength, AnyOtherLengthNamesTheNearestValidOnes) {
@@ -86,24 +86,24 @@ TEST(OclStreamLength, AnyOtherLengthNamesTheNearestValidOnes) {
   p.replications = 2;
   p.vector_count = 4;
   p.buffer_size = 1024;
-  const std::string e = usage_error_of([&] { check_stream_length(20000, p); });
+  const std::string e = usage_error_of([&] { check_stream_length(20000, p, "--stream.elements"); });
   EXPECT_NE(e.find("--stream.elements 20000: not a multiple of replications x vector-count x buffer-size = 2 x 4 x 1024 "
                    "= 8192"),
             std::string::npos)
       << e;
   EXPECT_NE(e.find("nearest valid lengths: 16384 and 24576"), std::string::npos) << e;
-  const std::string small = usage_error_of([&] { check_stream_length(100, p); });
+  const std::string small = usage_error_of([&] { check_stream_length(100, p, "--stream.elements"); });
   EXPECT_NE(small.find("nearest valid lengths: 8192"), std::string::npos) << small;
 }
 
 TEST(OclStreamPlan, ExplicitLengthsFollowTheRule) {
   const std::string e = usage_error_of([] {
-    plan_ocl_stream(config_with({{stream::kElementsOption, "1000000"}, {kBufferSizeOption, "4096"}}), gpu(), 1, false);
+    plan_ocl_stream(config_with({{"stream.elements", "1000000"}, {"ocl.buffer-size", "4096"}}), gpu(), 1, false);
   });
   EXPECT_NE(e.find("--stream.elements 1000000: not a multiple of"), std::string::npos) << e;
   EXPECT_NE(e.find("nearest valid lengths: 999424 and 1003520"), std::string::npos) << e;
   const OclStreamParams p =
-      plan_ocl_stream(config_with({{stream::kElementsOption, "1M"}, {kReplicationsOption, "4"}}), gpu(), 1, false);
+      plan_ocl_stream(config_with({{"stream.elements", "1M"}, {"ocl.replications", "4"}}), gpu(), 1, false);
   EXPECT_EQ(p.elements, 1u << 20);
   EXPECT_EQ(p.elements_per_replication(), 1u << 18);
   EXPECT_EQ(p.blocks_per_replication(), (1u << 18) / 4096);
@@ -111,11 +111,11 @@ TEST(OclStreamPlan, ExplicitLengthsFollowTheRule) {
 
 TEST(OclStreamPlan, TheDeviceIsJudgedByTheCpusRuleAndItsOption) {
   // The same option, parsed by the same function, as the CPU backend.
-  const OclStreamParams defaults = plan_ocl_stream(config_with({{stream::kElementsOption, "1M"}}), gpu(), 1, false);
+  const OclStreamParams defaults = plan_ocl_stream(config_with({{"stream.elements", "1M"}}), gpu(), 1, false);
   EXPECT_EQ(defaults.validation.limit<double>(), 1e-13);  // STREAM 5.10, not the machine epsilon 2.2e-16
   EXPECT_EQ(defaults.validation.limit<float>(), 1e-6);
   const OclStreamParams set = plan_ocl_stream(
-      config_with({{stream::kElementsOption, "1M"}, {stream::kValidateEpsilonOption, "1e-12"}}), gpu(), 1, false);
+      config_with({{"stream.elements", "1M"}, {"stream.validate-epsilon", "1e-12"}}), gpu(), 1, false);
   EXPECT_EQ(set.validation.limit<double>(), 1e-12);
   // b off by 6.6e-10 in one of 1000 elements (avg rel error 1.1e-13): fails
   // the default, passes 1e-12, through judge_stream_run as the device runner calls it.
@@ -126,17 +126,17 @@ TEST(OclStreamPlan, TheDeviceIsJudgedByTheCpusRuleAndItsOption) {
   EXPECT_FALSE(stream::judge_stream_run<double>(sums, 1000, 1, defaults.validation).passed());
   EXPECT_TRUE(stream::judge_stream_run<double>(sums, 1000, 1, set.validation).passed());
   const std::string e2 = usage_error_of(
-      [] { plan_ocl_stream(config_with({{stream::kElementsOption, "1M"}, {stream::kValidateEpsilonOption, "0"}}), gpu(), 1, false); });
+      [] { plan_ocl_stream(config_with({{"stream.elements", "1M"}, {"stream.validate-epsilon", "0"}}), gpu(), 1, false); });
   EXPECT_NE(e2.find("--stream.validate-epsilon"), std::string::npos) << e2;
 }
 
 TEST(OclStreamPlan, AutoIsAMultipleAboveTheCacheWithinMemory) {
-  const OclStreamParams p = plan_ocl_stream(config_with({{kReplicationsOption, "3"}}), gpu(), 1, false);
+  const OclStreamParams p = plan_ocl_stream(config_with({{"ocl.replications", "3"}}), gpu(), 1, false);
   EXPECT_TRUE(p.elements_auto);
   EXPECT_EQ(p.elements % p.length_unit(), 0u);
   EXPECT_GE(p.elements + p.length_unit(), kAutoMinElements);  // 10^7 rounded down to whole blocks
   EXPECT_LE(p.elements, kAutoMinElements);
-  EXPECT_EQ(p.ntimes, 20);  // --stream.ntimes, every backend's
+  EXPECT_EQ(p.ntimes, 20);  // --stream.reps, every backend's
   const OclStreamParams quick = plan_ocl_stream(Config{}, gpu(), 1, true);
   EXPECT_EQ(quick.ntimes, stream::kQuickNtimes);
   // A small device: 40% of 256 MiB for 2 ranks, 3 doubles per element.
@@ -148,34 +148,34 @@ TEST(OclStreamPlan, AutoIsAMultipleAboveTheCacheWithinMemory) {
 }
 
 TEST(OclStreamPlan, BadValuesNameTheOption) {
-  EXPECT_NE(usage_error_of([] { plan_ocl_stream(config_with({{kVectorCountOption, "3"}}), gpu(), 1, false); })
+  EXPECT_NE(usage_error_of([] { plan_ocl_stream(config_with({{"ocl.vector-count", "3"}}), gpu(), 1, false); })
                 .find("--ocl.vector-count: '3' is not an OpenCL vector width; allowed: 1, 2, 4, 8, 16"),
             std::string::npos);
   // 8192 doubles of 8 lanes: 512 KiB of local memory; the device has 64 KiB.
   const std::string local = usage_error_of([] {
-    plan_ocl_stream(config_with({{kVectorCountOption, "8"}, {kBufferSizeOption, "8192"}}), gpu(), 1, false);
+    plan_ocl_stream(config_with({{"ocl.vector-count", "8"}, {"ocl.buffer-size", "8192"}}), gpu(), 1, false);
   });
   EXPECT_NE(local.find("--ocl.buffer-size: '8192' is out of range; allowed: 1..1024"), std::string::npos) << local;
   EXPECT_NE(local.find("local memory"), std::string::npos) << local;
   // The separate kernels use no local buffer.
   EXPECT_NO_THROW(plan_ocl_stream(
-      config_with({{kVectorCountOption, "8"}, {kBufferSizeOption, "8192"}, {kSingleKernelOption, "false"}}), gpu(), 1,
+      config_with({{"ocl.vector-count", "8"}, {"ocl.buffer-size", "8192"}, {"ocl.single-kernel", "false"}}), gpu(), 1,
       false));
   OclDeviceInfo no_fp64 = gpu();
   no_fp64.fp64 = false;
   EXPECT_NE(usage_error_of([&] { plan_ocl_stream(Config{}, no_fp64, 1, false); })
                 .find("--stream.type: double needs cl_khr_fp64, which Test GPU (Test Platform) lacks; allowed: float"),
             std::string::npos);
-  EXPECT_EQ(plan_ocl_stream(config_with({{stream::kTypeOption, "float"}}), no_fp64, 1, false).type, stream::StreamType::Float);
-  EXPECT_NE(usage_error_of([] { plan_ocl_stream(config_with({{stream::kNtimesOption, "31"}, {stream::kTypeOption, "float"}}), gpu(), 1,
+  EXPECT_EQ(plan_ocl_stream(config_with({{"stream.type", "float"}}), no_fp64, 1, false).type, stream::StreamType::Float);
+  EXPECT_NE(usage_error_of([] { plan_ocl_stream(config_with({{"stream.reps", "31"}, {"stream.type", "float"}}), gpu(), 1,
                                                 false); })
-                .find("--stream.ntimes: '31' is out of range; allowed: 2..30"),
+                .find("--stream.reps: '31' is out of range; allowed: 2..30"),
             std::string::npos);
-  EXPECT_NE(usage_error_of([] { plan_ocl_stream(config_with({{stream::kElementsOption, "64G"}}), gpu(), 1, false); })
+  EXPECT_NE(usage_error_of([] { plan_ocl_stream(config_with({{"stream.elements", "64G"}}), gpu(), 1, false); })
                 .find("--stream.elements 64G: 3 arrays of"),
             std::string::npos);
   EXPECT_NE(usage_error_of([] {
-              Config c = config_with({{"tests", "ocl"}, {backends::kOclTestsOption, "stream,roofline"}});
+              Config c = config_with({{"tests", "ocl"}, {"ocl.tests", "stream,roofline"}});
               backends::resolve_legacy_ocl_aliases(c);
             }).find("--ocl.tests: unknown part 'roofline'"),
             std::string::npos);
@@ -198,33 +198,40 @@ TEST(OclBsPlan, TheSweepScalesWithTheDevicesCache) {
 
 // ---- device choice ----
 
+// --ocl.platform and --ocl.device as the user types them.
+OclChoice choose(const std::vector<OclPlatformInfo>& platforms, const std::string& platform, const std::string& device,
+                 int local_rank, int ranks_on_node) {
+  return choose_device(platforms, config_with({{"ocl.platform", platform}, {"ocl.device", device}}), local_rank,
+                       ranks_on_node);
+}
+
 TEST(OclSelection, ByIndexByNameAndByLocalRank) {
   const auto platforms = two_platforms();
-  EXPECT_EQ(choose_device(platforms, "auto", "auto", 0, 1).device.name, "pthread-cpu");
-  const OclChoice by_name = choose_device(platforms, "nvidia", "a100", 1, 4);
+  EXPECT_EQ(choose(platforms, "auto", "auto", 0, 1).device.name, "pthread-cpu");
+  const OclChoice by_name = choose(platforms, "nvidia", "a100", 1, 4);
   EXPECT_EQ(by_name.device.device_index, 3);  // the A100s are devices 2 and 3; local rank 1 takes the second
   EXPECT_EQ(by_name.candidates, 2);
   EXPECT_EQ(by_name.ranks_on_device, 2);      // local ranks 1 and 3
-  EXPECT_EQ(choose_device(platforms, "1", "2", 5, 8).device.device_index, 2);
+  EXPECT_EQ(choose(platforms, "1", "2", 5, 8).device.device_index, 2);
   // Four devices, six ranks: ranks 0 and 4 share device 0, ranks 3 alone on device 3.
-  EXPECT_EQ(choose_device(platforms, "1", "auto", 4, 6).device.device_index, 0);
-  EXPECT_EQ(choose_device(platforms, "1", "auto", 4, 6).ranks_on_device, 2);
-  EXPECT_EQ(choose_device(platforms, "1", "auto", 3, 6).ranks_on_device, 1);
+  EXPECT_EQ(choose(platforms, "1", "auto", 4, 6).device.device_index, 0);
+  EXPECT_EQ(choose(platforms, "1", "auto", 4, 6).ranks_on_device, 2);
+  EXPECT_EQ(choose(platforms, "1", "auto", 3, 6).ranks_on_device, 1);
 }
 
 TEST(OclSelection, WhatDoesNotExistIsAUsageErrorListingWhatDoes) {
   const auto platforms = two_platforms();
-  const std::string p = usage_error_of([&] { choose_device(platforms, "2", "auto", 0, 1); });
+  const std::string p = usage_error_of([&] { choose(platforms, "2", "auto", 0, 1); });
   EXPECT_NE(p.find("--ocl.platform: 2 is out of range; allowed: auto, an index or a name substring of 0 'Portable "
                    "Computing Language', 1 'NVIDIA CUDA'"),
             std::string::npos)
       << p;
-  const std::string d = usage_error_of([&] { choose_device(platforms, "nvidia", "v100", 0, 1); });
+  const std::string d = usage_error_of([&] { choose(platforms, "nvidia", "v100", 0, 1); });
   EXPECT_NE(d.find("--ocl.device: no device matches 'v100'"), std::string::npos) << d;
   EXPECT_NE(d.find("2 'NVIDIA A100'"), std::string::npos) << d;
-  EXPECT_NE(usage_error_of([&] { choose_device(platforms, "o", "auto", 0, 1); }).find("matches 2 platforms"),
+  EXPECT_NE(usage_error_of([&] { choose(platforms, "o", "auto", 0, 1); }).find("matches 2 platforms"),
             std::string::npos);
-  EXPECT_NE(usage_error_of([&] { choose_device({}, "auto", "auto", 0, 1); }).find("--ocl.platform: no OpenCL platform"),
+  EXPECT_NE(usage_error_of([&] { choose({}, "auto", "auto", 0, 1); }).find("--ocl.platform: no OpenCL platform"),
             std::string::npos);
 }
 

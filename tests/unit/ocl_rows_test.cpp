@@ -237,12 +237,12 @@ TEST(OclBuild, WithoutOpenClEveryDeviceUseIsAUsageError) {
   const NodeContext node{topology, "n1", 0, 1, 0, 2, true};
   const std::string e = usage_error_of([&] {
     stream::make_stream_benchmark(backends::stream_backends())
-        ->plan(config_with({{stream::kBackendOption, "cpu,ocl"}}), node);
+        ->plan(config_with({{"stream.backend", "cpu,ocl"}}), node);
   });
   EXPECT_EQ(e.rfind("--stream.backend ocl: this build of bwsurvey has no OpenCL", 0), 0u) << e;
   EXPECT_EQ(e.find('\n'), std::string::npos) << e;
   EXPECT_EQ(usage_error_of([&] {
-              bs::make_bs_benchmark(backends::bs_backends())->plan(config_with({{bs::kBackendOption, "ocl"}}), node);
+              bs::make_bs_benchmark(backends::bs_backends())->plan(config_with({{"bs.backend", "ocl"}}), node);
             }).rfind("--bs.backend ocl: this build of bwsurvey has no OpenCL", 0),
             0u);
 }

@@ -128,8 +128,8 @@ TEST(RooflineRun, EndToEndSmallRunIsValid) {
   const NodeContext node{topology, "thishost", 0, 1, 0, threads, true};
   const auto benchmark = make_roofline_benchmark();
   EXPECT_EQ(benchmark->name(), "roofline");
-  const Config config = config_with({{stream::kElementsOption, "64K"}, {kGemmNOption, "64"},
-                                     {kMinTimeOption, "0.001"}, {kRepsOption, "2"}});
+  const Config config = config_with({{"stream.elements", "64K"}, {"roofline.gemm-n", "64"},
+                                     {"roofline.min-time", "0.001"}, {"roofline.reps", "2"}});
   const auto planned = benchmark->plan(config, node);
   planned->prepare(team);
   NullProgress progress;

@@ -117,8 +117,8 @@ TEST(RooflinePlan, DefaultsQuickAndTheStreamRules) {
   EXPECT_EQ(q.reps, 3);
   EXPECT_EQ(q.gemm_n, kQuickGemmN);
   const RooflineParams e = plan_roofline(
-      config_with({{kRepsOption, "7"}, {kGemmNOption, "100"}, {kIsaOption, "scalar"}, {stream::kElementsOption, "64K"},
-                   {stream::kTypeOption, "float"}}),
+      config_with({{"roofline.reps", "7"}, {"roofline.gemm-n", "100"}, {"roofline.isa", "scalar"}, {"stream.elements", "64K"},
+                   {"stream.type", "float"}}),
       node_of(t, true));
   EXPECT_EQ(e.reps, 7);
   EXPECT_EQ(e.gemm_n, 100u);
@@ -131,7 +131,7 @@ TEST(RooflinePlan, AutoGemmSizeShrinksToFitTheMemory) {
   if (!blas_available()) GTEST_SKIP() << "built without a BLAS";
   // 2 threads x 3 matrices of 8 MiB (n = 1024) = 48 MiB > 20 % of 128 MiB.
   const topo::Topology t = topo::Topology::synthetic("numa:1(memory=128MiB) pack:1 l3:1(size=1MiB) core:2 pu:1");
-  const RooflineParams p = plan_roofline(config_with({{stream::kElementsOption, "64K"}}), node_of(t));
+  const RooflineParams p = plan_roofline(config_with({{"stream.elements", "64K"}}), node_of(t));
   EXPECT_LT(p.gemm_n, kAutoGemmN);
   EXPECT_LE(static_cast<double>(p.gemm_buffer_bytes), kGemmMemoryFraction * 128 * 1024 * 1024);
 }
@@ -142,16 +142,16 @@ TEST(RooflinePlan, BadInputIsOneLineNamingTheOption) {
     return test::usage_error_of([&] { plan_roofline(config_with(v), node_of(t)); });
   };
   const auto expect = test::expect_one_line_with;
-  expect(error({{kIsaOption, "avx3"}}), "--roofline.isa");
-  expect(error({{kIsaOption, "avx3"}}), "scalar");
-  expect(error({{kMinTimeOption, "0"}}), "--roofline.min-time");
-  expect(error({{kMinTimeOption, "soon"}}), "0.0001..60");
-  expect(error({{kRepsOption, "0"}}), "--roofline.reps");
-  expect(error({{kRepsOption, "0"}}), "1..1000");
-  expect(error({{kGemmNOption, "32"}}), "--roofline.gemm-n");
-  expect(error({{kGemmNOption, "20000"}}), "64..16384");
-  expect(error({{stream::kElementsOption, "5"}}), "--stream.elements");
-  if (blas_available()) expect(error({{kGemmNOption, "16384"}}), "20%");
+  expect(error({{"roofline.isa", "avx3"}}), "--roofline.isa");
+  expect(error({{"roofline.isa", "avx3"}}), "scalar");
+  expect(error({{"roofline.min-time", "0"}}), "--roofline.min-time");
+  expect(error({{"roofline.min-time", "soon"}}), "0.0001..60");
+  expect(error({{"roofline.reps", "0"}}), "--roofline.reps");
+  expect(error({{"roofline.reps", "0"}}), "1..1000");
+  expect(error({{"roofline.gemm-n", "32"}}), "--roofline.gemm-n");
+  expect(error({{"roofline.gemm-n", "20000"}}), "64..16384");
+  expect(error({{"stream.elements", "5"}}), "--stream.elements");
+  if (blas_available()) expect(error({{"roofline.gemm-n", "16384"}}), "20%");
 }
 
 // ---- node aggregate and report ----

@@ -29,7 +29,7 @@ CommandLine parse(std::vector<const char*> args, const std::string& config_text 
 }
 
 struct Plan {
-  int stream_ntimes;
+  int stream_reps;
   int bs_points, bs_reps;
 };
 
@@ -48,14 +48,14 @@ std::string stored(const CommandLine& cl) { return cl.config.to_ini(invocation_o
 TEST(StoredConfig, QuickPlansAlikeThroughPrintConfigAndResume) {
   const CommandLine quick = parse({"--quick", "--tests", "stream,bs", "--threads", "1"});
   const Plan first = plan_of(quick);
-  EXPECT_EQ(first.stream_ntimes, 5);
+  EXPECT_EQ(first.stream_reps, 5);
   EXPECT_EQ(first.bs_points, 12);
   EXPECT_EQ(first.bs_reps, 5);
 
   // --print-config > q.ini; --config q.ini
   const CommandLine replayed = parse({"--config", "q.ini"}, stored(quick));
   const Plan again = plan_of(replayed);
-  EXPECT_EQ(again.stream_ntimes, 5);
+  EXPECT_EQ(again.stream_reps, 5);
   EXPECT_EQ(again.bs_points, 12);
   EXPECT_EQ(again.bs_reps, 5);
   EXPECT_EQ(stored(replayed), stored(quick));
@@ -63,23 +63,23 @@ TEST(StoredConfig, QuickPlansAlikeThroughPrintConfigAndResume) {
   // --resume FILE with the file's /config
   const CommandLine resumed = parse({"--resume", "f.h5"}, "", stored(quick));
   const Plan resumed_plan = plan_of(resumed);
-  EXPECT_EQ(resumed_plan.stream_ntimes, 5);
+  EXPECT_EQ(resumed_plan.stream_reps, 5);
   EXPECT_EQ(resumed_plan.bs_points, 12);
   EXPECT_EQ(resumed_plan.bs_reps, 5);
-  EXPECT_TRUE(resumed.config.is_default("stream.ntimes"));
+  EXPECT_TRUE(resumed.config.is_default("stream.reps"));
   EXPECT_TRUE(resumed.config.flag("quick"));
 
   // Without --quick the full plan, the same way round.
   const CommandLine full = parse({"--tests", "stream,bs"});
-  EXPECT_EQ(plan_of(parse({"--resume", "f.h5"}, "", stored(full))).stream_ntimes, 20);
+  EXPECT_EQ(plan_of(parse({"--resume", "f.h5"}, "", stored(full))).stream_reps, 20);
   EXPECT_EQ(plan_of(parse({"--config", "f.ini"}, stored(full))).bs_points, 24);
 }
 
 TEST(StoredConfig, SetValuesAreLinesAndDefaultsAreComments) {
-  const std::string text = stored(parse({"--quick", "--stream.ntimes", "9"}));
+  const std::string text = stored(parse({"--quick", "--stream.reps", "9"}));
   EXPECT_NE(text.find("\nquick = on\n"), std::string::npos) << text;
   EXPECT_NE(text.find("\n[stream]\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("\nntimes = 9\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\nreps = 9\n"), std::string::npos) << text;
   EXPECT_NE(text.find("\n# default: type = double\n"), std::string::npos) << text;
   EXPECT_NE(text.find("\n# default: threads = auto\n"), std::string::npos) << text;
   EXPECT_EQ(text.find("\nthreads = "), std::string::npos) << text;
@@ -90,14 +90,14 @@ TEST(StoredConfig, SetValuesAreLinesAndDefaultsAreComments) {
 TEST(StoredConfig, AResumeKeepsTheStoredDefaultsAndRefusesToSetThem) {
   // The file records the default that was in effect (another version's,
   // say): the resume plans with it, as a default.
-  const std::string text = "quick = true\ntests = stream\n[stream]\n# default: ntimes = 11\n";
+  const std::string text = "quick = true\ntests = stream\n[stream]\n# default: reps = 11\n";
   const CommandLine resumed = parse({"--resume", "f.h5"}, "", text);
-  EXPECT_EQ(resumed.config.get("stream.ntimes"), "11");
-  EXPECT_TRUE(resumed.config.is_default("stream.ntimes"));
+  EXPECT_EQ(resumed.config.get("stream.reps"), "11");
+  EXPECT_TRUE(resumed.config.is_default("stream.reps"));
   // An option left at its default may not be set by the resume (not even to
   // the default's text: with --quick that is another plan).
-  EXPECT_EQ(test::usage_error_of([&] { parse({"--resume", "f.h5", "--stream.ntimes", "11"}, "", text); }),
-            "--resume: --stream.ntimes was left at its default in 'f.h5'; a resumed survey keeps its configuration "
+  EXPECT_EQ(test::usage_error_of([&] { parse({"--resume", "f.h5", "--stream.reps", "11"}, "", text); }),
+            "--resume: --stream.reps was left at its default in 'f.h5'; a resumed survey keeps its configuration "
             "(leave the option out)");
   EXPECT_EQ(test::usage_error_of([&] { parse({"--resume", "f.h5"}, "", "[stream]\n# default: bogus = 1\n"); }),
             "--resume: 'f.h5' was written with option 'stream.bogus', which this bwsurvey does not have");

@@ -62,7 +62,8 @@ class FakeRun final : public StreamDeviceRun {
 
 class FakeBackend final : public StreamBackend {
  public:
-  std::unique_ptr<StreamDeviceRun> plan(const Config&, const NodeContext&, const StreamCommonParams&) const override {
+  std::unique_ptr<StreamDeviceRun> plan(const Config&, const StreamOptions&, const NodeContext&,
+                                        const StreamCommonParams&) const override {
     return std::make_unique<FakeRun>();
   }
 };
@@ -89,7 +90,7 @@ std::pair<Table, Table> run_stream(const StreamBackends& backends, const Config&
 TEST(StreamBackends, EachBackendOfTheListRunsIntoTheOneTable) {
   const StreamBackends backends = {{"cpu", cpu_stream_backend()}, {"fake", std::make_shared<FakeBackend>()}};
   const auto [results, nodes] = run_stream(
-      backends, config_with({{kBackendOption, "cpu,fake"}, {kElementsOption, "4096"}, {kNtimesOption, "3"}}));
+      backends, config_with({{"stream.backend", "cpu,fake"}, {"stream.elements", "4096"}, {"stream.reps", "3"}}));
   ASSERT_EQ(results.rows(), 4u + 6u);  // the CPU's kernels, then the device's transfers and kernels
   for (std::size_t r = 0; r < 4; ++r) {
     EXPECT_EQ(results.get_string(r, "backend"), "cpu");
@@ -119,7 +120,7 @@ TEST(StreamBackends, AnUnknownBackendIsOneLineNamingTheOption) {
   const topo::Topology topology = topo::Topology::discover();
   const NodeContext node{topology, "thishost", 0, 1, 0, 1, false};
   EXPECT_EQ(test::usage_error_of([&] {
-              make_stream_benchmark(backends::stream_backends())->plan(config_with({{kBackendOption, "cpu,cuda"}}), node);
+              make_stream_benchmark(backends::stream_backends())->plan(config_with({{"stream.backend", "cpu,cuda"}}), node);
             }),
             "--stream.backend: unknown backend 'cuda'; allowed: a comma list of cpu, ocl");
 }
@@ -131,7 +132,7 @@ TEST(StreamBackends, CpuAndOclRowsInOneTableOnARealDevice) {
   if (!device) GTEST_SKIP() << "no OpenCL device";
   const auto [results, nodes] = run_stream(
       backends::stream_backends(),
-      config_with({{kBackendOption, "cpu,ocl"}, {kElementsOption, "64K"}, {kNtimesOption, "2"}}));
+      config_with({{"stream.backend", "cpu,ocl"}, {"stream.elements", "64K"}, {"stream.reps", "2"}}));
   ASSERT_EQ(results.rows(), 4u + 6u);
   std::map<std::string, int> rows_by_backend;
   for (std::size_t r = 0; r < results.rows(); ++r) {

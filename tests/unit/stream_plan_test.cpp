@@ -50,6 +50,9 @@ Config config_with(std::map<std::string, std::string> values) {
   return config;
 }
 
+// --stream.validate-epsilon alone, as the schema reads it.
+StreamValidationRule rule_of(const Config& config) { return stream_schema().read(config, false).validation; }
+
 TEST(StreamPlan, AutoSizeIsFourTimesTheLlcAndAtLeastTenMillion) {
   const topo::Topology topology = topo::Topology::synthetic(kSmallNode);
   ASSERT_EQ(topology.info().llc_bytes, 32 * kMiB);
@@ -71,9 +74,9 @@ TEST(StreamPlan, AutoSizeIsFourTimesTheLlcAndAtLeastTenMillion) {
   EXPECT_EQ(plan_stream(Config(), node_of(small_llc)).elements, 10000000u);
 
   // Float only: 4 x LLC in floats.
-  EXPECT_EQ(plan_stream(config_with({{kTypeOption, "float"}}), node_of(topology)).elements, 4 * 32 * kMiB / 4);
+  EXPECT_EQ(plan_stream(config_with({{"stream.type", "float"}}), node_of(topology)).elements, 4 * 32 * kMiB / 4);
   // Both: sized by the largest type, both types use the same element count.
-  const StreamParams both = plan_stream(config_with({{kTypeOption, "both"}}), node_of(topology));
+  const StreamParams both = plan_stream(config_with({{"stream.type", "both"}}), node_of(topology));
   EXPECT_EQ(both.elements, 4 * 32 * kMiB / 8);
   ASSERT_EQ(both.runs.size(), 2u);
   EXPECT_EQ(both.runs[0].type, StreamType::Double);
@@ -98,11 +101,11 @@ TEST(StreamPlan, AutoSizeIsCappedAtFortyPercentOfNodeMemoryWithManyRanks) {
 
 TEST(StreamPlan, ExplicitElementsOptionsAndQuick) {
   const topo::Topology topology = topo::Topology::synthetic(kSmallNode);
-  const StreamParams p = plan_stream(config_with({{kElementsOption, "64M"},
-                                                  {kTypeOption, "float,double"},
-                                                  {kNtimesOption, "7"},
-                                                  {kStoresOption, "normal"},
-                                                  {kOffsetOption, "512"}}),
+  const StreamParams p = plan_stream(config_with({{"stream.elements", "64M"},
+                                                  {"stream.type", "float,double"},
+                                                  {"stream.reps", "7"},
+                                                  {"stream.stores", "normal"},
+                                                  {"stream.offset-bytes", "512"}}),
                                      node_of(topology));
   EXPECT_FALSE(p.elements_auto);
   EXPECT_EQ(p.elements, 64 * kMiB);
@@ -112,15 +115,15 @@ TEST(StreamPlan, ExplicitElementsOptionsAndQuick) {
   EXPECT_EQ(p.runs[0].type, StreamType::Float);
   EXPECT_EQ(p.runs[1].type, StreamType::Double);
   for (const StreamTypeRun& r : p.runs) EXPECT_EQ(r.stores, StoreKind::Normal);
-  EXPECT_EQ(plan_stream(config_with({{kElementsOption, "1e7"}}), node_of(topology)).elements, 10000000u);
+  EXPECT_EQ(plan_stream(config_with({{"stream.elements", "1e7"}}), node_of(topology)).elements, 10000000u);
 
   // Arrays that fit in the LLC keep normal stores under auto.
-  const StreamParams in_cache = plan_stream(config_with({{kElementsOption, "4096"}}), node_of(topology));
+  const StreamParams in_cache = plan_stream(config_with({{"stream.elements", "4096"}}), node_of(topology));
   EXPECT_EQ(in_cache.runs[0].stores, StoreKind::Normal);
 
   // --quick shortens the default repetitions, not explicit ones.
   EXPECT_EQ(plan_stream(Config(), node_of(topology, 1, true)).ntimes, kQuickNtimes);
-  EXPECT_EQ(plan_stream(config_with({{kNtimesOption, "20"}}), node_of(topology, 1, true)).ntimes, 20);
+  EXPECT_EQ(plan_stream(config_with({{"stream.reps", "20"}}), node_of(topology, 1, true)).ntimes, 20);
 
   const std::string d = describe_stream(p);
   EXPECT_NE(d.find("float+double"), std::string::npos) << d;
@@ -134,13 +137,13 @@ using bws::test::usage_error_of;
 TEST(StreamPlan, EveryBadValueIsAUsageErrorNamingTheOption) {
   const topo::Topology topology = topo::Topology::synthetic(kSmallNode);
   const std::vector<std::pair<const char*, std::string>> bad = {
-      {kElementsOption, "abc"},   {kElementsOption, "100"}, {kElementsOption, "-5"},
-      {kElementsOption, "0"},     {kElementsOption, "4G"},  {kElementsOption, "1.5"},
-      {kTypeOption, "int"},       {kTypeOption, ""},        {kTypeOption, "double,"},
-      {kNtimesOption, "1"},       {kNtimesOption, "0"},     {kNtimesOption, "abc"},
-      {kNtimesOption, "1000001"}, {kNtimesOption, "2.5"},   {kNtimesOption, "99999999999999999999999"},
-      {kStoresOption, "fast"},    {kOffsetOption, "100"},   {kOffsetOption, "4096"},
-      {kOffsetOption, "-64"},     {kOffsetOption, "abc"},
+      {"stream.elements", "abc"},   {"stream.elements", "100"}, {"stream.elements", "-5"},
+      {"stream.elements", "0"},     {"stream.elements", "4G"},  {"stream.elements", "1.5"},
+      {"stream.type", "int"},       {"stream.type", ""},        {"stream.type", "double,"},
+      {"stream.reps", "1"},       {"stream.reps", "0"},     {"stream.reps", "abc"},
+      {"stream.reps", "1000001"}, {"stream.reps", "2.5"},   {"stream.reps", "99999999999999999999999"},
+      {"stream.stores", "fast"},    {"stream.offset-bytes", "100"},   {"stream.offset-bytes", "4096"},
+      {"stream.offset-bytes", "-64"},     {"stream.offset-bytes", "abc"},
   };
   for (const auto& [option, value] : bad) {
     const std::string message = usage_error_of([&] {
@@ -151,22 +154,27 @@ TEST(StreamPlan, EveryBadValueIsAUsageErrorNamingTheOption) {
     EXPECT_EQ(message.find('\n'), std::string::npos) << message;
   }
   EXPECT_EQ(usage_error_of([&] {
-              plan_stream(config_with({{kTypeOption, "int"}}), node_of(topology));
+              plan_stream(config_with({{"stream.type", "int"}}), node_of(topology));
             }),
             "--stream.type: unknown type 'int'; allowed: double, float, both (or a comma list such as double,float)");
   EXPECT_EQ(usage_error_of([&] {
-              plan_stream(config_with({{kNtimesOption, "1"}}), node_of(topology));
+              plan_stream(config_with({{"stream.reps", "1"}}), node_of(topology));
             }),
-            "--stream.ntimes: '1' is out of range; allowed: 2..250");
+            "--stream.reps: '1' is out of range; allowed: 2..250");
   // Float overflows after 33 repetitions of STREAM's growing values.
   EXPECT_EQ(usage_error_of([&] {
-              plan_stream(config_with({{kNtimesOption, "40"}, {kTypeOption, "both"}}), node_of(topology));
+              plan_stream(config_with({{"stream.reps", "40"}, {"stream.type", "both"}}), node_of(topology));
+            }),
+            "--stream.reps: '40' is out of range; allowed: 2..30");
+  // By its old name, the message names what was typed.
+  EXPECT_EQ(usage_error_of([&] {
+              plan_stream(config_with({{"stream.ntimes", "40"}, {"stream.type", "float"}}), node_of(topology));
             }),
             "--stream.ntimes: '40' is out of range; allowed: 2..30");
 
   // 4G doubles: 3 x 32 GiB on each of 2 ranks do not fit in 24 GiB.
   const std::string too_big = usage_error_of([&] {
-    plan_stream(config_with({{kElementsOption, "4G"}}), node_of(topology, 2));
+    plan_stream(config_with({{"stream.elements", "4G"}}), node_of(topology, 2));
   });
   EXPECT_NE(too_big.find("--stream.elements 4G: 3 arrays of 32.00 GiB on each of 2 ranks need 192.00 GiB; "
                          "this node has 24.00 GiB"),
@@ -179,14 +187,14 @@ TEST(StreamPlan, LargestAllowedElementCountFits) {
   const topo::Topology topology = topo::Topology::synthetic(kSmallNode);
   // Read the maximum from the message and check it plans and its successor does not.
   const std::string message = usage_error_of([&] {
-    plan_stream(config_with({{kElementsOption, "4G"}}), node_of(topology, 2));
+    plan_stream(config_with({{"stream.elements", "4G"}}), node_of(topology, 2));
   });
   const std::size_t from = message.find("1024..") + 6;
   const std::uint64_t max = std::stoull(message.substr(from));
-  const StreamParams p = plan_stream(config_with({{kElementsOption, std::to_string(max)}}), node_of(topology, 2));
+  const StreamParams p = plan_stream(config_with({{"stream.elements", std::to_string(max)}}), node_of(topology, 2));
   EXPECT_LE(2 * p.buffer_bytes, topology.info().node_memory_bytes);
   EXPECT_NE(usage_error_of([&] {
-              plan_stream(config_with({{kElementsOption, std::to_string(max + 1000)}}), node_of(topology, 2));
+              plan_stream(config_with({{"stream.elements", std::to_string(max + 1000)}}), node_of(topology, 2));
             }),
             "(no UsageError)");
 }
@@ -207,7 +215,7 @@ StreamValidation judged_with_b_off_by(double d, const StreamValidationRule& rule
 }
 
 TEST(StreamValidationRule, JustUnderPassesJustOverFailsAndTheOptionMovesTheLimit) {
-  const StreamValidationRule stream510 = parse_validation_rule(Config());  // default: auto
+  const StreamValidationRule stream510 = rule_of(Config());  // default: auto
   EXPECT_EQ(stream510.limit<double>(), 1e-13);
   EXPECT_EQ(stream510.limit<float>(), 1e-6);
   EXPECT_TRUE(judged_with_b_off_by(5.4e-10, stream510).passed());
@@ -215,17 +223,17 @@ TEST(StreamValidationRule, JustUnderPassesJustOverFailsAndTheOptionMovesTheLimit
   EXPECT_NEAR(judged_with_b_off_by(6.6e-10, stream510).of(StreamArray::B).avg_rel_error, 1.1e-13, 1e-16);
 
   // --stream.validate-epsilon 1e-12: the "over" case now passes; 1e-14: the "under" case fails.
-  const StreamValidationRule looser = parse_validation_rule(config_with({{kValidateEpsilonOption, "1e-12"}}));
+  const StreamValidationRule looser = rule_of(config_with({{"stream.validate-epsilon", "1e-12"}}));
   EXPECT_EQ(looser.limit<double>(), 1e-12);
   EXPECT_EQ(looser.limit<float>(), 1e-12);  // one value for both types
   EXPECT_TRUE(judged_with_b_off_by(6.6e-10, looser).passed());
-  const StreamValidationRule stricter = parse_validation_rule(config_with({{kValidateEpsilonOption, "1e-14"}}));
+  const StreamValidationRule stricter = rule_of(config_with({{"stream.validate-epsilon", "1e-14"}}));
   EXPECT_FALSE(judged_with_b_off_by(5.4e-10, stricter).passed());
   EXPECT_EQ(judged_with_b_off_by(5.4e-10, stricter).of(StreamArray::B).limit, 1e-14);
 
   // The CPU plan carries it.
   const topo::Topology topology = topo::Topology::synthetic(kSmallNode);
-  EXPECT_EQ(plan_stream(config_with({{kValidateEpsilonOption, "1e-12"}}), node_of(topology)).validation.limit<double>(),
+  EXPECT_EQ(plan_stream(config_with({{"stream.validate-epsilon", "1e-12"}}), node_of(topology)).validation.limit<double>(),
             1e-12);
   EXPECT_EQ(plan_stream(Config(), node_of(topology)).validation.limit<double>(), 1e-13);
 }
@@ -233,7 +241,7 @@ TEST(StreamValidationRule, JustUnderPassesJustOverFailsAndTheOptionMovesTheLimit
 TEST(StreamValidationRule, BadValuesAreOneLineNamingTheOption) {
   for (const char* bad : {"0", "-1e-13", "1", "2", "tiny", "1e400", "nan"}) {
     const std::string message =
-        bws::test::usage_error_of([&] { parse_validation_rule(config_with({{kValidateEpsilonOption, bad}})); });
+        bws::test::usage_error_of([&] { rule_of(config_with({{"stream.validate-epsilon", bad}})); });
     EXPECT_NE(message.find("--stream.validate-epsilon"), std::string::npos) << bad << ": " << message;
     EXPECT_NE(message.find("> 0 and < 1"), std::string::npos) << bad << ": " << message;
     EXPECT_EQ(message.find('\n'), std::string::npos) << bad;

@@ -65,7 +65,7 @@ TEST(StreamRun, EndToEndOnThisMachinesTeam) {
     const auto benchmark = make_stream_benchmark();
     EXPECT_EQ(benchmark->name(), "stream");
     const Config config = config_with(
-        {{kElementsOption, "100000"}, {kNtimesOption, "3"}, {kTypeOption, "both"}, {kStoresOption, stores}});
+        {{"stream.elements", "100000"}, {"stream.reps", "3"}, {"stream.type", "both"}, {"stream.stores", stores}});
     const auto planned = benchmark->plan(config, node);
     EXPECT_GE(planned->memory_bytes(), 3u * 100000 * 8);
     planned->prepare(team);

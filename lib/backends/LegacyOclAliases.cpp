@@ -76,7 +76,7 @@ void resolve_legacy_ocl_aliases(Config& config) {
   for (const std::string& item : split_comma_list(option_text(config, kOclTestsOption, kOclTestsDefault))) {
     const std::string part = lower_text(trim_text(item));
     if (part == "stream" || part == "bs") {
-      add_ocl_backend(config, part == "stream" ? stream::kBackendOption : bs::kBackendOption, named(part.c_str()));
+      add_ocl_backend(config, part == "stream" ? stream::kBackendOption : "bs.backend", named(part.c_str()));
     } else if (part == "beff") {
       if (!named("beff")) config.set("beff.path", "device");  // named too: b_eff runs once, on --beff.path
     } else {

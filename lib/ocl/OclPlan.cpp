@@ -21,8 +21,9 @@ std::uint64_t largest_vector_entries(const bs::BsParams& p) {
 }
 
 bs::BsParams plan_bs_on_device(const Config& config, const OclDeviceInfo& device, int ranks_on_device, bool quick) {
+  const bs::BsOptions options = bs::bs_schema().read(config, quick);
   if (!device.fp64)
-    throw UsageError(option_flag(bs::kBackendOption) + " ocl: bs needs double precision (cl_khr_fp64), which " +
+    throw UsageError(options.flag(&bs::BsOptions::backends) + " ocl: bs needs double precision (cl_khr_fp64), which " +
                      device.label() + " lacks; allowed: cpu");
   bs::BsTarget target;
   target.llc_bytes = device.global_cache_bytes > 0 ? device.global_cache_bytes : kFallbackCacheBytes;
@@ -31,12 +32,12 @@ bs::BsParams plan_bs_on_device(const Config& config, const OclDeviceInfo& device
   target.ranks_sharing = ranks_on_device;
   target.quick = quick;
   target.memory_name = "device (" + device.label() + ")";
-  bs::BsParams p = bs::plan_bs_for(config, target);
+  bs::BsParams p = bs::plan_bs_for(options, target);
   std::uint64_t largest_bytes = largest_vector_entries(p) * sizeof(double);
   for (const bs::BsDegreeSweep& s : p.mesh_sweeps)
     for (const bs::BsMeshPoint& m : s.points) largest_bytes = std::max(largest_bytes, m.local_nodes * sizeof(double));
   if (device.max_allocation_bytes > 0 && largest_bytes > device.max_allocation_bytes)
-    throw UsageError(option_flag(bs::kMaxBytesOption) + " " + format_bytes(static_cast<double>(p.max_bytes)) +
+    throw UsageError(options.flag(&bs::BsOptions::max_bytes) + " " + format_bytes(static_cast<double>(p.max_bytes)) +
                      ": one array of " + format_bytes(static_cast<double>(largest_bytes)) +
                      " exceeds the largest buffer of " + device.label() + " (" +
                      format_bytes(static_cast<double>(device.max_allocation_bytes)) +

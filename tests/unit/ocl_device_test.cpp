@@ -216,9 +216,9 @@ TEST(OclDeviceRun, StreamAndBsRowsAreValidAndTagged) {
   TeamFixture f;
   const NodeContext node{f.topology, "thishost", 0, 1, 0, f.team.size(), false};
   const Config config =
-      config_with({{stream::kElementsOption, "64K"}, {stream::kNtimesOption, "2"}, {bs::kMaxBytesOption, "256K"},
-                   {bs::kFitMinBytesOption, "0"}, {bs::kPointsOption, "4"}, {bs::kRepsOption, "2"},
-                   {bs::kDegreesOption, "1,2"}, {stream::kBackendOption, "ocl"}, {bs::kBackendOption, "ocl"}});
+      config_with({{stream::kElementsOption, "64K"}, {stream::kNtimesOption, "2"}, {"bs.max-bytes", "256K"},
+                   {"bs.fit-min-bytes", "0"}, {"bs.points", "4"}, {"bs.reps", "2"},
+                   {"bs.degrees", "1,2"}, {stream::kBackendOption, "ocl"}, {"bs.backend", "ocl"}});
   const auto stream_benchmark = stream::make_stream_benchmark(backends::stream_backends());
   NullProgress progress;
   NoSync sync;

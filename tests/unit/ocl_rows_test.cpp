@@ -242,7 +242,7 @@ TEST(OclBuild, WithoutOpenClEveryDeviceUseIsAUsageError) {
   EXPECT_EQ(e.rfind("--stream.backend ocl: this build of bwsurvey has no OpenCL", 0), 0u) << e;
   EXPECT_EQ(e.find('\n'), std::string::npos) << e;
   EXPECT_EQ(usage_error_of([&] {
-              bs::make_bs_benchmark(backends::bs_backends())->plan(config_with({{bs::kBackendOption, "ocl"}}), node);
+              bs::make_bs_benchmark(backends::bs_backends())->plan(config_with({{"bs.backend", "ocl"}}), node);
             }).rfind("--bs.backend ocl: this build of bwsurvey has no OpenCL", 0),
             0u);
 }

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -116,6 +117,15 @@ TEST(BsPlan, FitMinimumIsAutoZeroOrASize) {
   EXPECT_FALSE(plan_bs(config_with({{"bs.fit-min-bytes", "0"}}), node_of(t)).fit_min_bytes_auto);
   EXPECT_EQ(plan_bs(config_with({{"bs.fit-min-bytes", "2M"}}), node_of(t)).fit_min_bytes, 2 * kMiB);
   EXPECT_EQ(plan_bs(config_with({{"bs.fit-min-bytes", "AUTO"}}), node_of(t)).fit_min_bytes, 32 * kMiB);  // the LLC
+}
+
+TEST(BsOptions, TheSchemaReadsDegreesAndFitMinimumIntoTypedFields) {
+  const BsOptions o = bs_schema().read(config_with({{"bs.degrees", " 7, 1..3 ,2"}, {"bs.fit-min-bytes", "64K"}}), false);
+  EXPECT_EQ(o.degrees, (std::vector<int>{1, 2, 3, 7}));  // ascending, each once
+  EXPECT_EQ(o.fit_min_bytes, std::optional<std::uint64_t>(65536));
+  EXPECT_EQ(o.flag(&BsOptions::degrees), "--bs.degrees");
+  EXPECT_FALSE(bs_schema().read(Config{}, false).fit_min_bytes.has_value());  // auto
+  EXPECT_EQ(bs_schema().read(Config{}, true).degrees, (std::vector<int>{1, 4, 7}));  // --quick
 }
 
 // ---- end to end ----

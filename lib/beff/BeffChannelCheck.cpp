@@ -14,43 +14,58 @@ constexpr const char* kAllowed =
     "off, 520n, 520n-ideal, or c,w,f,lambda[,s] (channels >= 1, bytes per channel and clock >= 1, clock in Hz > 0, "
     "latency in s >= 0, sequential factor > 0, default 1)";
 
-[[noreturn]] void refuse(const std::string& why) {
-  throw UsageError(option_flag(kModelOption) + ": " + why + "; allowed: " + kAllowed);
-}
+// Reads one option value's text; every refusal names `flag_`.
+class ModelText {
+ public:
+  explicit ModelText(std::string flag) : flag_(std::move(flag)) {}
 
-std::uint32_t whole(const std::string& text, const char* what) {
-  const std::string t = trim_text(text);
-  if (t.empty() || t.find_first_not_of("0123456789") != std::string::npos || t.size() > 9)
-    refuse(std::string(what) + " '" + t.substr(0, 24) + "' is not a whole number from 1 to 999999999");
-  const auto v = static_cast<std::uint32_t>(std::stoul(t));
-  if (v < 1) refuse(std::string(what) + " must be >= 1");
-  return v;
-}
+  [[noreturn]] void refuse(const std::string& why) const {
+    throw UsageError(flag_ + ": " + why + "; allowed: " + kAllowed);
+  }
 
-double real(const std::string& text, const char* what) {
-  (void)what;
-  return parse_real_number(trim_text(text), kModelOption, kAllowed);
-}
+  std::uint32_t whole(const std::string& text, const char* what) const {
+    const std::string t = trim_text(text);
+    if (t.empty() || t.find_first_not_of("0123456789") != std::string::npos || t.size() > 9)
+      refuse(std::string(what) + " " + quoted_input(t) + " is not a whole number from 1 to 999999999");
+    const auto v = static_cast<std::uint32_t>(std::stoul(t));
+    if (v < 1) refuse(std::string(what) + " must be >= 1");
+    return v;
+  }
+
+  double real(const std::string& text, const char* what) const {
+    const std::string t = trim_text(text);
+    double value = 0;
+    const NumberRead read = read_real_number(t, value);
+    if (read == NumberRead::NotANumber) refuse(std::string(what) + " " + quoted_input(t) + " is not a number");
+    if (read == NumberRead::OutOfRange) refuse(std::string(what) + " " + quoted_input(t) + " is out of range");
+    return value;
+  }
+
+ private:
+  std::string flag_;
+};
 
 }  // namespace
 
-std::optional<model::ChannelModelParams> parse_channel_model(const std::string& text) {
-  const std::string t = lower_text(trim_text(text));
-  if (t.empty() || t == "off") return std::nullopt;
-  if (t == kModelPreset520N) return model::kBittware520NMeasured;
-  if (t == kModelPreset520NIdeal) return model::kBittware520N;
+ChannelModelChoice read_channel_model(const OptionValue& v) {
+  const std::string t = lower_text(trim_text(v.text));
+  if (t.empty() || t == "off") return {};
+  if (t == kModelPreset520N) return {model::kBittware520NMeasured, t};
+  if (t == kModelPreset520NIdeal) return {model::kBittware520N, t};
+  const ModelText in(v.flag);
   const std::vector<std::string> parts = split_comma_list(t);
-  if (parts.size() != 4 && parts.size() != 5) refuse("'" + t.substr(0, 40) + "' is neither a preset nor 4 or 5 numbers");
+  if (parts.size() != 4 && parts.size() != 5)
+    in.refuse(quoted_input(t) + " is neither a preset nor 4 or 5 numbers");
   model::ChannelModelParams p;
-  p.channels = whole(parts[0], "c");
-  p.channel_width_bytes = whole(parts[1], "w");
-  p.frequency_Hz = real(parts[2], "f");
-  p.latency_seconds = real(parts[3], "lambda");
-  p.sequential_factor = parts.size() == 5 ? real(parts[4], "s") : 1.0;
-  if (!(std::isfinite(p.frequency_Hz) && p.frequency_Hz > 0)) refuse("f must be > 0 Hz");
-  if (!(std::isfinite(p.latency_seconds) && p.latency_seconds >= 0)) refuse("lambda must be >= 0 s");
-  if (!(std::isfinite(p.sequential_factor) && p.sequential_factor > 0)) refuse("s must be > 0");
-  return p;
+  p.channels = in.whole(parts[0], "c");
+  p.channel_width_bytes = in.whole(parts[1], "w");
+  p.frequency_Hz = in.real(parts[2], "f");
+  p.latency_seconds = in.real(parts[3], "lambda");
+  p.sequential_factor = parts.size() == 5 ? in.real(parts[4], "s") : 1.0;
+  if (!(std::isfinite(p.frequency_Hz) && p.frequency_Hz > 0)) in.refuse("f must be > 0 Hz");
+  if (!(std::isfinite(p.latency_seconds) && p.latency_seconds >= 0)) in.refuse("lambda must be >= 0 s");
+  if (!(std::isfinite(p.sequential_factor) && p.sequential_factor > 0)) in.refuse("s must be > 0");
+  return {p, t};
 }
 
 ChannelModelCheck channel_model_check(const RingResult& ring, const model::ChannelModelParams& params,

@@ -12,13 +12,12 @@
 #include <string>
 
 #include "beff/BeffResults.hpp"
+#include "core/OptionSchema.hpp"
 #include "core/ResultColumns.hpp"
 #include "model/ChannelModel.hpp"
 
 namespace bws::beff {
 
-inline constexpr const char* kModelOption = "beff.model";
-inline constexpr const char* kModelDefault = "off";
 // Presets: the seed's BittWare 520N, as synthesized (send then receive,
 // s = 2: the seed's corrected model, "4.07 GB/s") and its ideal first model
 // (s = 1).
@@ -34,11 +33,17 @@ inline constexpr const char* kModelPreset520NIdeal = "520n-ideal";
 inline constexpr double kModelMinRatio = 0.90;
 inline constexpr double kModelMaxRatio = 1.05;
 
-// "off" (or empty): nullopt. "520n", "520n-ideal", or "c,w,f,lambda[,s]"
-// (channels, bytes per channel and clock, clock in Hz, latency in seconds,
-// the sequential factor, default 1). Anything else: UsageError naming
-// --beff.model and the allowed forms.
-std::optional<model::ChannelModelParams> parse_channel_model(const std::string& text);
+// --beff.model as read: the model's parameters, or none when off.
+struct ChannelModelChoice {
+  std::optional<model::ChannelModelParams> params;  // nullopt: off
+  std::string label;                                // "520n", or the c,w,f,lambda text
+};
+
+// The option's own grammar: "off" (or empty): none. "520n", "520n-ideal",
+// or "c,w,f,lambda[,s]" (channels, bytes per channel and clock, clock in
+// Hz, latency in seconds, the sequential factor, default 1). Anything
+// else: UsageError naming v.flag and the allowed forms.
+ChannelModelChoice read_channel_model(const OptionValue& v);
 
 struct ChannelModelCheck {
   double expected_b_eff_Bps = 0;  // the model's, for the ring's ranks and sizes

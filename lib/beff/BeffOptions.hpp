@@ -7,26 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "beff/BeffChannelCheck.hpp"
 #include "beff/BeffMeasurement.hpp"
 #include "core/Config.hpp"
 #include "core/OptionSchema.hpp"
-#include "model/ChannelModel.hpp"
 
 namespace bws::beff {
-
-// Option keys (without the leading "--").
-inline constexpr const char* kMaxBytesOption = "beff.max-bytes";
-inline constexpr const char* kSizesOption = "beff.sizes";
-inline constexpr const char* kRandomRingsOption = "beff.random-rings";
-inline constexpr const char* kSeedOption = "beff.seed";
-inline constexpr const char* kMinTimeOption = "beff.min-time";
-inline constexpr const char* kRepsOption = "beff.reps";
-inline constexpr const char* kMethodsOption = "beff.methods";
-inline constexpr const char* kMinEfficiencyOption = "beff.min-efficiency";
-inline constexpr const char* kHugePagesOption = "beff.huge-pages";
-inline constexpr const char* kPathOption = "beff.path";
-
-inline constexpr const char* kMaxBytesDefault = "1M";  // 4 KiB * 2^8: a = 2
 
 // Where messages start and end: in host memory (the MPI ring as HPCC runs
 // it), or in device memory, copied device -> host before the send and
@@ -35,9 +21,12 @@ inline constexpr const char* kMaxBytesDefault = "1M";  // 4 KiB * 2^8: a = 2
 enum class BeffPath { Host, Device };
 const char* path_name(BeffPath path);  // "host", "device"
 
+// The values as read; a message of plan() names an option by its field:
+// o.flag(&BeffOptions::sizes_bytes) gives "--beff.sizes".
 struct BeffOptions : TypedOptions {
   std::uint64_t max_bytes = 0;
   bool max_bytes_is_default = true;        // equal to the default's value (however written)
+  std::string max_bytes_default;           // the default as declared ("1M"), for messages
   std::vector<std::uint64_t> sizes_bytes;  // --beff.sizes as given; empty: the 21 sizes
   int random_rings = 0;
   std::optional<std::uint64_t> seed;  // nullopt: auto (from the clock)
@@ -45,8 +34,7 @@ struct BeffOptions : TypedOptions {
   int reps = 0;
   std::vector<ExchangeMethod> methods;  // in the order given
   double min_efficiency = 0;
-  std::optional<model::ChannelModelParams> channel_model;  // --beff.model; nullopt: off
-  std::string channel_model_label;                          // "520n", or the c,w,f,lambda text
+  ChannelModelChoice channel_model;     // --beff.model (BeffChannelCheck.hpp)
   bool huge_pages = true;
   BeffPath path = BeffPath::Host;
 };

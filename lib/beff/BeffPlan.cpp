@@ -1,7 +1,5 @@
 #include "beff/BeffPlan.hpp"
 
-#include "beff/BeffChannelCheck.hpp"
-
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -47,7 +45,7 @@ std::vector<std::uint64_t> sizes_within_memory(const BeffOptions& o, const RankL
   const std::string allowed = allowed_sizes(limit) + " (" + memory_reason(layout, limit) + ")";
   for (std::uint64_t bytes : o.sizes_bytes)
     if (bytes > limit)
-      throw UsageError(o.flag(kSizesOption) + ": " + std::to_string(bytes) + " bytes is above what memory allows; " +
+      throw UsageError(o.flag(&BeffOptions::sizes_bytes) + ": " + std::to_string(bytes) + " bytes is above what memory allows; " +
                        allowed);
   std::vector<std::uint64_t> sizes = o.sizes_bytes;
   std::sort(sizes.begin(), sizes.end());
@@ -58,7 +56,7 @@ std::vector<std::uint64_t> sizes_for_max_bytes(const BeffOptions& o, const RankL
   const std::string allowed = "allowed: " + std::to_string(model::beff_smallest_max_bytes()) + ".." +
                               std::to_string(limit) + " bytes (" + memory_reason(layout, limit) + ")";
   if (o.max_bytes > limit)
-    throw UsageError(o.flag(kMaxBytesOption) + ": " + std::to_string(o.max_bytes) +
+    throw UsageError(o.flag(&BeffOptions::max_bytes) + ": " + std::to_string(o.max_bytes) +
                      " bytes is above what memory allows; " + allowed);
   // Throws for <= 4096 (a would be <= 1) and values too close to 4096.
   return model::beff_message_sizes_for_max_bytes(o.max_bytes, limit);
@@ -107,10 +105,11 @@ DeviceBuffersRequest device_request(const BeffParams& p) {
 }
 
 BeffParams plan_beff(const Config& config, const RankLayout& layout, const DeviceBuffersProvider* device) {
-  BeffParams p = plan_beff(beff_schema().read(config, layout.quick), layout);
+  const BeffOptions options = beff_schema().read(config, layout.quick);
+  BeffParams p = plan_beff(options, layout);
   if (p.path == BeffPath::Device) {
     if (device == nullptr)
-      throw UsageError(option_flag(kPathOption) +
+      throw UsageError(options.flag(&BeffOptions::path) +
                        ": 'device' needs OpenCL, which this build of bwsurvey left out (install "
                        "ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd and rebuild); allowed: host");
     p.device_name = device->check(config, device_request(p));
@@ -128,9 +127,9 @@ BeffParams plan_beff(const BeffOptions& o, const RankLayout& layout) {
   p.sizes_explicit = !o.sizes_bytes.empty();
   if (p.sizes_explicit) {
     if (!o.max_bytes_is_default)
-      throw UsageError(o.flag(kMaxBytesOption) + " and " + o.flag(kSizesOption) +
+      throw UsageError(o.flag(&BeffOptions::max_bytes) + " and " + o.flag(&BeffOptions::sizes_bytes) +
                        " both given; allowed: one of them (--beff.sizes lists every size, --beff.max-bytes "
-                       "sets the largest of the 21; leave it at " + kMaxBytesDefault + ")");
+                       "sets the largest of the 21; leave it at " + o.max_bytes_default + ")");
     p.sizes_bytes = sizes_within_memory(o, layout, p.message_limit_bytes);
   } else {
     p.sizes_bytes = sizes_for_max_bytes(o, layout, p.message_limit_bytes);
@@ -142,8 +141,8 @@ BeffParams plan_beff(const BeffOptions& o, const RankLayout& layout) {
   p.reps = o.reps;
   p.methods = o.methods;
   p.min_efficiency = o.min_efficiency;
-  p.channel_model = o.channel_model;
-  p.channel_model_label = o.channel_model_label;
+  p.channel_model = o.channel_model.params;
+  p.channel_model_label = o.channel_model.label;
   p.huge_pages = o.huge_pages;
   p.path = o.path;
   const auto& nodes = layout.node_of_rank;

@@ -12,8 +12,8 @@
 #include <cstdio>
 
 #include "bs/BsDevice.hpp"
+#include "bs/BsOptions.hpp"
 #include "core/BackendList.hpp"
-#include "core/OptionText.hpp"
 #include "core/ResultColumns.hpp"
 #include "topology/Team.hpp"
 
@@ -134,9 +134,12 @@ class BsBenchmark final : public NodeBenchmark {
   std::unique_ptr<PlannedRun> plan(const Config& config, const NodeContext& node) const override {
     std::vector<std::string> known;
     for (const auto& [name, backend] : backends_) known.push_back(name);
+    // The list is read here, where the backends built in are known; each
+    // backend then plans its own target from the same options.
+    const BsOptions options = bs_schema().read(config, node.quick);
+    const std::string backend_key = options.flag(&BsOptions::backends).substr(2);  // parse_backend_list adds "--"
     std::vector<std::unique_ptr<BsDeviceRun>> devices;
-    for (const std::string& name : parse_backend_list(option_text(config, kBackendOption, kBackendDefault),
-                                                      kBackendOption, known))
+    for (const std::string& name : parse_backend_list(options.backends, backend_key.c_str(), known))
       devices.push_back(backends_.at(name)->plan(config, node));
     return std::make_unique<BsPlannedRun>(std::move(devices), node);
   }

@@ -27,8 +27,9 @@ std::vector<std::uint64_t> geometric_sweep(std::uint64_t lo, std::uint64_t hi, i
   return bytes;
 }
 
-// Fills the sweeps and the memory needs of p for its min/max bytes.
-void resolve_sweeps(BsParams& p) {
+// Fills the sweeps and the memory needs of p for its min/max bytes;
+// `max_flag` names --bs.max-bytes as it was typed.
+void resolve_sweeps(BsParams& p, const std::string& max_flag) {
   p.target_bytes = geometric_sweep(p.min_bytes, p.max_bytes, p.points);
   p.vector_points.assign(5, {});
   p.vector_buffer_bytes = 0;
@@ -56,10 +57,9 @@ void resolve_sweeps(BsParams& p) {
       if (!sweep.points.empty() && sweep.points.back().elements_per_side >= k) continue;
       const BsMeshPoint point = mesh_point(k, degree, p.mask_boundary);
       if (point.local_nodes > static_cast<std::uint64_t>(INT32_MAX))
-        throw UsageError(option_flag(kMaxBytesOption) + " " + format_bytes(static_cast<double>(p.max_bytes)) +
-                         ": the degree-" + std::to_string(degree) + " mesh would need " +
-                         std::to_string(point.local_nodes) + " local nodes, more than 32-bit ids hold; allowed: " +
-                         "a smaller --bs.max-bytes");
+        throw UsageError(max_flag + " " + format_bytes(static_cast<double>(p.max_bytes)) + ": the degree-" +
+                         std::to_string(degree) + " mesh would need " + std::to_string(point.local_nodes) +
+                         " local nodes, more than 32-bit ids hold; allowed: a smaller " + max_flag);
       sweep.points.push_back(point);
       const BsMeshLayout layout = mesh_layout(point.global_nodes, point.local_nodes);
       p.mesh_buffer_bytes = std::max(p.mesh_buffer_bytes, layout.total);
@@ -129,10 +129,11 @@ BsParams plan_bs_for(const BsOptions& o, const BsTarget& target) {
     std::uint64_t llc_bytes, node_memory_bytes;
   } const info{target.llc_bytes, target.memory_bytes};
   const std::string where = target.memory_name;
+  const std::string max_flag = o.flag(&BsOptions::max_bytes), min_flag = o.flag(&BsOptions::min_bytes);
   p.fit_min_bytes_auto = !o.fit_min_bytes.has_value();
   p.fit_min_bytes = o.fit_min_bytes.value_or(info.llc_bytes);
   p.tests = o.tests;
-  if (p.tests.empty()) throw UsageError(o.flag(kTestsOption) + ": no test given; allowed: a comma list of bs1..bs7, or all");
+  if (p.tests.empty()) throw UsageError(o.flag(&BsOptions::tests) + ": no test given; allowed: a comma list of bs1..bs7, or all");
   p.points = o.points;
   p.reps = o.reps;
   p.degrees = o.degrees;
@@ -152,27 +153,27 @@ BsParams plan_bs_for(const BsOptions& o, const BsTarget& target) {
     p.max_bytes = *o.max_bytes;
   }
   if (p.min_bytes > p.max_bytes)
-    throw UsageError(o.flag(kMinBytesOption) + " " + min_text + " is above " + o.flag(kMaxBytesOption) + " " +
+    throw UsageError(min_flag + " " + min_text + " is above " + max_flag + " " +
                      (p.max_bytes_auto ? "auto (" + format_bytes(static_cast<double>(p.max_bytes)) + ")" : max_text) +
-                     "; allowed: --bs.min-bytes <= --bs.max-bytes");
-  resolve_sweeps(p);
+                     "; allowed: " + min_flag + " <= " + max_flag);
+  resolve_sweeps(p, max_flag);
   if (memory_known && p.max_bytes_auto) {
     // Lower the auto maximum until the node's ranks fit in 40% of its memory.
     const double budget = kAutoMemoryFraction * per_rank_memory;
     for (int tries = 0; tries < 20 && static_cast<double>(p.memory_bytes()) > budget; ++tries) {
       const double shrink = 0.95 * budget / static_cast<double>(p.memory_bytes());
       p.max_bytes = std::max(p.min_bytes, static_cast<std::uint64_t>(static_cast<double>(p.max_bytes) * shrink));
-      resolve_sweeps(p);
+      resolve_sweeps(p, max_flag);
       if (p.max_bytes == p.min_bytes) break;
     }
   }
   if (memory_known && static_cast<double>(p.memory_bytes()) > (p.max_bytes_auto ? kAutoMemoryFraction : 1.0) * per_rank_memory)
-    throw UsageError(option_flag(kMaxBytesOption) + " " +
+    throw UsageError(max_flag + " " +
                      (p.max_bytes_auto ? "auto (" + format_bytes(static_cast<double>(p.max_bytes)) + ")" : max_text) +
                      ": the sweep needs " + format_bytes(static_cast<double>(p.memory_bytes())) + " on each of " +
                      std::to_string(p.ranks_on_node) + (p.ranks_on_node == 1 ? " rank" : " ranks") +
                      "; this " + where + " has " + format_bytes(static_cast<double>(info.node_memory_bytes)) +
-                     " (allowed: a smaller --bs.max-bytes)");
+                     " (allowed: a smaller " + max_flag + ")");
   return p;
 }
 

@@ -6,10 +6,12 @@
 #include "TestSupport.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "beff/BeffChannelCheck.hpp"
+#include "beff/BeffOptions.hpp"
 #include "beff/BeffResults.hpp"
 #include "beff/BeffRingRun.hpp"
 
@@ -17,6 +19,11 @@ namespace bws::beff {
 namespace {
 
 using bws::test::usage_error_of;
+
+// --beff.model as the schema reads it.
+std::optional<model::ChannelModelParams> model_of(const char* text) {
+  return beff_schema().read(test::config_with({{"beff.model", text}}), false).channel_model.params;
+}
 
 // ---- seed 002's channel model as the run's check (--beff.model) ----
 
@@ -45,7 +52,7 @@ RingResult seed_ring(int ranks, const double (&transfer)[21]) {
 }
 
 TEST(BeffChannelModel, TheSeedsRowsGiveItsBeffAndPassTheCorrectedModel) {
-  const auto model = parse_channel_model("520n");
+  const auto model = model_of("520n");
   ASSERT_TRUE(model.has_value());
 
   const RingResult one = seed_ring(1, kSeedOneDevice);
@@ -65,19 +72,19 @@ TEST(BeffChannelModel, TheSeedsRowsGiveItsBeffAndPassTheCorrectedModel) {
   EXPECT_TRUE(c8.check.passed);
 
   // Against the ideal first model (8.1392e9 on one device) the seed's link is 51 % short: fails.
-  const ChannelModelCheck ideal = channel_model_check(one, *parse_channel_model("520n-ideal"), "520n-ideal");
+  const ChannelModelCheck ideal = channel_model_check(one, *model_of("520n-ideal"), "520n-ideal");
   EXPECT_NEAR(ideal.expected_b_eff_Bps, 8.1392e9, 8.1392e9 * 2e-5);
   EXPECT_FALSE(ideal.check.passed);
   // A model twice as slow as the link: the link is above it, fails too.
-  const auto slow = parse_channel_model("2,16,156.25e6,1040e-9,2");
+  const auto slow = model_of("2,16,156.25e6,1040e-9,2");
   ASSERT_TRUE(slow.has_value());
   EXPECT_FALSE(channel_model_check(one, *slow, "x").check.passed);
 }
 
 TEST(BeffChannelModel, TheOptionParsesPresetsAndNumbersAndRefusesTheRest) {
-  EXPECT_FALSE(parse_channel_model("off").has_value());
-  EXPECT_FALSE(parse_channel_model("").has_value());
-  const auto p = parse_channel_model(" 2, 32, 156.25e6, 520e-9 ");
+  EXPECT_FALSE(model_of("off").has_value());
+  EXPECT_FALSE(model_of("").has_value());
+  const auto p = model_of(" 2, 32, 156.25e6, 520e-9 ");
   ASSERT_TRUE(p.has_value());
   EXPECT_EQ(p->channels, 2u);
   EXPECT_EQ(p->channel_width_bytes, 32u);
@@ -86,14 +93,16 @@ TEST(BeffChannelModel, TheOptionParsesPresetsAndNumbersAndRefusesTheRest) {
   EXPECT_DOUBLE_EQ(p->sequential_factor, 1);
   for (const char* bad : {"fast", "2,32,156e6", "0,32,1e8,0", "2,32,0,0", "2,32,1e8,-1", "2,32,1e8,0,0", "2,x,1e8,0",
                           "2,32,1e400,0", "1,2,3,4,5,6"}) {
-    const std::string message = usage_error_of([&] { parse_channel_model(bad); });
+    const std::string message = usage_error_of([&] { model_of(bad); });
     EXPECT_NE(message.find("--beff.model"), std::string::npos) << bad << ": " << message;
     EXPECT_NE(message.find("allowed"), std::string::npos) << bad << ": " << message;
     EXPECT_EQ(message.find('\n'), std::string::npos) << bad;
   }
   // Planned from the option, off by default.
   EXPECT_FALSE(plan_with({}).channel_model.has_value());
-  EXPECT_TRUE(plan_with({{kModelOption, "520n"}}).channel_model.has_value());
+  EXPECT_TRUE(plan_with({{"beff.model", "520n"}}).channel_model.has_value());
+  EXPECT_EQ(plan_with({{"beff.model", "520N-Ideal"}}).channel_model_label, "520n-ideal");
+  EXPECT_EQ(plan_with({{"beff.model", " 2,32,1E8,0 "}}).channel_model_label, "2,32,1e8,0");
 }
 
 }  // namespace

@@ -141,12 +141,12 @@ TEST(BeffPlan, DefaultsAreTheSeedsSizesAndIssueThreesValues) {
 TEST(BeffPlan, QuickShortensTheDefaultMinTimeOnly) {
   EXPECT_DOUBLE_EQ(plan_with({}, layout_with(64 * kGiB, 1, true)).min_time_seconds, 0.001);
   Config config;
-  config.set(kMinTimeOption, "0.05");
+  config.set("beff.min-time", "0.05");
   EXPECT_DOUBLE_EQ(plan_beff(config, layout_with(64 * kGiB, 1, true)).min_time_seconds, 0.05);
 }
 
 TEST(BeffPlan, MaxBytesSetsTheGrowthSoTheLastSizeIsIt) {
-  const BeffParams p = plan_with({{kMaxBytesOption, "16M"}});
+  const BeffParams p = plan_with({{"beff.max-bytes", "16M"}});
   ASSERT_EQ(p.sizes_bytes.size(), 21u);
   EXPECT_EQ(p.sizes_bytes[12], 4096u);
   EXPECT_EQ(p.sizes_bytes.back(), 16 * kMiB);
@@ -156,46 +156,46 @@ TEST(BeffPlan, MaxBytesSetsTheGrowthSoTheLastSizeIsIt) {
 }
 
 TEST(BeffPlan, AnExplicitSizeListIsSortedAndUsedAsGiven) {
-  const BeffParams p = plan_with({{kSizesOption, " 64K, 8,1K "}});
+  const BeffParams p = plan_with({{"beff.sizes", " 64K, 8,1K "}});
   EXPECT_TRUE(p.sizes_explicit);
   EXPECT_EQ(p.sizes_bytes, (std::vector<std::uint64_t>{8, 1024, 65536}));
-  EXPECT_EQ(plan_with({{kSizesOption, "100"}}).sizes_bytes, (std::vector<std::uint64_t>{100}));
+  EXPECT_EQ(plan_with({{"beff.sizes", "100"}}).sizes_bytes, (std::vector<std::uint64_t>{100}));
   // The stored /config names every option: max-bytes at its default value is no conflict.
-  EXPECT_EQ(plan_with({{kSizesOption, "8"}, {kMaxBytesOption, "1M"}}).sizes_bytes.size(), 1u);
+  EXPECT_EQ(plan_with({{"beff.sizes", "8"}, {"beff.max-bytes", "1M"}}).sizes_bytes.size(), 1u);
 }
 
 TEST(BeffPlan, SeedsMethodsAndTheOtherNumbers) {
-  const BeffParams p = plan_with({{kSeedOption, "42"},
-                                  {kMethodsOption, "nonblocking"},
-                                  {kRepsOption, "3"},
-                                  {kRandomRingsOption, "0"},
-                                  {kMinTimeOption, "2.5e-3"},
-                                  {kMinEfficiencyOption, "1"}});
+  const BeffParams p = plan_with({{"beff.seed", "42"},
+                                  {"beff.methods", "nonblocking"},
+                                  {"beff.reps", "3"},
+                                  {"beff.random-rings", "0"},
+                                  {"beff.min-time", "2.5e-3"},
+                                  {"beff.min-efficiency", "1"}});
   EXPECT_EQ(p.seed, 42u);
   EXPECT_EQ(p.methods, std::vector<ExchangeMethod>{ExchangeMethod::Nonblocking});
   EXPECT_EQ(p.reps, 3);
   EXPECT_EQ(p.random_rings, 0);
   EXPECT_DOUBLE_EQ(p.min_time_seconds, 2.5e-3);
   EXPECT_DOUBLE_EQ(p.min_efficiency, 1.0);
-  EXPECT_TRUE(plan_with({{kSeedOption, "auto"}}).seed_auto);
-  EXPECT_LE(plan_with({{kSeedOption, "AUTO"}}).seed, (std::uint64_t{1} << 63) - 1);
-  EXPECT_EQ(plan_with({{kMethodsOption, "sendrecv, sendrecv"}}).methods.size(), 1u);
+  EXPECT_TRUE(plan_with({{"beff.seed", "auto"}}).seed_auto);
+  EXPECT_LE(plan_with({{"beff.seed", "AUTO"}}).seed, (std::uint64_t{1} << 63) - 1);
+  EXPECT_EQ(plan_with({{"beff.methods", "sendrecv, sendrecv"}}).methods.size(), 1u);
 }
 
 TEST(BeffPlan, MemoryLimitsTheLargestMessage) {
   // 1 GiB node, 4 ranks: 4 buffers each within 40% -> 0.4 GiB / 16 = 26843545 bytes.
   const RankLayout small = layout_with(kGiB, 4);
   EXPECT_EQ(plan_with({}, small).message_limit_bytes, 26843545u);
-  EXPECT_EQ(plan_with({{kSizesOption, "26843545"}}, small).sizes_bytes.back(), 26843545u);
-  const std::string big = plan_error({{kSizesOption, "8,26843546"}}, small);
+  EXPECT_EQ(plan_with({{"beff.sizes", "26843545"}}, small).sizes_bytes.back(), 26843545u);
+  const std::string big = plan_error({{"beff.sizes", "8,26843546"}}, small);
   EXPECT_NE(big.find("--beff.sizes"), std::string::npos) << big;
   EXPECT_NE(big.find("above what memory allows"), std::string::npos) << big;
   EXPECT_NE(big.find("allowed: 1..26843545"), std::string::npos) << big;
-  const std::string max = plan_error({{kMaxBytesOption, "32M"}}, small);
+  const std::string max = plan_error({{"beff.max-bytes", "32M"}}, small);
   EXPECT_NE(max.find("--beff.max-bytes"), std::string::npos) << max;
   EXPECT_NE(max.find("allowed: 4104..26843545"), std::string::npos) << max;
   // MPI counts bytes in an int, whatever the memory.
-  EXPECT_NE(plan_error({{kSizesOption, "2G"}}, layout_with(1024 * kGiB, 1)).find("2147483647"), std::string::npos);
+  EXPECT_NE(plan_error({{"beff.sizes", "2G"}}, layout_with(1024 * kGiB, 1)).find("2147483647"), std::string::npos);
   // Unknown memory: MPI's limit only.
   EXPECT_EQ(plan_with({}, layout_with(0, 1)).message_limit_bytes, 2147483647u);
 }
@@ -207,48 +207,48 @@ TEST(BeffPlan, EveryBadInputIsOneLineNamingTheOptionAndTheRange) {
     const char* needle;  // besides the option name
   };
   const std::vector<Case> cases = {
-      {kSizesOption, "0", "must be positive"},
-      {kSizesOption, "8,0", "must be positive"},
-      {kSizesOption, "-8", "is negative"},
-      {kSizesOption, ",", "empty size list"},
-      {kSizesOption, " , ", "empty size list"},
-      {kSizesOption, "1K,,2K", "empty entry"},
-      {kSizesOption, "1K,1024", "given twice"},
-      {kSizesOption, "abc", "is not a size"},
-      {kSizesOption, "64T", "allowed: 1.."},
-      {kMaxBytesOption, "4096", "allowed: 4104.."},  // a = 1
-      {kMaxBytesOption, "4K", "allowed: 4104.."},
-      {kMaxBytesOption, "100", "allowed: 4104.."},
-      {kMaxBytesOption, "4100", "allowed: 4104.."},  // a too close to 1
-      {kMaxBytesOption, "0", "allowed: 4104.."},
-      {kMethodsOption, "bogus", "unknown method 'bogus'"},
-      {kMethodsOption, "sendrecv,isend", "unknown method 'isend'"},
-      {kMethodsOption, "", "empty entry"},
-      {kHugePagesOption, "maybe", "allowed: on, off"},
-      {kRepsOption, "0", "allowed: 1..100000"},
-      {kRepsOption, "-3", "allowed: 1..100000"},
-      {kRepsOption, "100001", "allowed: 1..100000"},
-      {kRepsOption, "ten", "allowed: 1..100000"},
-      {kMinTimeOption, "0", "allowed: > 0 and <= 60"},
-      {kMinTimeOption, "-0.01", "allowed: > 0 and <= 60"},
-      {kMinTimeOption, "61", "allowed: > 0 and <= 60"},
-      {kMinTimeOption, "10ms", "allowed: > 0 and <= 60"},
-      {kMinTimeOption, "nan", "allowed: > 0 and <= 60"},
-      {kRandomRingsOption, "1001", "allowed: 0..1000"},
-      {kRandomRingsOption, "-1", "allowed: 0..1000"},
-      {kSeedOption, "-1", "or auto"},
-      {kSeedOption, "x", "or auto"},
-      {kSeedOption, "9223372036854775808", "or auto"},
-      {kMinEfficiencyOption, "0", "allowed: > 0 and <= 1"},
-      {kMinEfficiencyOption, "1.5", "allowed: > 0 and <= 1"},
-      {kMinEfficiencyOption, "-0.5", "allowed: > 0 and <= 1"},
+      {"beff.sizes", "0", "must be positive"},
+      {"beff.sizes", "8,0", "must be positive"},
+      {"beff.sizes", "-8", "is negative"},
+      {"beff.sizes", ",", "empty size list"},
+      {"beff.sizes", " , ", "empty size list"},
+      {"beff.sizes", "1K,,2K", "empty entry"},
+      {"beff.sizes", "1K,1024", "given twice"},
+      {"beff.sizes", "abc", "is not a size"},
+      {"beff.sizes", "64T", "allowed: 1.."},
+      {"beff.max-bytes", "4096", "allowed: 4104.."},  // a = 1
+      {"beff.max-bytes", "4K", "allowed: 4104.."},
+      {"beff.max-bytes", "100", "allowed: 4104.."},
+      {"beff.max-bytes", "4100", "allowed: 4104.."},  // a too close to 1
+      {"beff.max-bytes", "0", "allowed: 4104.."},
+      {"beff.methods", "bogus", "unknown method 'bogus'"},
+      {"beff.methods", "sendrecv,isend", "unknown method 'isend'"},
+      {"beff.methods", "", "empty entry"},
+      {"beff.huge-pages", "maybe", "allowed: on, off"},
+      {"beff.reps", "0", "allowed: 1..100000"},
+      {"beff.reps", "-3", "allowed: 1..100000"},
+      {"beff.reps", "100001", "allowed: 1..100000"},
+      {"beff.reps", "ten", "allowed: 1..100000"},
+      {"beff.min-time", "0", "allowed: > 0 and <= 60"},
+      {"beff.min-time", "-0.01", "allowed: > 0 and <= 60"},
+      {"beff.min-time", "61", "allowed: > 0 and <= 60"},
+      {"beff.min-time", "10ms", "allowed: > 0 and <= 60"},
+      {"beff.min-time", "nan", "allowed: > 0 and <= 60"},
+      {"beff.random-rings", "1001", "allowed: 0..1000"},
+      {"beff.random-rings", "-1", "allowed: 0..1000"},
+      {"beff.seed", "-1", "or auto"},
+      {"beff.seed", "x", "or auto"},
+      {"beff.seed", "9223372036854775808", "or auto"},
+      {"beff.min-efficiency", "0", "allowed: > 0 and <= 1"},
+      {"beff.min-efficiency", "1.5", "allowed: > 0 and <= 1"},
+      {"beff.min-efficiency", "-0.5", "allowed: > 0 and <= 1"},
   };
   for (const Case& c : cases) {
     const std::string message = plan_error({{c.key, c.value}});
     EXPECT_NE(message.find(std::string("--") + c.key), std::string::npos) << c.key << "=" << c.value << ": " << message;
     EXPECT_NE(message.find(c.needle), std::string::npos) << c.key << "=" << c.value << ": " << message;
   }
-  const std::string both = plan_error({{kSizesOption, "8"}, {kMaxBytesOption, "2M"}});
+  const std::string both = plan_error({{"beff.sizes", "8"}, {"beff.max-bytes", "2M"}});
   EXPECT_NE(both.find("--beff.max-bytes and --beff.sizes both given"), std::string::npos) << both;
 }
 
@@ -271,8 +271,8 @@ TEST(BeffPlan, TheCorruptionHookIsReadFromTheEnvironment) {
 TEST(BeffPlan, OptionsAreDeclaredWithTheirDefaults) {
   boost::program_options::options_description desc;
   make_beff_benchmark()->add_options(desc);
-  for (const char* key : {kMaxBytesOption, kSizesOption, kRandomRingsOption, kSeedOption, kMinTimeOption, kRepsOption,
-                          kMethodsOption, kMinEfficiencyOption})
+  for (const char* key : {"beff.max-bytes", "beff.sizes", "beff.random-rings", "beff.seed", "beff.min-time",
+                          "beff.reps", "beff.methods", "beff.min-efficiency", "beff.model", "beff.path"})
     EXPECT_NE(desc.find_nothrow(key, false), nullptr) << key;
 }
 

@@ -1,12 +1,14 @@
 // BS1-BS7 (lib/bs): planning errors and an end-to-end small run.
 #include <gtest/gtest.h>
 
+#include "LocalTeam.hpp"
 #include "TestSupport.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -32,11 +34,7 @@ namespace {
 constexpr std::uint64_t kMiB = 1ull << 20;
 const char* const kSmallNode = "numa:1(memory=24GiB) pack:1 l3:1(size=32MiB) l2:2(size=1MiB) l1d:1(size=32KiB) core:1 pu:1";
 
-Config config_with(std::map<std::string, std::string> values) {
-  Config config;
-  for (auto& [k, v] : values) config.set(k, v);
-  return config;
-}
+using test::config_with;
 
 // ---- planning ----
 
@@ -73,7 +71,7 @@ TEST(BsPlan, DefaultsAndQuick) {
   for (std::uint64_t b : q.target_bytes) fitted_points += b >= q.fit_min_bytes ? 1 : 0;
   EXPECT_GE(fitted_points, 3);
   // Explicit values win over --quick.
-  const BsParams e = plan_bs(config_with({{kRepsOption, "3"}, {kDegreesOption, "2-3,9"}}), node_of(t, true));
+  const BsParams e = plan_bs(config_with({{"bs.reps", "3"}, {"bs.degrees", "2-3,9"}}), node_of(t, true));
   EXPECT_EQ(e.reps, 3);
   EXPECT_EQ(e.degrees, (std::vector<int>{2, 3, 9}));
 }
@@ -88,54 +86,58 @@ TEST(BsPlan, AutoMaximumFitsFortyPercentOfMemory) {
 
 TEST(BsPlan, BadInputIsOneLineNamingTheOption) {
   const topo::Topology t = topo::Topology::synthetic(kSmallNode);
-  auto error = [&](std::map<std::string, std::string> v) {
-    return test::usage_error_of([&] { plan_bs(config_with(v), node_of(t)); });
+  struct Case {
+    std::map<std::string, std::string> values;
+    std::vector<std::string> needles;  // each in the one line
   };
-  auto expect = [](const std::string& msg, const std::string& part) {
-    EXPECT_NE(msg.find(part), std::string::npos) << msg;
-    EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+  const Case cases[] = {
+      {{{"bs.degrees", "0"}}, {"--bs.degrees", "1..15"}},
+      {{{"bs.degrees", "16"}}, {"--bs.degrees", "1..15"}},
+      {{{"bs.degrees", "1..20"}}, {"--bs.degrees", "1..15"}},
+      {{{"bs.degrees", "x"}}, {"--bs.degrees", "1..15"}},
+      {{{"bs.degrees", "5-3"}}, {"--bs.degrees", "is empty"}},
+      {{{"bs.min-bytes", "1G"}, {"bs.max-bytes", "1M"}}, {"--bs.min-bytes", "--bs.max-bytes"}},
+      {{{"bs.points", "2"}}, {"--bs.points", "3..200"}},
+      {{{"bs.fit-min-bytes", "lots"}}, {"--bs.fit-min-bytes", "auto, 0, or a size"}},
+      {{{"bs.reps", "0"}}, {"--bs.reps"}},
+      {{{"bs.tests", "bs8"}}, {"--bs.tests"}},
+      {{{"bs.mask-boundary", "maybe"}}, {"--bs.mask-boundary"}},
+      {{{"bs.max-bytes", "30G"}, {"bs.tests", "bs1"}}, {"--bs.max-bytes", "this node has"}},
+      {{{"bs.min-bytes", "-5"}}, {"--bs.min-bytes"}},
   };
-  expect(error({{kDegreesOption, "0"}}), "--bs.degrees");
-  expect(error({{kDegreesOption, "16"}}), "1..15");
-  expect(error({{kDegreesOption, "1..20"}}), "--bs.degrees");
-  expect(error({{kDegreesOption, "x"}}), "--bs.degrees");
-  expect(error({{kMinBytesOption, "1G"}, {kMaxBytesOption, "1M"}}), "--bs.min-bytes");
-  expect(error({{kMinBytesOption, "1G"}, {kMaxBytesOption, "1M"}}), "--bs.max-bytes");
-  expect(error({{kPointsOption, "2"}}), "--bs.points");
-  expect(error({{kPointsOption, "2"}}), "3..200");
-  expect(error({{kFitMinBytesOption, "lots"}}), "--bs.fit-min-bytes");
-  expect(error({{kRepsOption, "0"}}), "--bs.reps");
-  expect(error({{kTestsOption, "bs8"}}), "--bs.tests");
-  expect(error({{kMaskOption, "maybe"}}), "--bs.mask-boundary");
-  expect(error({{kMaxBytesOption, "30G"}, {kTestsOption, "bs1"}}), "--bs.max-bytes");
-  expect(error({{kMaxBytesOption, "30G"}, {kTestsOption, "bs1"}}), "this node has");
-  expect(error({{kMinBytesOption, "-5"}}), "--bs.min-bytes");
+  for (const Case& c : cases) {
+    const std::string message = test::usage_error_of([&] { plan_bs(config_with(c.values), node_of(t)); });
+    for (const std::string& needle : c.needles) test::expect_one_line_with(message, needle);
+  }
+}
+
+TEST(BsPlan, FitMinimumIsAutoZeroOrASize) {
+  const topo::Topology t = topo::Topology::synthetic(kSmallNode);
+  EXPECT_EQ(plan_bs(config_with({{"bs.fit-min-bytes", "0"}}), node_of(t)).fit_min_bytes, 0u);
+  EXPECT_FALSE(plan_bs(config_with({{"bs.fit-min-bytes", "0"}}), node_of(t)).fit_min_bytes_auto);
+  EXPECT_EQ(plan_bs(config_with({{"bs.fit-min-bytes", "2M"}}), node_of(t)).fit_min_bytes, 2 * kMiB);
+  EXPECT_EQ(plan_bs(config_with({{"bs.fit-min-bytes", "AUTO"}}), node_of(t)).fit_min_bytes, 32 * kMiB);  // the LLC
+}
+
+TEST(BsOptions, TheSchemaReadsDegreesAndFitMinimumIntoTypedFields) {
+  const BsOptions o = bs_schema().read(config_with({{"bs.degrees", " 7, 1..3 ,2"}, {"bs.fit-min-bytes", "64K"}}), false);
+  EXPECT_EQ(o.degrees, (std::vector<int>{1, 2, 3, 7}));  // ascending, each once
+  EXPECT_EQ(o.fit_min_bytes, std::optional<std::uint64_t>(65536));
+  EXPECT_EQ(o.flag(&BsOptions::degrees), "--bs.degrees");
+  EXPECT_FALSE(bs_schema().read(Config{}, false).fit_min_bytes.has_value());  // auto
+  EXPECT_EQ(bs_schema().read(Config{}, true).degrees, (std::vector<int>{1, 4, 7}));  // --quick
 }
 
 // ---- end to end ----
 
-class CountingSync final : public NodeSync {
- public:
-  void barrier() override { ++calls; }
-  int calls = 0;
-};
-
 TEST(BsRun, EndToEndSmallRunReturnsValidRowsAndFits) {
-  const topo::Topology topology = topo::Topology::discover();
-  const int threads = std::min(2, topology.info().cores);
-  topo::Team team(topology, topo::make_pinning_plan(topology, threads, topo::BindPolicy::Compact));
-  const NodeContext node{topology, "thishost", 3, 1, 0, threads, false};
+  test::LocalTeam local;
   const auto benchmark = make_bs_benchmark();
   EXPECT_EQ(benchmark->name(), "bs");
-  const Config config = config_with({{kMinBytesOption, "64K"}, {kMaxBytesOption, "2M"}, {kPointsOption, "4"},
-                                     {kRepsOption, "3"}, {kDegreesOption, "1,3"}});
-  const auto planned = benchmark->plan(config, node);
-  planned->prepare(team);
-  NullProgress progress;
-  CountingSync sync;
-  RunContext context{progress, sync};
-  const std::vector<Table> tables = planned->run(team, context);
-  planned->release();
+  const Config config = config_with({{"bs.min-bytes", "64K"}, {"bs.max-bytes", "2M"}, {"bs.points", "4"},
+                                     {"bs.reps", "3"}, {"bs.degrees", "1,3"}});
+  test::CountingSync sync;
+  const std::vector<Table> tables = local.run(*benchmark, config, local.node(), sync);
   EXPECT_EQ(sync.calls, 1 + 5 * 4 + 2);  // the T0 measurement, per BS1-BS5 size, and per degree
   ASSERT_EQ(tables.size(), 3u);
   const Table& results = tables[0];

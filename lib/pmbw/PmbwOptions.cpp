@@ -2,14 +2,27 @@
 
 namespace bws::pmbw {
 
+namespace {
+
+OptionField<PmbwOptions> routines_field() {
+  return bind_option(text_option("pmbw.routines", "all",
+                                 "pmbw: routines to run: all (every routine this CPU supports), a comma list of pmbw "
+                                 "names (ScanRead64PtrUnrollLoop, PermRead64UnrollLoop ...), ~TEXT for the names "
+                                 "containing TEXT, or 'list' to print the routines and exit"),
+                     &PmbwOptions::routines);
+}
+
+}  // namespace
+
+const OptionSchema<PmbwOptions>& pmbw_listing_schema() {
+  static const OptionSchema<PmbwOptions> schema({routines_field()});
+  return schema;
+}
+
 const OptionSchema<PmbwOptions>& pmbw_schema() {
   constexpr std::uint64_t kMaxBytes = UINT64_C(1) << 50;
   static const OptionSchema<PmbwOptions> schema({
-      bind_option(text_option("pmbw.routines", "all",
-                              "pmbw: routines to run: all (every routine this CPU supports), a comma list of pmbw "
-                              "names (ScanRead64PtrUnrollLoop, PermRead64UnrollLoop ...), ~TEXT for the names "
-                              "containing TEXT, or 'list' to print the routines and exit"),
-                  &PmbwOptions::routines),
+      routines_field(),
       {bytes_option("pmbw.min-bytes", "1K", 1, kMaxBytes, "pmbw: smallest array size of pmbw's table to run (K/M/G = x1024)")
            .note("(up to --pmbw.max-bytes)")
            .alias("pmbw.min-size"),

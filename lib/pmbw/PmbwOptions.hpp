@@ -26,5 +26,8 @@ struct PmbwOptions : TypedOptions {
 
 // Its options; pmbw_schema().read(config, quick) gives the typed values.
 const OptionSchema<PmbwOptions>& pmbw_schema();
+// --pmbw.routines alone (the same declaration): "list" prints the routines
+// whatever the other options hold, so only this one is read for it.
+const OptionSchema<PmbwOptions>& pmbw_listing_schema();
 
 }  // namespace bws::pmbw

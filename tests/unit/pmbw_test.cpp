@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "TestSupport.hpp"
+#include "pmbw/PmbwBenchmark.hpp"
 #include "pmbw/PmbwCpu.hpp"
 #include "pmbw/PmbwPlan.hpp"
 #include "pmbw/PmbwPlateaus.hpp"
@@ -103,6 +104,10 @@ TEST(PmbwPlan, ListingIsAskedByTheWordListInAnyCase) {
   EXPECT_TRUE(listing_requested(options_with({{"pmbw.routines", " LIST "}})));
   EXPECT_FALSE(listing_requested(options_with({{"pmbw.routines", "~List"}})));
   EXPECT_FALSE(listing_requested(options_with({})));
+  // The listing reads --pmbw.routines alone: another option's value does not block it.
+  const auto benchmark = make_pmbw_benchmark();
+  EXPECT_TRUE(benchmark->listing(config_with({{"pmbw.routines", "list"}, {"pmbw.reps", "0"}})).has_value());
+  EXPECT_FALSE(benchmark->listing(config_with({{"pmbw.reps", "3"}})).has_value());
 }
 
 TEST(PmbwPlan, RoutinesByNameFilterAndCpu) {

@@ -27,7 +27,8 @@ std::uint64_t resolve_elements(const LoadOptions& o, const NodeContext& node) {
                               " on the node, within its memory)";
   if (o.elements) {
     if (*o.elements > fit)
-      throw UsageError(o.flag(&LoadOptions::elements) + ": '" + std::to_string(*o.elements) + "' is out of range" + allowed);
+      throw UsageError(o.flag(&LoadOptions::elements) + ": '" + std::to_string(*o.elements) + "' is out of range" +
+                       allowed);
     return *o.elements;
   }
   const std::uint64_t llc_elements = kAutoLlcMultiple * node.topology.info().llc_bytes / 8;

@@ -168,15 +168,15 @@ PmbwParams plan_pmbw(const PmbwOptions& o, const NodeContext& node) {
   } else {
     p.max_size = *o.max_bytes;
   }
+  const std::string min_flag = o.flag(&PmbwOptions::min_bytes), max_flag = o.flag(&PmbwOptions::max_bytes);
   if (p.min_size > p.max_size)
-    throw UsageError(o.flag(&PmbwOptions::min_bytes) + " " + format_bytes(static_cast<double>(p.min_size)) + " is above " +
-                     o.flag(&PmbwOptions::max_bytes) + " " + format_bytes(static_cast<double>(p.max_size)) + "; allowed: " +
-                     o.flag(&PmbwOptions::min_bytes) + " <= " + o.flag(&PmbwOptions::max_bytes));
+    throw UsageError(min_flag + " " + format_bytes(static_cast<double>(p.min_size)) + " is above " + max_flag + " " +
+                     format_bytes(static_cast<double>(p.max_size)) + "; allowed: " + min_flag + " <= " + max_flag);
   p.sizes = node.quick && !o.min_bytes_given && p.max_size_auto
                 ? quick_sizes(p.min_size, p.max_size)
                 : sizes_between(p.min_size, p.max_size);
   if (p.sizes.empty())
-    throw UsageError(o.flag(&PmbwOptions::min_bytes) + " .. " + o.flag(&PmbwOptions::max_bytes) + ": " +
+    throw UsageError(min_flag + " .. " + max_flag + ": " +
                      format_bytes(static_cast<double>(p.min_size)) + " .. " +
                      format_bytes(static_cast<double>(p.max_size)) +
                      " holds no size of pmbw's table (1 KiB, 2 KiB, 3 KiB, 4 KiB, 6 KiB ...); allowed: a range that "
@@ -187,7 +187,7 @@ PmbwParams plan_pmbw(const PmbwOptions& o, const NodeContext& node) {
       for (int t : p.thread_counts) p.buffer_bytes = std::max(p.buffer_bytes, thread_layout(s, t, r->block_bytes()).buffer_bytes);
   const double limit = (p.max_size_auto ? kAutoMemoryFraction : kMaxMemoryFraction) * per_rank_memory;
   if (memory_known && static_cast<double>(p.buffer_bytes) > limit)
-    throw UsageError(o.flag(&PmbwOptions::max_bytes) + " " + format_bytes(static_cast<double>(p.max_size)) +
+    throw UsageError(max_flag + " " + format_bytes(static_cast<double>(p.max_size)) +
                      ": the areas need " + format_bytes(static_cast<double>(p.buffer_bytes)) + " on each of " +
                      std::to_string(p.ranks_on_node) + (p.ranks_on_node == 1 ? " rank" : " ranks") +
                      "; this node has " + format_bytes(static_cast<double>(info.node_memory_bytes)) +

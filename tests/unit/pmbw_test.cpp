@@ -157,9 +157,11 @@ TEST(PmbwPlan, SizesMemoryAndErrors) {
     std::map<std::string, std::string> values;
     const char* message_part;
   } bad[] = {
-      {{{"pmbw.min-bytes", "8M"}, {"pmbw.max-bytes", "1M"}}, "--pmbw.min-bytes 8.00 MiB is above --pmbw.max-bytes 1.00 MiB"},
+      {{{"pmbw.min-bytes", "8M"}, {"pmbw.max-bytes", "1M"}},
+       "--pmbw.min-bytes 8.00 MiB is above --pmbw.max-bytes 1.00 MiB"},
       {{{"pmbw.max-bytes", "64G"}}, "--pmbw.max-bytes 64.00 GiB: the areas need"},
-      {{{"pmbw.min-size", "8M"}, {"pmbw.max-size", "1M"}}, "--pmbw.min-size 8.00 MiB is above --pmbw.max-size 1.00 MiB"},
+      {{{"pmbw.min-size", "8M"}, {"pmbw.max-size", "1M"}},
+       "--pmbw.min-size 8.00 MiB is above --pmbw.max-size 1.00 MiB"},
       {{{"pmbw.max-size", "64G"}}, "--pmbw.max-size 64.00 GiB: the areas need"},
       {{{"pmbw.threads", "3"}}, "--pmbw.threads"},
       {{{"pmbw.min-bytes", "5K"}, {"pmbw.max-bytes", "5K"}}, "holds no size of pmbw's table"},

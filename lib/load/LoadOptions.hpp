@@ -10,10 +10,6 @@
 
 namespace bws::load {
 
-inline constexpr const char* kElementsOption = "load.elements";
-inline constexpr const char* kKernelsOption = "load.kernels";
-inline constexpr const char* kRepsOption = "load.reps";
-
 inline constexpr std::uint64_t kMinElements = 1024;
 inline constexpr std::uint64_t kMaxElements = UINT64_C(1) << 40;  // 8 TiB of doubles
 inline constexpr int kMinReps = 2;  // the first repetition is a warm-up and dropped: one must remain

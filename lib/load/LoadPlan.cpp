@@ -27,13 +27,14 @@ std::uint64_t resolve_elements(const LoadOptions& o, const NodeContext& node) {
                               " on the node, within its memory)";
   if (o.elements) {
     if (*o.elements > fit)
-      throw UsageError(o.flag(kElementsOption) + ": '" + std::to_string(*o.elements) + "' is out of range" + allowed);
+      throw UsageError(o.flag(&LoadOptions::elements) + ": '" + std::to_string(*o.elements) + "' is out of range" +
+                       allowed);
     return *o.elements;
   }
   const std::uint64_t llc_elements = kAutoLlcMultiple * node.topology.info().llc_bytes / 8;
   const std::uint64_t n = std::min(std::max(kAutoMinElements, llc_elements), elements_within(kAutoMemoryFraction, node));
   if (n < kMinElements)
-    throw UsageError(o.flag(kElementsOption) + " auto: 40% of the node's memory holds fewer than " +
+    throw UsageError(o.flag(&LoadOptions::elements) + " auto: 40% of the node's memory holds fewer than " +
                      std::to_string(kMinElements) + " doubles per rank" + allowed);
   return n;
 }

@@ -115,7 +115,7 @@ class PmbwBenchmark final : public NodeBenchmark {
     return summarize_pmbw_node(rank_tables);
   }
   std::optional<std::string> listing(const Config& config) const override {
-    if (!listing_requested(config)) return std::nullopt;
+    if (!listing_requested(pmbw_listing_schema().read(config, false))) return std::nullopt;
     return routine_listing(detect_cpu_features());
   }
 };

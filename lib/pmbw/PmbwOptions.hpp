@@ -11,19 +11,6 @@
 
 namespace bws::pmbw {
 
-inline constexpr const char* kRoutinesOption = "pmbw.routines";
-inline constexpr const char* kMinBytesOption = "pmbw.min-bytes";
-inline constexpr const char* kMaxBytesOption = "pmbw.max-bytes";
-inline constexpr const char* kThreadsOption = "pmbw.threads";
-inline constexpr const char* kQuadraticOption = "pmbw.quadratic";
-inline constexpr const char* kMinTimeOption = "pmbw.min-time";
-inline constexpr const char* kRepsOption = "pmbw.reps";
-inline constexpr const char* kSeedOption = "pmbw.seed";
-inline constexpr const char* kStatsOption = "pmbw.stats";
-
-inline constexpr const char* kRoutinesDefault = "all";
-inline constexpr const char* kStatsDefault = "";
-
 struct PmbwOptions : TypedOptions {
   std::string routines;  // all, names, ~TEXT or list: read by parse_routines against this CPU
   std::uint64_t min_bytes = 0;
@@ -39,5 +26,8 @@ struct PmbwOptions : TypedOptions {
 
 // Its options; pmbw_schema().read(config, quick) gives the typed values.
 const OptionSchema<PmbwOptions>& pmbw_schema();
+// --pmbw.routines alone (the same declaration): "list" prints the routines
+// whatever the other options hold, so only this one is read for it.
+const OptionSchema<PmbwOptions>& pmbw_listing_schema();
 
 }  // namespace bws::pmbw

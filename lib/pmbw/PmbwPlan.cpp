@@ -26,14 +26,15 @@ std::string joined_names(const std::vector<const PmbwRoutine*>& routines) {
 
 // "all", or a comma list of routine names; a name may also be a substring
 // filter prefixed with '~' (pmbw's -f): ~Scan, ~512.
-std::vector<const PmbwRoutine*> parse_routines(const std::string& text, const PmbwCpuFeatures& cpu) {
+std::vector<const PmbwRoutine*> parse_routines(const PmbwOptions& o, const PmbwCpuFeatures& cpu) {
+  const std::string flag = o.flag(&PmbwOptions::routines);
   const std::vector<const PmbwRoutine*> runnable = runnable_routines(cpu);
   if (pmbw_routines().empty())
-    throw UsageError(option_flag(kRoutinesOption) + ": this build has no pmbw kernels for " + build_architecture() +
+    throw UsageError(flag + ": this build has no pmbw kernels for " + build_architecture() +
                      " (they are x86-64 assembly); allowed: run pmbw on an x86-64 node");
   const std::string available = "; available on this CPU: " + joined_names(runnable);
   std::vector<const PmbwRoutine*> chosen;
-  for (const std::string& raw : split_comma_list(text)) {
+  for (const std::string& raw : split_comma_list(o.routines)) {
     const std::string token = trim_text(raw);
     if (lower_text(token) == "all") {
       chosen.insert(chosen.end(), runnable.begin(), runnable.end());
@@ -45,17 +46,17 @@ std::vector<const PmbwRoutine*> parse_routines(const std::string& text, const Pm
       for (const PmbwRoutine* r : runnable)
         if (std::string(r->name).find(part) != std::string::npos) chosen.push_back(r);
       if (chosen.size() == before)
-        throw UsageError(option_flag(kRoutinesOption) + ": no routine this CPU runs contains '" + part + "'" + available);
+        throw UsageError(flag + ": no routine this CPU runs contains '" + part + "'" + available);
       continue;
     }
     const PmbwRoutine* r = find_routine(token);
     if (!r)
-      throw UsageError(option_flag(kRoutinesOption) + ": unknown routine '" + token + "'" + available);
+      throw UsageError(flag + ": unknown routine '" + token + "'" + available);
     if (!cpu.supports(r->isa))
-      throw UsageError(option_flag(kRoutinesOption) + ": " + unavailable_reason(*r, cpu) + available);
+      throw UsageError(flag + ": " + unavailable_reason(*r, cpu) + available);
     chosen.push_back(r);
   }
-  if (chosen.empty()) throw UsageError(option_flag(kRoutinesOption) + ": no routine given" + available);
+  if (chosen.empty()) throw UsageError(flag + ": no routine given" + available);
   // Table order, no repeats.
   std::vector<const PmbwRoutine*> ordered;
   for (const PmbwRoutine& r : pmbw_routines())
@@ -63,7 +64,9 @@ std::vector<const PmbwRoutine*> parse_routines(const std::string& text, const Pm
   return ordered;
 }
 
-std::vector<int> parse_thread_counts(const std::string& text_in, int max_threads, bool quadratic) {
+std::vector<int> parse_thread_counts(const PmbwOptions& o, int max_threads) {
+  const std::string flag = o.flag(&PmbwOptions::threads);
+  const std::string& text_in = o.threads;
   const std::string allowed = "; allowed: auto, a range (1..N) or a list (1,2,4) of counts from 1 to the rank's " +
                               std::to_string(max_threads) + (max_threads == 1 ? " thread" : " threads") +
                               " (--threads)";
@@ -72,16 +75,16 @@ std::vector<int> parse_thread_counts(const std::string& text_in, int max_threads
   auto number = [&](const std::string& t) {
     const std::string s = trim_text(t);
     if (s.empty() || s.size() > 6 || !std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); }))
-      throw UsageError(option_flag(kThreadsOption) + ": '" + text_in + "' is not a thread count list" + allowed);
+      throw UsageError(flag + ": '" + text_in + "' is not a thread count list" + allowed);
     std::uint64_t count = 0;
     read_whole_number(s, count);  // at most 6 digits, checked above
     const int n = static_cast<int>(count);
     if (n < 1 || n > max_threads)
-      throw UsageError(option_flag(kThreadsOption) + ": " + s + " threads is out of range" + allowed);
+      throw UsageError(flag + ": " + s + " threads is out of range" + allowed);
     return n;
   };
   auto add_range = [&](int lo, int hi) {
-    if (quadratic) {
+    if (o.quadratic) {
       for (int n = lo; n <= hi; n *= 2) counts.push_back(n);
       counts.push_back(hi);
     } else {
@@ -95,7 +98,7 @@ std::vector<int> parse_thread_counts(const std::string& text_in, int max_threads
       const std::string t = trim_text(item);
       if (const auto range = split_range_item(t)) {
         const int lo = number(range->first), hi = number(range->second);
-        if (lo > hi) throw UsageError(option_flag(kThreadsOption) + ": range '" + t + "' is empty" + allowed);
+        if (lo > hi) throw UsageError(flag + ": range '" + t + "' is empty" + allowed);
         add_range(lo, hi);
       } else {
         counts.push_back(number(t));
@@ -104,12 +107,12 @@ std::vector<int> parse_thread_counts(const std::string& text_in, int max_threads
   }
   std::sort(counts.begin(), counts.end());
   counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
-  if (counts.empty()) throw UsageError(option_flag(kThreadsOption) + ": no thread count given" + allowed);
+  if (counts.empty()) throw UsageError(flag + ": no thread count given" + allowed);
   return counts;
 }
 
-bool listing_requested(const Config& config) {
-  return lower_text(trim_text(option_text(config, kRoutinesOption, kRoutinesDefault))) == "list";
+bool listing_requested(const PmbwOptions& o) {
+  return lower_text(trim_text(o.routines)) == "list";
 }
 
 std::string routine_listing(const PmbwCpuFeatures& cpu) {
@@ -136,8 +139,8 @@ PmbwParams plan_pmbw(const PmbwOptions& o, const NodeContext& node) {
   const topo::TopologyInfo& info = node.topology.info();
   const PmbwCpuFeatures cpu = detect_cpu_features();
 
-  p.routines = parse_routines(o.routines, cpu);
-  p.thread_counts = parse_thread_counts(o.threads, p.threads, o.quadratic);
+  p.routines = parse_routines(o, cpu);
+  p.thread_counts = parse_thread_counts(o, p.threads);
   p.min_time_seconds = o.min_time_seconds;
   p.samples = o.reps;
   p.seed = o.seed;
@@ -165,15 +168,15 @@ PmbwParams plan_pmbw(const PmbwOptions& o, const NodeContext& node) {
   } else {
     p.max_size = *o.max_bytes;
   }
+  const std::string min_flag = o.flag(&PmbwOptions::min_bytes), max_flag = o.flag(&PmbwOptions::max_bytes);
   if (p.min_size > p.max_size)
-    throw UsageError(o.flag(kMinBytesOption) + " " + format_bytes(static_cast<double>(p.min_size)) + " is above " +
-                     o.flag(kMaxBytesOption) + " " + format_bytes(static_cast<double>(p.max_size)) + "; allowed: " +
-                     o.flag(kMinBytesOption) + " <= " + o.flag(kMaxBytesOption));
+    throw UsageError(min_flag + " " + format_bytes(static_cast<double>(p.min_size)) + " is above " + max_flag + " " +
+                     format_bytes(static_cast<double>(p.max_size)) + "; allowed: " + min_flag + " <= " + max_flag);
   p.sizes = node.quick && !o.min_bytes_given && p.max_size_auto
                 ? quick_sizes(p.min_size, p.max_size)
                 : sizes_between(p.min_size, p.max_size);
   if (p.sizes.empty())
-    throw UsageError(o.flag(kMinBytesOption) + " .. " + o.flag(kMaxBytesOption) + ": " +
+    throw UsageError(min_flag + " .. " + max_flag + ": " +
                      format_bytes(static_cast<double>(p.min_size)) + " .. " +
                      format_bytes(static_cast<double>(p.max_size)) +
                      " holds no size of pmbw's table (1 KiB, 2 KiB, 3 KiB, 4 KiB, 6 KiB ...); allowed: a range that "
@@ -184,7 +187,7 @@ PmbwParams plan_pmbw(const PmbwOptions& o, const NodeContext& node) {
       for (int t : p.thread_counts) p.buffer_bytes = std::max(p.buffer_bytes, thread_layout(s, t, r->block_bytes()).buffer_bytes);
   const double limit = (p.max_size_auto ? kAutoMemoryFraction : kMaxMemoryFraction) * per_rank_memory;
   if (memory_known && static_cast<double>(p.buffer_bytes) > limit)
-    throw UsageError(o.flag(kMaxBytesOption) + " " + format_bytes(static_cast<double>(p.max_size)) +
+    throw UsageError(max_flag + " " + format_bytes(static_cast<double>(p.max_size)) +
                      ": the areas need " + format_bytes(static_cast<double>(p.buffer_bytes)) + " on each of " +
                      std::to_string(p.ranks_on_node) + (p.ranks_on_node == 1 ? " rank" : " ranks") +
                      "; this node has " + format_bytes(static_cast<double>(info.node_memory_bytes)) +

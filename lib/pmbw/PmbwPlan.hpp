@@ -38,21 +38,22 @@ struct PmbwParams {
 
 // Resolves the options against this rank's node; throws UsageError.
 PmbwParams plan_pmbw(const PmbwOptions& options, const NodeContext& node);
-// The same from the Config: read_pmbw_options, then the plan.
+// The same from the Config: pmbw_schema().read, then the plan.
 PmbwParams plan_pmbw(const Config& config, const NodeContext& node);
 std::string describe_pmbw(const PmbwParams& params);
 // "--pmbw.routines list": the routines of this build and whether this CPU
 // runs them, one per line.
 std::string routine_listing(const PmbwCpuFeatures& cpu);
-bool listing_requested(const Config& config);
+bool listing_requested(const PmbwOptions& options);
 
 // "all" (every routine `cpu` runs), pmbw names, or ~TEXT (names holding
-// TEXT), comma-separated; in the table's order. Throws UsageError naming
-// --pmbw.routines and listing what this CPU has.
-std::vector<const PmbwRoutine*> parse_routines(const std::string& text, const PmbwCpuFeatures& cpu);
+// TEXT), comma-separated, from options.routines; in the table's order.
+// Throws UsageError naming the option as typed and listing what this CPU has.
+std::vector<const PmbwRoutine*> parse_routines(const PmbwOptions& options, const PmbwCpuFeatures& cpu);
 
-// Parses "1..4", "1-4", "1,2,4" or "auto" (1..max) into ascending counts;
-// quadratic: 1, 2, 4, ... and max. Throws UsageError naming --pmbw.threads.
-std::vector<int> parse_thread_counts(const std::string& text, int max_threads, bool quadratic);
+// Parses options.threads, "1..4", "1-4", "1,2,4" or "auto" (1..max), into
+// ascending counts; options.quadratic: 1, 2, 4, ... and max. Throws
+// UsageError naming the option as typed.
+std::vector<int> parse_thread_counts(const PmbwOptions& options, int max_threads);
 
 }  // namespace bws::pmbw

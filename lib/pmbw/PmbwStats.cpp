@@ -12,6 +12,7 @@
 #include "core/Report.hpp"
 #include "core/SideFile.hpp"
 #include "core/Timestamps.hpp"
+#include "pmbw/PmbwOptions.hpp"
 #include "pmbw/PmbwPlan.hpp"
 #include "pmbw/PmbwResults.hpp"
 
@@ -20,7 +21,7 @@ namespace {
 
 class StatsExporter final : public TableExporter {
  public:
-  explicit StatsExporter(std::string path) : file_(kStatsOption, std::move(path)) {}
+  StatsExporter(const std::string& option, std::string path) : file_(option.c_str(), std::move(path)) {}
   void start(ExportStart how) override { file_.start(how); }
   void consume(const Table& table) override {
     if (table.path() != kResultsPath) return;
@@ -130,10 +131,12 @@ std::vector<PmbwStatsLine> stats_lines_from_results(const Table& t, const std::s
 }
 
 std::unique_ptr<TableExporter> make_pmbw_stats_exporter(const Config& config) {
-  const std::string path = trim_text(option_text(config, kStatsOption, kStatsDefault));
+  const PmbwOptions o = pmbw_schema().read(config, false);
+  const std::string path = trim_text(o.stats_path);
   if (path.empty()) return nullptr;
-  check_side_file(kStatsOption, path, config);
-  return std::make_unique<StatsExporter>(path);
+  const std::string option = o.flag(&PmbwOptions::stats_path).substr(2);  // SideFile writes the "--" itself
+  check_side_file(option.c_str(), path, config);
+  return std::make_unique<StatsExporter>(option, path);
 }
 
 }  // namespace bws::pmbw

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -15,6 +16,7 @@
 #include "core/Errors.hpp"
 #include "core/Table.hpp"
 #include "h5/ResultFile.hpp"
+#include "TestSupport.hpp"
 
 // A named namespace: gtest wants one fixture class per suite across the
 // test files that include this header.
@@ -28,22 +30,26 @@ using bws::h5::ResultFile;
 using bws::h5::ResultReader;
 
 // A fresh directory per test, removed afterwards.
-class H5Test : public ::testing::Test {
+class H5Test : public bws::test::TempDirTest {
  protected:
-  void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "bws_h5_test.XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
+  H5Test() : TempDirTest("bws_h5_test") {}
   void TearDown() override {
     std::error_code ignored;
-    fs::permissions(dir_, fs::perms::owner_all, ignored);
-    fs::remove_all(dir_, ignored);
+    fs::permissions(dir_, fs::perms::owner_all, ignored);  // a test may have made it read-only
+    TempDirTest::TearDown();
   }
-  std::string file(const std::string& name) const { return (dir_ / name).string(); }
-
-  fs::path dir_;
 };
+
+// The root attributes of a complete survey file, as bwsurvey writes them.
+inline void set_survey_root(ResultFile& f, const std::string& tool_version, std::int64_t n_nodes,
+                            std::int64_t n_ranks, const std::string& tests) {
+  f.set_attribute("/", "tool_version", tool_version);
+  f.set_attribute("/", "status", std::string("complete"));
+  f.set_attribute("/", "created_utc", std::string("2025-01-31T12:00:00Z"));
+  f.set_attribute("/", "n_nodes", n_nodes);
+  f.set_attribute("/", "n_ranks", n_ranks);
+  f.set_attribute("/", "tests", tests);
+}
 
 inline Table stream_table() {
   return Table("stream/results",

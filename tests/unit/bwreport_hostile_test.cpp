@@ -21,6 +21,7 @@
 #include "core/ResultColumns.hpp"
 #include "h5/ResultFile.hpp"
 #include "model/NodeFlags.hpp"
+#include "TestSupport.hpp"
 
 namespace fs = std::filesystem;
 using bws::Table;
@@ -116,17 +117,9 @@ void replace_with_int_attribute(hid_t file, const char* object_path, const char*
   H5Oclose(object);
 }
 
-class BwreportHostile : public ::testing::Test {
+class BwreportHostile : public bws::test::TempDirTest {
  protected:
-  void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "bws_hostile.XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    std::error_code ignored;
-    fs::remove_all(dir_, ignored);
-  }
+  BwreportHostile() : TempDirTest("bws_hostile") {}
 
   // A small complete survey file; `adjust` may add to it or leave things out.
   std::string write_survey(const std::string& name, const std::function<void(bws::h5::ResultFile&)>& adjust,
@@ -199,8 +192,6 @@ class BwreportHostile : public ::testing::Test {
     for (const std::string& needle : needles)
       EXPECT_NE(it->second.err.find(needle), std::string::npos) << command << " lacks '" << needle << "': " << it->second.err;
   }
-
-  fs::path dir_;
 };
 
 TEST_F(BwreportHostile, AGoodFileWorksWithEveryCommand) {

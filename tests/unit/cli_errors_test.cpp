@@ -6,18 +6,30 @@
 #include "h5/ResultFile.hpp"
 #include "run/TestHooks.hpp"
 
-TEST_F(CliErrors, UnknownTest) { expect_usage_error("--tests stream,bogus", "--tests: unknown test 'bogus'"); }
-
-TEST_F(CliErrors, BadSizes) {
-  expect_usage_error("--stream.elements abc", "--stream.elements: 'abc' is not a size");
-  expect_usage_error("--stream.elements=-5", "--stream.elements: '-5' is negative");
-  expect_usage_error("--stream.elements 0", "--stream.elements: '0' must be positive");
-  expect_usage_error("--stream.elements 1e30", "absurdly large");
+// One bad value each: the option named with what is allowed, in one line.
+TEST_F(CliErrors, BadValuesNameTheOptionInOneLine) {
+  const struct {
+    const char* args;
+    const char* message_part;
+  } bad[] = {
+      {"--tests stream,bogus", "--tests: unknown test 'bogus'"},
+      {"--stream.elements abc", "--stream.elements: 'abc' is not a size"},
+      {"--stream.elements=-5", "--stream.elements: '-5' is negative"},
+      {"--stream.elements 0", "--stream.elements: '0' must be positive"},
+      {"--stream.elements 1e30", "absurdly large"},
+      {"--stream.elements 64T", "--stream.elements"},  // does not fit in memory
+      {"--threads 4096", "--threads"},                // above the allowed cores
+      {"--bind scatter", "--bind"},
+      {"--no-such-option 3", "unknown option '--no-such-option'"},
+      {"--out /nonexistent-dir/s.h5", "--out"},
+      {"--out /proc/s.h5", "--out"},  // not writable, even for root
+      {"--retest 11", "--retest: '11' is out of range; allowed: a whole number 0..10"},
+      {"--retest 1.5", "--retest: '1.5' is out of range"},
+      {"--flags.fraction 0", "--flags.fraction: '0' is out of range; allowed: (0, 1]"},
+      {"--flags.k -1", "--flags.k: '-1' is out of range; allowed: a number > 0 and <= 100"},
+  };
+  for (const auto& b : bad) expect_usage_error(b.args, b.message_part);
 }
-
-TEST_F(CliErrors, ArraysThatDoNotFitInMemory) { expect_usage_error("--stream.elements 64T", "--stream.elements"); }
-
-TEST_F(CliErrors, ThreadsAboveTheAllowedCores) { expect_usage_error("--threads 4096", "--threads"); }
 
 // An option of a test that --tests leaves out is still checked: a bad value
 // is refused, not kept silently in /config.
@@ -27,10 +39,6 @@ TEST_F(CliErrors, OptionsOfTestsNotRunAreCheckedToo) {
   expect_usage_error("--tests stream --quick --roofline.reps x", "--roofline.reps");
   expect_usage_error("--tests stream --quick --beff.sizes 8,x", "--beff.sizes");
 }
-
-TEST_F(CliErrors, UnknownBindPolicy) { expect_usage_error("--bind scatter", "--bind"); }
-
-TEST_F(CliErrors, UnknownOption) { expect_usage_error("--no-such-option 3", "unknown option '--no-such-option'"); }
 
 TEST_F(CliErrors, ConfigFileMissingUnreadableOrBad) {
   expect_usage_error("--config missing.ini", "--config: 'missing.ini' cannot be read");
@@ -45,11 +53,6 @@ TEST_F(CliErrors, ConfigFileMissingUnreadableOrBad) {
   expect_usage_error("--config bad.ini", "'bad.ini' line 3");
   std::ofstream(dir_ / "unknown.ini") << "[stream]\nreps = 3\nbogus = 1\n";
   expect_usage_error("--config unknown.ini", "'unknown.ini' line 3: unknown option 'stream.bogus'");
-}
-
-TEST_F(CliErrors, OutputDirectoryMissingOrNotWritable) {
-  expect_usage_error("--out /nonexistent-dir/s.h5", "--out");
-  expect_usage_error("--out /proc/s.h5", "--out");  // not writable, even for root
 }
 
 TEST_F(CliErrors, OutputFileExistsWithoutForce) {
@@ -117,13 +120,6 @@ TEST_F(CliErrors, OpenClOptionsAndTheirErrors) {
   expect_usage_error("--tests beff --beff.path device", "--beff.path: 'device' needs OpenCL");
   expect_usage_error("--ocl.list", "--ocl.list: this build of bwsurvey has no OpenCL");
 #endif
-}
-
-TEST_F(CliErrors, FlagAndRetestOptionsNameTheirRange) {
-  expect_usage_error("--retest 11", "--retest: '11' is out of range; allowed: a whole number 0..10");
-  expect_usage_error("--retest 1.5", "--retest: '1.5' is out of range");
-  expect_usage_error("--flags.fraction 0", "--flags.fraction: '0' is out of range; allowed: (0, 1]");
-  expect_usage_error("--flags.k -1", "--flags.k: '-1' is out of range; allowed: a number > 0 and <= 100");
 }
 
 // A test hook never changes a result silently. In a test

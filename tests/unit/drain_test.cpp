@@ -87,36 +87,58 @@ std::string reason_of(const std::string& l) {
 
 using Lines = std::vector<std::string>;
 
-TEST(Drain, OneLineForTheOneConfirmedHost) {
-  Table t = flags_table();
-  add_flag(t, "n1", "stream.triad[double]", 4.6e9, 9.0e9, "B/s", "confirmed");
-  add_flag(t, "n2", "stream.triad[double]", 5.0e9, 9.0e9, "B/s", "not confirmed (transient)");
-  add_flag(t, "n3", "stream.copy[double]", 6.0e9, 9.0e9, "B/s", "not retested");
-  Lines refusals;
-  EXPECT_EQ(drain_lines(t, "4242", false, refusals),
-            Lines{line("n1", "bwsurvey stream.triad[double] 4.6GB/s 51% of cohort median job 4242")});
-  EXPECT_TRUE(refusals.empty());
-}
+// One flag row as the tests give it.
+struct Flag {
+  const char* host;
+  const char* metric;
+  double value, median;
+  const char* unit;
+  const char* status;
+};
 
-TEST(Drain, TwoConfirmedFlagsOnOneHostNameTheWorstAndOneMore) {
-  Table t = flags_table();
-  add_flag(t, "n7", "stream.triad[double]", 7.2e9, 9.0e9, "B/s", "confirmed");  // 80 %
-  add_flag(t, "n2", "stream.triad[double]", 5.0e9, 9.0e9, "B/s", "not confirmed (transient)");
-  add_flag(t, "n7", "stream.copy[double]", 4.6e9, 9.0e9, "B/s", "confirmed");  // 51 %: the worst
-  add_flag(t, "n4", "stream.copy[double]", 850e6, 9.0e9, "B/s", "confirmed");
-  Lines refusals;
-  EXPECT_EQ(drain_lines(t, "17", false, refusals),
-            (Lines{line("n7", "bwsurvey stream.copy[double] 4.6GB/s 51% of cohort median job 17 +1 more"),
-                   line("n4", "bwsurvey stream.copy[double] 850MB/s 9% of cohort median job 17")}));
-}
-
-TEST(Drain, ForTimesTheHighestPercentIsTheWorst) {
-  Table t = flags_table();
-  add_flag(t, "gpu01", "beff.latency[8B]", 2.6e-6, 2.0e-6, "s", "confirmed");    // 130 %
-  add_flag(t, "gpu01", "beff.latency[1KiB]", 3.6e-6, 2.0e-6, "s", "confirmed");  // 180 %
-  Lines refusals;
-  EXPECT_EQ(drain_lines(t, "9", false, refusals),
-            Lines{line("gpu01", "bwsurvey beff.latency[1KiB] 3.6us 180% of cohort median job 9 +1 more")});
+// Flags in, with the job id: the lines for the confirmed ones out.
+TEST(Drain, OneLinePerHostWithAConfirmedFlagNamingTheWorst) {
+  const Flag n1_triad{"n1", "stream.triad[double]", 4.6e9, 9.0e9, "B/s", "confirmed"};
+  const std::string n1_triad_reason = "bwsurvey stream.triad[double] 4.6GB/s 51% of cohort median";
+  const struct {
+    const char* what;
+    std::vector<Flag> flags;
+    const char* job;
+    Lines lines;
+  } cases[] = {
+      {"one confirmed host",
+       {n1_triad,
+        {"n2", "stream.triad[double]", 5.0e9, 9.0e9, "B/s", "not confirmed (transient)"},
+        {"n3", "stream.copy[double]", 6.0e9, 9.0e9, "B/s", "not retested"}},
+       "4242",
+       {line("n1", n1_triad_reason + " job 4242")}},
+      {"two confirmed flags on one host: the worst and one more",
+       {{"n7", "stream.triad[double]", 7.2e9, 9.0e9, "B/s", "confirmed"},  // 80 %
+        {"n2", "stream.triad[double]", 5.0e9, 9.0e9, "B/s", "not confirmed (transient)"},
+        {"n7", "stream.copy[double]", 4.6e9, 9.0e9, "B/s", "confirmed"},  // 51 %: the worst
+        {"n4", "stream.copy[double]", 850e6, 9.0e9, "B/s", "confirmed"}},
+       "17",
+       {line("n7", "bwsurvey stream.copy[double] 4.6GB/s 51% of cohort median job 17 +1 more"),
+        line("n4", "bwsurvey stream.copy[double] 850MB/s 9% of cohort median job 17")}},
+      {"for times the highest percent is the worst",
+       {{"gpu01", "beff.latency[8B]", 2.6e-6, 2.0e-6, "s", "confirmed"},     // 130 %
+        {"gpu01", "beff.latency[1KiB]", 3.6e-6, 2.0e-6, "s", "confirmed"}},  // 180 %
+       "9",
+       {line("gpu01", "bwsurvey beff.latency[1KiB] 3.6us 180% of cohort median job 9 +1 more")}},
+      {"without a job id the reason says nojob", {n1_triad}, "", {line("n1", n1_triad_reason + " nojob")}},
+      {"the job id is trimmed", {n1_triad}, " 77\n", {line("n1", n1_triad_reason + " job 77")}},
+      {"shell characters of a metric and the job are replaced",
+       {{"n1", "a\"b$(rm)`x`\\!;", 4.6e9, 9.0e9, "B/s", "confirmed"}},
+       "1;2",
+       {line("n1", "bwsurvey a_b__rm__x____ 4.6GB/s 51% of cohort median job 1_2")}},
+  };
+  for (const auto& c : cases) {
+    Table t = flags_table();
+    for (const Flag& f : c.flags) add_flag(t, f.host, f.metric, f.value, f.median, f.unit, f.status);
+    Lines refusals;
+    EXPECT_EQ(drain_lines(t, c.job, false, refusals), c.lines) << c.what;
+    EXPECT_TRUE(refusals.empty()) << c.what;
+  }
 }
 
 TEST(Drain, TransientFlagsAreNeverPrinted) {
@@ -155,16 +177,6 @@ TEST(Drain, ATableWithoutStatusCountsEveryFlagAsNotRetested) {
   EXPECT_EQ(counts.unretested_flags, 1u);
 }
 
-TEST(Drain, WithoutAJobIdTheReasonSaysNojob) {
-  Table t = flags_table();
-  add_flag(t, "n1", "stream.triad[double]", 4.6e9, 9.0e9, "B/s", "confirmed");
-  Lines refusals;
-  EXPECT_EQ(drain_lines(t, "", false, refusals),
-            Lines{line("n1", "bwsurvey stream.triad[double] 4.6GB/s 51% of cohort median nojob")});
-  EXPECT_EQ(drain_lines(t, " 77\n", false, refusals),
-            Lines{line("n1", "bwsurvey stream.triad[double] 4.6GB/s 51% of cohort median job 77")});
-}
-
 // Every character of a reason is one the shell leaves alone inside double quotes.
 bool plain_reason(const std::string& reason) {
   for (char c : reason)
@@ -201,15 +213,6 @@ TEST(Drain, ALongMetricAndHostKeepTheReasonUnderTheLimit) {
   EXPECT_EQ(r2.rfind("bwsurvey stream", 0), 0u) << r2;
 }
 
-TEST(Drain, ShellCharactersOfAMetricAreReplaced) {
-  Table t = flags_table();
-  add_flag(t, "n1", "a\"b$(rm)`x`\\!;", 4.6e9, 9.0e9, "B/s", "confirmed");
-  Lines refusals;
-  const Lines lines = drain_lines(t, "1;2", false, refusals);
-  ASSERT_EQ(lines.size(), 1u);
-  EXPECT_EQ(lines[0], line("n1", "bwsurvey a_b__rm__x____ 4.6GB/s 51% of cohort median job 1_2"));
-}
-
 TEST(Drain, BadHostNamesAreRefused) {
   Table t = flags_table();
   add_flag(t, "n1;reboot", "stream.triad[double]", 4.6e9, 9.0e9, "B/s", "confirmed");
@@ -231,30 +234,22 @@ TEST(Drain, BadHostNamesAreRefused) {
 }
 
 TEST(Drain, ValuesInShortUnits) {
-  using bws::report::drain_value_text;
-  EXPECT_EQ(drain_value_text(4.6e9, "B/s"), "4.6GB/s");
-  EXPECT_EQ(drain_value_text(28.31e9, "B/s"), "28.3GB/s");
-  EXPECT_EQ(drain_value_text(999.9e9, "B/s"), "1TB/s");
-  EXPECT_EQ(drain_value_text(850e6, "B/s"), "850MB/s");
-  EXPECT_EQ(drain_value_text(2.15e-6, "s"), "2.15us");
-  EXPECT_EQ(drain_value_text(0.5, "s"), "500ms");
-  EXPECT_EQ(drain_value_text(3e-10, "s"), "0.3ns");
-  EXPECT_EQ(drain_value_text(std::nan(""), "B/s"), "nan");
-  EXPECT_EQ(drain_value_text(1.5, ""), "1.5");
+  const struct {
+    double value;
+    const char* unit;
+    const char* text;
+  } cases[] = {
+      {4.6e9, "B/s", "4.6GB/s"}, {28.31e9, "B/s", "28.3GB/s"}, {999.9e9, "B/s", "1TB/s"},
+      {850e6, "B/s", "850MB/s"}, {2.15e-6, "s", "2.15us"},     {0.5, "s", "500ms"},
+      {3e-10, "s", "0.3ns"},     {std::nan(""), "B/s", "nan"}, {1.5, "", "1.5"},
+  };
+  for (const auto& c : cases) EXPECT_EQ(bws::report::drain_value_text(c.value, c.unit), c.text) << c.value << c.unit;
 }
 
 // The command on a survey file written here.
-class DrainCommand : public ::testing::Test {
+class DrainCommand : public bws::test::TempDirTest {
  protected:
-  void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "bws_drain_test.XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    std::error_code ignored;
-    fs::remove_all(dir_, ignored);
-  }
+  DrainCommand() : TempDirTest("bws_drain_test") {}
   std::string write(const std::string& name, const Table* flags, const std::string& job) {
     const std::string path = (dir_ / name).string();
     bws::h5::ResultFile f = bws::h5::ResultFile::create(path, false);
@@ -269,7 +264,6 @@ class DrainCommand : public ::testing::Test {
     err_.str("");
     return bws::report::run_drain(args, out_, err_);
   }
-  fs::path dir_;
   std::ostringstream out_, err_;
 };
 

@@ -41,6 +41,8 @@
 #include "report/FlagReport.hpp"
 #include "report/SurveyTables.hpp"
 #include "stream/StreamTables.hpp"
+#include "H5TestSupport.hpp"
+#include "TestSupport.hpp"
 
 namespace fs = std::filesystem;
 namespace po = boost::program_options;
@@ -94,12 +96,7 @@ std::vector<bws::Value> filled_row(const Table& table, const std::string& host, 
 // /config, nodes, a table with samples, /flags and /checks.
 void write_seed_file(const std::string& path) {
   bws::h5::ResultFile f = bws::h5::ResultFile::create(path, true);
-  f.set_attribute("/", "tool_version", std::string("fuzz"));
-  f.set_attribute("/", "status", std::string("complete"));
-  f.set_attribute("/", "created_utc", std::string("2025-01-31T12:00:00Z"));
-  f.set_attribute("/", "n_nodes", std::int64_t{3});
-  f.set_attribute("/", "n_ranks", std::int64_t{3});
-  f.set_attribute("/", "tests", std::string("stream"));
+  h5_test_support::set_survey_root(f, "fuzz", 3, 3, "stream");
   f.set_attribute("/provenance", "host", std::string("login1"));
   f.set_attribute("/provenance", "slurm_job_id", std::string("4242"));
   f.set_attribute("/provenance", "SLURM_JOB_NAME", std::string("survey"));
@@ -272,17 +269,12 @@ bool h5dump_crashes_on(const std::string& path) {
   return WIFEXITED(status) && WEXITSTATUS(status) >= 124;
 }
 
-class H5Fuzz : public ::testing::Test {
+class H5Fuzz : public bws::test::TempDirTest {
  protected:
-  void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "bws_h5_fuzz.XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
+  H5Fuzz() : TempDirTest("bws_h5_fuzz") {}
   void TearDown() override {
-    if (!keep_) fs::remove_all(dir_);
+    if (!keep_) TempDirTest::TearDown();
   }
-  fs::path dir_;
   bool keep_ = false;
 };
 

@@ -84,7 +84,7 @@ TEST(LoadPlan, DefaultsAutoAndQuick) {
   EXPECT_EQ(p.reps, 10);
   EXPECT_EQ(p.kernels, (std::vector<LoadKernel>{LoadKernel::Load, LoadKernel::Store, LoadKernel::Update}));
   EXPECT_EQ(node.plan({}, true).reps, 3);
-  const LoadParams given = node.plan({{kKernelsOption, "update,load"}, {kElementsOption, "5000"}}, true);
+  const LoadParams given = node.plan({{"load.kernels", "update,load"}, {"load.elements", "5000"}}, true);
   EXPECT_EQ(given.kernels, (std::vector<LoadKernel>{LoadKernel::Load, LoadKernel::Update}));  // table order
   EXPECT_EQ(given.elements, 5000u);
   EXPECT_FALSE(given.elements_auto);
@@ -99,17 +99,17 @@ TEST(LoadPlan, BadValuesNameTheOptionAndTheRangeInOneLine) {
   const auto error = [&](const char* key, const char* value) {
     return usage_error_of([&] { node.plan({{key, value}}); });
   };
-  EXPECT_EQ(error(kRepsOption, "1"), "--load.reps: '1' is out of range; allowed: 2..1000 repetitions");
-  EXPECT_EQ(error(kRepsOption, "many"), "--load.reps: 'many' is not a whole number; allowed: 2..1000 repetitions");
-  EXPECT_EQ(error(kKernelsOption, "triad"),
+  EXPECT_EQ(error("load.reps", "1"), "--load.reps: '1' is out of range; allowed: 2..1000 repetitions");
+  EXPECT_EQ(error("load.reps", "many"), "--load.reps: 'many' is not a whole number; allowed: 2..1000 repetitions");
+  EXPECT_EQ(error("load.kernels", "triad"),
             "--load.kernels: unknown kernel 'triad'; allowed: all, or a comma list of load, store, update");
-  EXPECT_EQ(error(kElementsOption, "100").rfind("--load.elements: '100' is out of range; allowed: 1024..", 0), 0u);
+  EXPECT_EQ(error("load.elements", "100").rfind("--load.elements: '100' is out of range; allowed: 1024..", 0), 0u);
   // More than the node's 24 GiB: the range names what fits.
-  const std::string too_big = error(kElementsOption, "4000000000");
+  const std::string too_big = error("load.elements", "4000000000");
   EXPECT_EQ(too_big, "--load.elements: '4000000000' is out of range; allowed: 1024.." +
                          std::to_string(UINT64_C(24) * 1024 * 1024 * 1024 / 8) +
                          " elements or auto (1 rank on the node, within its memory)");
-  for (const std::string& message : {too_big, error(kRepsOption, "0")})
+  for (const std::string& message : {too_big, error("load.reps", "0")})
     EXPECT_EQ(message.find('\n'), std::string::npos);
 }
 
@@ -200,7 +200,7 @@ TEST(LoadRun, EndToEndSmallRunIsValid) {
   const auto benchmark = make_load_benchmark();
   EXPECT_EQ(benchmark->name(), "load");
   Config config;
-  config.set(kElementsOption, "100000");
+  config.set("load.elements", "100000");
   const auto planned = benchmark->plan(config, node);
   EXPECT_EQ(planned->memory_bytes(), 800000u);
   planned->prepare(s.team);

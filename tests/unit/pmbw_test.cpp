@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "TestSupport.hpp"
+#include "pmbw/PmbwBenchmark.hpp"
 #include "pmbw/PmbwCpu.hpp"
 #include "pmbw/PmbwPlan.hpp"
 #include "pmbw/PmbwPlateaus.hpp"
@@ -20,6 +21,7 @@
 namespace bws::pmbw {
 namespace {
 
+using test::config_with;
 using test::usage_error_of;
 
 constexpr std::uint64_t KiB = 1024, MiB = 1024 * KiB;
@@ -71,17 +73,41 @@ TEST(PmbwSizes, ThreadAreasRoundUpToWholeIterationsAndAreSpaced) {
 
 // ---- plan ----
 
+// pmbw's typed options as the schema reads them from these option values.
+PmbwOptions options_with(std::map<std::string, std::string> values) {
+  return pmbw_schema().read(config_with(std::move(values)), false);
+}
+
+std::vector<int> thread_counts(const std::string& text, int max_threads, bool quadratic) {
+  return parse_thread_counts(options_with({{"pmbw.threads", text}, {"pmbw.quadratic", quadratic ? "on" : "off"}}),
+                             max_threads);
+}
+
+std::vector<const PmbwRoutine*> routines(const std::string& text, const PmbwCpuFeatures& cpu) {
+  return parse_routines(options_with({{"pmbw.routines", text}}), cpu);
+}
+
 TEST(PmbwPlan, ThreadCounts) {
-  EXPECT_EQ(parse_thread_counts("auto", 4, false), (std::vector<int>{1, 2, 3, 4}));
-  EXPECT_EQ(parse_thread_counts("auto", 6, true), (std::vector<int>{1, 2, 4, 6}));
-  EXPECT_EQ(parse_thread_counts("1..8", 8, true), (std::vector<int>{1, 2, 4, 8}));
-  EXPECT_EQ(parse_thread_counts("4,1,2,2", 4, false), (std::vector<int>{1, 2, 4}));
-  EXPECT_EQ(parse_thread_counts("2-3", 4, false), (std::vector<int>{2, 3}));
-  EXPECT_NE(usage_error_of([] { parse_thread_counts("5", 4, false); }).find("--pmbw.threads: 5 threads is out of range"),
+  EXPECT_EQ(thread_counts("auto", 4, false), (std::vector<int>{1, 2, 3, 4}));
+  EXPECT_EQ(thread_counts("auto", 6, true), (std::vector<int>{1, 2, 4, 6}));
+  EXPECT_EQ(thread_counts("1..8", 8, true), (std::vector<int>{1, 2, 4, 8}));
+  EXPECT_EQ(thread_counts("4,1,2,2", 4, false), (std::vector<int>{1, 2, 4}));
+  EXPECT_EQ(thread_counts("2-3", 4, false), (std::vector<int>{2, 3}));
+  EXPECT_NE(usage_error_of([] { thread_counts("5", 4, false); }).find("--pmbw.threads: 5 threads is out of range"),
             std::string::npos);
-  EXPECT_NE(usage_error_of([] { parse_thread_counts("0", 4, false); }).find("1 to the rank's 4 threads"), std::string::npos);
-  EXPECT_NE(usage_error_of([] { parse_thread_counts("two", 4, false); }).find("--pmbw.threads"), std::string::npos);
-  EXPECT_NE(usage_error_of([] { parse_thread_counts("3..2", 4, false); }).find("is empty"), std::string::npos);
+  EXPECT_NE(usage_error_of([] { thread_counts("0", 4, false); }).find("1 to the rank's 4 threads"), std::string::npos);
+  EXPECT_NE(usage_error_of([] { thread_counts("two", 4, false); }).find("--pmbw.threads"), std::string::npos);
+  EXPECT_NE(usage_error_of([] { thread_counts("3..2", 4, false); }).find("is empty"), std::string::npos);
+}
+
+TEST(PmbwPlan, ListingIsAskedByTheWordListInAnyCase) {
+  EXPECT_TRUE(listing_requested(options_with({{"pmbw.routines", " LIST "}})));
+  EXPECT_FALSE(listing_requested(options_with({{"pmbw.routines", "~List"}})));
+  EXPECT_FALSE(listing_requested(options_with({})));
+  // The listing reads --pmbw.routines alone: another option's value does not block it.
+  const auto benchmark = make_pmbw_benchmark();
+  EXPECT_TRUE(benchmark->listing(config_with({{"pmbw.routines", "list"}, {"pmbw.reps", "0"}})).has_value());
+  EXPECT_FALSE(benchmark->listing(config_with({{"pmbw.reps", "3"}})).has_value());
 }
 
 TEST(PmbwPlan, RoutinesByNameFilterAndCpu) {
@@ -90,27 +116,21 @@ TEST(PmbwPlan, RoutinesByNameFilterAndCpu) {
   PmbwCpuFeatures all = no_avx;
   all.avx = all.avx2 = all.avx512 = true;
 #if defined(__x86_64__)
-  const auto chosen = parse_routines("PermRead64UnrollLoop, ScanRead64PtrUnrollLoop", all);
+  const auto chosen = routines("PermRead64UnrollLoop, ScanRead64PtrUnrollLoop", all);
   ASSERT_EQ(chosen.size(), 2u);
   EXPECT_STREQ(chosen[0]->name, "ScanRead64PtrUnrollLoop");  // table order
-  EXPECT_EQ(parse_routines("all", all).size(), 28u);
-  EXPECT_EQ(parse_routines("all", no_avx).size(), 18u);  // no 256/512-bit routines
-  EXPECT_EQ(parse_routines("~Perm", all).size(), 2u);
-  const std::string unknown = usage_error_of([&] { parse_routines("ScanRead64Bogus", all); });
+  EXPECT_EQ(routines("all", all).size(), 28u);
+  EXPECT_EQ(routines("all", no_avx).size(), 18u);  // no 256/512-bit routines
+  EXPECT_EQ(routines("~Perm", all).size(), 2u);
+  const std::string unknown = usage_error_of([&] { routines("ScanRead64Bogus", all); });
   EXPECT_NE(unknown.find("--pmbw.routines: unknown routine 'ScanRead64Bogus'"), std::string::npos) << unknown;
   EXPECT_NE(unknown.find("available on this CPU: ScanWrite512PtrSimpleLoop"), std::string::npos) << unknown;
-  const std::string cannot = usage_error_of([&] { parse_routines("ScanRead512PtrUnrollLoop", no_avx); });
+  const std::string cannot = usage_error_of([&] { routines("ScanRead512PtrUnrollLoop", no_avx); });
   EXPECT_NE(cannot.find("ScanRead512PtrUnrollLoop needs AVX-512F"), std::string::npos) << cannot;
   EXPECT_EQ(cannot.find("ScanRead256"), std::string::npos) << cannot;  // not offered as available
-  EXPECT_NE(usage_error_of([&] { parse_routines("~Nothing", all); }).find("no routine this CPU runs contains"),
+  EXPECT_NE(usage_error_of([&] { routines("~Nothing", all); }).find("no routine this CPU runs contains"),
             std::string::npos);
 #endif
-}
-
-Config config_with(std::map<std::string, std::string> values) {
-  Config config;
-  for (auto& [k, v] : values) config.set(k, v);
-  return config;
 }
 
 const char* const kNode = "numa:1(memory=4GiB) pack:1 l3:1(size=8MiB) l2:2(size=1MiB) l1d:1(size=32KiB) core:1 pu:1";
@@ -119,42 +139,37 @@ TEST(PmbwPlan, SizesMemoryAndErrors) {
 #if defined(__x86_64__)
   const topo::Topology t = topo::Topology::synthetic(kNode);
   const NodeContext node{t, "n1", 0, 1, 0, 2, false};
-  PmbwParams p = plan_pmbw(config_with({{kRoutinesOption, "ScanRead64PtrUnrollLoop"}}), node);
+  PmbwParams p = plan_pmbw(config_with({{"pmbw.routines", "ScanRead64PtrUnrollLoop"}}), node);
   EXPECT_EQ(p.sizes.back(), 1024 * MiB);  // auto: 1 GiB fits in 40% of 4 GiB
   EXPECT_EQ(p.thread_counts, (std::vector<int>{1, 2}));
   EXPECT_EQ(p.samples, 3);
   EXPECT_DOUBLE_EQ(p.min_time_seconds, 1.0);
   // --quick: 4x the 8 MiB LLC = 32 MiB, the short size list, 0.02 s.
   const NodeContext quick{t, "n1", 0, 1, 0, 2, true};
-  p = plan_pmbw(config_with({{kRoutinesOption, "ScanRead64PtrUnrollLoop"}}), quick);
+  p = plan_pmbw(config_with({{"pmbw.routines", "ScanRead64PtrUnrollLoop"}}), quick);
   EXPECT_EQ(p.sizes.back(), 32 * MiB);
   EXPECT_EQ(p.sizes.size(), 9u);
   EXPECT_DOUBLE_EQ(p.min_time_seconds, 0.02);
-  // Bad input: one line naming the option.
-  EXPECT_NE(usage_error_of([&] { plan_pmbw(config_with({{kMinBytesOption, "8M"}, {kMaxBytesOption, "1M"}}), node); })
-                .find("--pmbw.min-bytes 8.00 MiB is above --pmbw.max-bytes 1.00 MiB"),
-            std::string::npos);
-  EXPECT_NE(usage_error_of([&] { plan_pmbw(config_with({{kMaxBytesOption, "64G"}}), node); })
-                .find("--pmbw.max-bytes 64.00 GiB: the areas need"),
-            std::string::npos);
-  // By their old names, the messages name the options as given.
-  EXPECT_NE(usage_error_of([&] { plan_pmbw(config_with({{"pmbw.min-size", "8M"}, {"pmbw.max-size", "1M"}}), node); })
-                .find("--pmbw.min-size 8.00 MiB is above --pmbw.max-size 1.00 MiB"),
-            std::string::npos);
-  EXPECT_NE(usage_error_of([&] { plan_pmbw(config_with({{"pmbw.max-size", "64G"}}), node); })
-                .find("--pmbw.max-size 64.00 GiB: the areas need"),
-            std::string::npos);
-  EXPECT_EQ(plan_pmbw(config_with({{kRoutinesOption, "ScanRead64PtrUnrollLoop"}, {"pmbw.samples", "7"}}), node).samples,
+  EXPECT_EQ(plan_pmbw(config_with({{"pmbw.routines", "ScanRead64PtrUnrollLoop"}, {"pmbw.samples", "7"}}), node).samples,
             7);
-  EXPECT_NE(usage_error_of([&] { plan_pmbw(config_with({{kThreadsOption, "3"}}), node); }).find("--pmbw.threads"),
-            std::string::npos);
-  EXPECT_NE(usage_error_of([&] { plan_pmbw(config_with({{kMinBytesOption, "5K"}, {kMaxBytesOption, "5K"}}), node); })
-                .find("holds no size of pmbw's table"),
-            std::string::npos);
-  EXPECT_NE(usage_error_of([&] { plan_pmbw(config_with({{kRepsOption, "0"}}), node); }).find("--pmbw.reps"),
-            std::string::npos);
-  EXPECT_NE(usage_error_of([&] { plan_pmbw(config_with({{kMinTimeOption, "-1"}}), node); }).find("--pmbw.min-time"),
-            std::string::npos);
+  // Bad input: one line naming the option (by an old name, as given).
+  const struct {
+    std::map<std::string, std::string> values;
+    const char* message_part;
+  } bad[] = {
+      {{{"pmbw.min-bytes", "8M"}, {"pmbw.max-bytes", "1M"}},
+       "--pmbw.min-bytes 8.00 MiB is above --pmbw.max-bytes 1.00 MiB"},
+      {{{"pmbw.max-bytes", "64G"}}, "--pmbw.max-bytes 64.00 GiB: the areas need"},
+      {{{"pmbw.min-size", "8M"}, {"pmbw.max-size", "1M"}},
+       "--pmbw.min-size 8.00 MiB is above --pmbw.max-size 1.00 MiB"},
+      {{{"pmbw.max-size", "64G"}}, "--pmbw.max-size 64.00 GiB: the areas need"},
+      {{{"pmbw.threads", "3"}}, "--pmbw.threads"},
+      {{{"pmbw.min-bytes", "5K"}, {"pmbw.max-bytes", "5K"}}, "holds no size of pmbw's table"},
+      {{{"pmbw.reps", "0"}}, "--pmbw.reps"},
+      {{{"pmbw.min-time", "-1"}}, "--pmbw.min-time"},
+  };
+  for (const auto& b : bad)
+    test::expect_one_line_with(usage_error_of([&] { plan_pmbw(config_with(b.values), node); }), b.message_part);
 #endif
 }
 

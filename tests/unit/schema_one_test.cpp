@@ -6,6 +6,7 @@
 // columns, as bwsurvey 1.1 wrote them.
 #include <gtest/gtest.h>
 
+#include "H5TestSupport.hpp"
 #include "TestSupport.hpp"
 
 #include <cmath>
@@ -94,12 +95,7 @@ class SchemaOne : public test::TempDirTest {
     const std::string path = file("old.h5");
     ResultFile f = ResultFile::create(path, false);
     f.set_attribute("/", "schema_version", std::string("1.1"));
-    f.set_attribute("/", "tool_version", std::string("0.1.0"));
-    f.set_attribute("/", "status", std::string("complete"));
-    f.set_attribute("/", "created_utc", std::string("2025-01-31T12:00:00Z"));
-    f.set_attribute("/", "n_nodes", std::int64_t{1});
-    f.set_attribute("/", "n_ranks", std::int64_t{1});
-    f.set_attribute("/", "tests", std::string("stream,ocl"));
+    h5_test_support::set_survey_root(f, "0.1.0", 1, 1, "stream,ocl");
     for (const Table& t : {old_stream_results(), old_ocl_results(), old_stream_nodes(), old_ocl_nodes()}) f.append(t);
     f.close();
     return path;

@@ -192,11 +192,6 @@ std::vector<OptionValue> OptionList::read(const Config& config, bool quick) cons
   return values;
 }
 
-std::string TypedOptions::flag(std::string_view name) const {  // TRANSITION
-  const auto it = flags.find(name);
-  return it == flags.end() ? "--" + std::string(name) : it->second;
-}
-
 std::string TypedOptions::flag_at(std::ptrdiff_t offset) const {
   const auto it = field_flags.find(offset);
   if (it == field_flags.end()) throw std::logic_error("TypedOptions::flag: no option is bound to this field");

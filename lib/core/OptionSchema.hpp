@@ -134,8 +134,6 @@ class OptionList {
 struct TypedOptions {
   // Where a bound field lies in the struct (bytes from this base) -> its flag.
   std::map<std::ptrdiff_t, std::string> field_flags;
-  std::map<std::string, std::string, std::less<>> flags;  // TRANSITION: name -> flag, until every plan names fields
-  std::string flag(std::string_view name) const;          // TRANSITION
 
   template <class Options, class Field>
   std::string flag(Field Options::*member) const {
@@ -215,8 +213,7 @@ class OptionSchema {
     Options options{};
     for (std::size_t i = 0; i < values.size(); ++i) {
       stores_[i](options, values[i]);
-      options.flags[list_.specs()[i].name] = values[i].flag;  // TRANSITION
-      if (fields_[i]) options.field_flags[options.offset_of(fields_[i](options))] = values[i].flag;
+      options.field_flags[options.offset_of(fields_[i](options))] = values[i].flag;
     }
     return options;
   }

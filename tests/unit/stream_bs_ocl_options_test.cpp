@@ -69,7 +69,7 @@ TEST(StreamBsOclOptions, QuickValuesApplyOnlyToOptionsLeftAtTheirDefault) {
 TEST(StreamBsOclOptions, StreamRepsKeepsItsOldNames) {
   const auto parse = [](std::vector<const char*> args) {
     args.insert(args.begin(), "bwsurvey");
-    return survey::parse_command_line(static_cast<int>(args.size()), args.data(),
+    return run::parse_command_line(static_cast<int>(args.size()), args.data(),
                                       [](const std::string&) { return std::string(); });
   };
   const auto reps = [&](std::vector<const char*> args) {

@@ -34,16 +34,16 @@ struct OptionAlias {
 const std::vector<OptionAlias>& aliases() {
   using stream::StreamOptions;
   static const std::vector<OptionAlias> list = {
-      {"ocl.elements", stream::stream_option_name(&StreamOptions::elements), "auto"},
-      {"ocl.ntimes", stream::stream_option_name(&StreamOptions::reps), "20"},
-      {"ocl.type", stream::stream_option_name(&StreamOptions::types), "double"}};
+      {"ocl.elements", stream::stream_schema().name_of(&StreamOptions::elements), "auto"},
+      {"ocl.ntimes", stream::stream_schema().name_of(&StreamOptions::reps), "20"},
+      {"ocl.type", stream::stream_schema().name_of(&StreamOptions::types), "double"}};
   return list;
 }
 
 // A benchmark's backend list: its option's name as declared.
 std::string backend_option(const std::string& benchmark) {
-  if (benchmark == "stream") return stream::stream_option_name(&stream::StreamOptions::backends);
-  return bs::bs_schema().read(Config{}, false).flag(&bs::BsOptions::backends).substr(2);
+  if (benchmark == "stream") return stream::stream_schema().name_of(&stream::StreamOptions::backends);
+  return bs::bs_schema().name_of(&bs::BsOptions::backends);
 }
 
 bool given(const Config& config, const std::string& key) { return config.has(key) && !config.is_default(key); }

@@ -137,10 +137,9 @@ class BsBenchmark final : public NodeBenchmark {
     // The list is read here, where the backends built in are known; each
     // backend then plans its own target from the same options.
     const BsOptions options = bs_schema().read(config, node.quick);
-    const std::string backend_key = options.flag(&BsOptions::backends).substr(2);  // parse_backend_list adds "--"
     std::vector<std::unique_ptr<BsDeviceRun>> devices;
-    for (const std::string& name : parse_backend_list(options.backends, backend_key.c_str(), known))
-      devices.push_back(backends_.at(name)->plan(config, node));
+    for (const std::string& name : parse_backend_list(options.backends, options.flag(&BsOptions::backends), known))
+      devices.push_back(backends_.at(name)->plan(config, options, node));
     return std::make_unique<BsPlannedRun>(std::move(devices), node);
   }
 

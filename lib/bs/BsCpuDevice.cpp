@@ -89,8 +89,9 @@ class CpuBsRun final : public BsDeviceRun {
 
 class CpuBsBackend final : public BsBackend {
  public:
-  std::unique_ptr<BsDeviceRun> plan(const Config& config, const NodeContext& node) const override {
-    return std::make_unique<CpuBsRun>(plan_bs(config, node), node);
+  std::unique_ptr<BsDeviceRun> plan(const Config& /*config*/, const BsOptions& options,
+                                    const NodeContext& node) const override {
+    return std::make_unique<CpuBsRun>(plan_bs(options, node), node);
   }
 };
 

@@ -53,8 +53,10 @@ class BsBackend {
  public:
   virtual ~BsBackend() = default;
   virtual void add_options(boost::program_options::options_description& /*desc*/) const {}
-  // Throws UsageError naming the option.
-  virtual std::unique_ptr<BsDeviceRun> plan(const Config& config, const NodeContext& node) const = 0;
+  // `options`: BS's options, read once for every backend; `config` holds
+  // the backend's own (the device choice). Throws UsageError naming the option.
+  virtual std::unique_ptr<BsDeviceRun> plan(const Config& config, const BsOptions& options,
+                                            const NodeContext& node) const = 0;
 };
 
 using BsBackends = std::map<std::string, std::shared_ptr<const BsBackend>>;

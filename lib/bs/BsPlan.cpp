@@ -107,6 +107,10 @@ BsMeshLayout mesh_layout(std::uint64_t ng, std::uint64_t nt) {
 void add_bs_options(boost::program_options::options_description& desc) { bs_schema().add_to(desc); }
 
 BsParams plan_bs(const Config& config, const NodeContext& node) {
+  return plan_bs(bs_schema().read(config, node.quick), node);
+}
+
+BsParams plan_bs(const BsOptions& options, const NodeContext& node) {
   const topo::TopologyInfo& info = node.topology.info();
   BsTarget target;
   target.llc_bytes = info.llc_bytes;
@@ -114,7 +118,7 @@ BsParams plan_bs(const Config& config, const NodeContext& node) {
   target.threads = node.threads;
   target.ranks_sharing = node.ranks_on_node;
   target.quick = node.quick;
-  return plan_bs_for(config, target);
+  return plan_bs_for(options, target);
 }
 
 BsParams plan_bs_for(const Config& config, const BsTarget& target) {

@@ -78,6 +78,7 @@ struct BsTarget {
 void add_bs_options(boost::program_options::options_description& desc);
 // The CPU backend: plan_bs_for the rank's topology and node.
 BsParams plan_bs(const Config& config, const NodeContext& node);
+BsParams plan_bs(const BsOptions& options, const NodeContext& node);
 BsParams plan_bs_for(const Config& config, const BsTarget& target);
 BsParams plan_bs_for(const BsOptions& options, const BsTarget& target);
 std::string describe_bs(const BsParams& params);

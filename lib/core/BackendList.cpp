@@ -7,7 +7,7 @@
 
 namespace bws {
 
-std::vector<std::string> parse_backend_list(const std::string& text, const char* option,
+std::vector<std::string> parse_backend_list(const std::string& text, const std::string& flag,
                                             const std::vector<std::string>& known) {
   std::string allowed;
   for (const std::string& k : known) allowed += (allowed.empty() ? "" : ", ") + k;
@@ -15,11 +15,11 @@ std::vector<std::string> parse_backend_list(const std::string& text, const char*
   for (const std::string& item : split_comma_list(text)) {
     const std::string name = lower_text(trim_text(item));
     if (std::find(known.begin(), known.end(), name) == known.end())
-      throw UsageError(option_flag(option) + ": unknown backend " + quoted_input(item) + "; allowed: a comma list of " +
+      throw UsageError(flag + ": unknown backend " + quoted_input(item) + "; allowed: a comma list of " +
                        allowed);
     if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
   }
-  if (names.empty()) throw UsageError(option_flag(option) + ": no backend given; allowed: a comma list of " + allowed);
+  if (names.empty()) throw UsageError(flag + ": no backend given; allowed: a comma list of " + allowed);
   return names;
 }
 

@@ -14,7 +14,7 @@ inline constexpr const char* kBackendDefault = "cpu";
 
 // The names in list order, without repeats; UsageError naming --option for
 // an empty list or a name not in `known` ("allowed: a comma list of cpu, ocl").
-std::vector<std::string> parse_backend_list(const std::string& text, const char* option,
+std::vector<std::string> parse_backend_list(const std::string& text, const std::string& flag,
                                             const std::vector<std::string>& known);
 
 // The planned run of a benchmark over the backends of its list: each

@@ -18,6 +18,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -207,6 +208,15 @@ class OptionSchema {
     }
   }
   const OptionList& list() const { return list_; }
+  // The declared name of the option that fills `member` ("stream.backend"),
+  // for code that names an option it does not read (the old --tests ocl).
+  template <class Field>
+  const std::string& name_of(Field Options::*member) const {
+    const Options probe{};
+    for (std::size_t i = 0; i < fields_.size(); ++i)
+      if (fields_[i](probe) == &(probe.*member)) return list_.specs()[i].name;
+    throw std::logic_error("OptionSchema::name_of: no option is bound to this field");
+  }
   void add_to(boost::program_options::options_description& desc) const { list_.add_to(desc); }
   Options read(const Config& config, bool quick) const {
     const std::vector<OptionValue> values = list_.read(config, quick);

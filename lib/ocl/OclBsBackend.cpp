@@ -84,9 +84,10 @@ class OclBsRun final : public bs::BsDeviceRun {
 
 class OclBsBackend final : public bs::BsBackend {
  public:
-  std::unique_ptr<bs::BsDeviceRun> plan(const Config& config, const NodeContext& node) const override {
-    OclRankDevice device = choose_rank_device(config, node, "--bs.backend ocl");
-    bs::BsParams params = plan_bs_on_device(config, device.choice.device, device.choice.ranks_on_device, node.quick);
+  std::unique_ptr<bs::BsDeviceRun> plan(const Config& config, const bs::BsOptions& options,
+                                        const NodeContext& node) const override {
+    OclRankDevice device = choose_rank_device(config, node, options.flag(&bs::BsOptions::backends) + " ocl");
+    bs::BsParams params = plan_bs_on_device(options, device.choice.device, device.choice.ranks_on_device, node.quick);
     return std::make_unique<OclBsRun>(std::move(device), std::move(params));
   }
 };

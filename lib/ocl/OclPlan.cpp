@@ -19,8 +19,7 @@ std::uint64_t largest_vector_entries(const bs::BsParams& p) {
   return most;
 }
 
-bs::BsParams plan_bs_on_device(const Config& config, const OclDeviceInfo& device, int ranks_on_device, bool quick) {
-  const bs::BsOptions o = bs::bs_schema().read(config, quick);
+bs::BsParams plan_bs_on_device(const bs::BsOptions& o, const OclDeviceInfo& device, int ranks_on_device, bool quick) {
   if (!device.fp64)
     throw UsageError(o.flag(&bs::BsOptions::backends) + " ocl: bs needs double precision (cl_khr_fp64), which " +
                      device.label() + " lacks; allowed: cpu");

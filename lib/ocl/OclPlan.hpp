@@ -15,7 +15,8 @@ namespace bws::ocl {
 // and its memory shared by the ranks that use it. UsageError when a
 // vector of the largest size exceeds the device's largest buffer or the
 // device has no fp64.
-bs::BsParams plan_bs_on_device(const Config& config, const OclDeviceInfo& device, int ranks_on_device, bool quick);
+bs::BsParams plan_bs_on_device(const bs::BsOptions& options, const OclDeviceInfo& device, int ranks_on_device,
+                               bool quick);
 // Entries of the largest BS1-BS5 array of the plan.
 std::uint64_t largest_vector_entries(const bs::BsParams& params);
 

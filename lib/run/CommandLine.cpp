@@ -86,6 +86,12 @@ const OptionList& survey_switches() {
   return switches;
 }
 
+bool is_survey_switch(const std::string& name) {
+  for (const OptionSpec& s : survey_switches().specs())
+    if (s.name == name) return true;
+  return false;
+}
+
 }  // namespace
 
 po::options_description survey_options() {
@@ -214,11 +220,13 @@ void refuse_stray_and_empty_values(const po::options_description& desc, const po
                        after + "; bwsurvey takes only --options, each with at most one value (a switch such as "
                        "--quick takes none; quote a value that has spaces)");
     }
-    // A switch (a value of its own only with '=') followed by a word: Boost
-    // takes the word as its value, but "--quick false" reads as a switch and
-    // a stray word, and "--quick stream" as a forgotten --tests.
+    // A survey switch followed by a word: Boost takes the word as its value,
+    // but these were value-less switches, so "--quick false" is a switch and
+    // a stray word ("--quick stream", a forgotten --tests). Their value goes
+    // with '='. A benchmark's boolean keeps its old separate word
+    // ("--ocl.single-kernel false", as documented before the one rule).
     const po::option_description* known = desc.find_nothrow(o.string_key, false);
-    if (known && known->semantic()->min_tokens() == 0 && o.original_tokens.size() > 1)
+    if (is_survey_switch(o.string_key) && o.original_tokens.size() > 1)
       throw UsageError("unexpected argument " + quoted_input(o.original_tokens.back()) + " (after --" + o.string_key +
                        "); a switch takes a value only with '=' (--" + o.string_key + "=off)");
     for (const std::string& value : o.value) {

@@ -100,8 +100,7 @@ class StreamBenchmark final : public NodeBenchmark {
     const StreamOptions options = stream_schema().read(config, node.quick);
     StreamCommonParams common = plan_stream_common(options);
     std::vector<std::unique_ptr<StreamDeviceRun>> devices;
-    const std::string backend_key = options.flag(&StreamOptions::backends).substr(2);
-    for (const std::string& name : parse_backend_list(options.backends, backend_key.c_str(), backend_names()))
+    for (const std::string& name : parse_backend_list(options.backends, options.flag(&StreamOptions::backends), backend_names()))
       devices.push_back(backends_.at(name)->plan(config, options, node, common));
     return std::make_unique<StreamPlannedRun>(std::move(common), std::move(devices), node);
   }

@@ -47,11 +47,4 @@ struct StreamOptions : TypedOptions {
 // Its options; stream_schema().read(config, quick) gives the typed values.
 const OptionSchema<StreamOptions>& stream_schema();
 
-// An option's name as declared ("stream.backend"), for code that rewrites
-// a Config (the old --tests ocl).
-template <class Field>
-std::string stream_option_name(Field StreamOptions::*member) {
-  return stream_schema().read(Config{}, false).flag(member).substr(2);
-}
-
 }  // namespace bws::stream

@@ -182,17 +182,17 @@ TEST(OclStreamPlan, BadValuesNameTheOption) {
 }
 
 TEST(OclBsPlan, TheSweepScalesWithTheDevicesCache) {
-  const bs::BsParams p = plan_bs_on_device(Config{}, gpu(), 1, true);
+  const bs::BsParams p = plan_bs_on_device(bs::bs_schema().read(Config{}, true), gpu(), 1, true);
   EXPECT_EQ(p.fit_min_bytes, 4u << 20);          // auto: the device's global memory cache
   EXPECT_EQ(p.max_bytes, 32u << 20);             // --quick: max(8 x 4 MiB, 16 MiB)
   EXPECT_EQ(p.points, bs::kQuickPoints);
   OclDeviceInfo tiny = gpu();
   tiny.max_allocation_bytes = 1 << 20;
-  const std::string e = usage_error_of([&] { plan_bs_on_device(Config{}, tiny, 1, true); });
+  const std::string e = usage_error_of([&] { plan_bs_on_device(bs::bs_schema().read(Config{}, true), tiny, 1, true); });
   EXPECT_NE(e.find("--bs.max-bytes"), std::string::npos) << e;
   EXPECT_NE(e.find("exceeds the largest buffer of Test GPU"), std::string::npos) << e;
   tiny.fp64 = false;
-  EXPECT_NE(usage_error_of([&] { plan_bs_on_device(Config{}, tiny, 1, true); }).find("--bs.backend ocl: bs needs double"),
+  EXPECT_NE(usage_error_of([&] { plan_bs_on_device(bs::bs_schema().read(Config{}, true), tiny, 1, true); }).find("--bs.backend ocl: bs needs double"),
             std::string::npos);
 }
 

@@ -120,6 +120,9 @@ TEST(OptionSchema, OwnGrammarsReadIntoTheirFieldAndNameTheSpellingGiven) {
   EXPECT_EQ(o.flag(&TestOptions::odd_numbers), "--t.odds");
   EXPECT_EQ(error_of({{"t.odd", "1,4"}}), "--t.odd: 4 is even; allowed: odd numbers");
   EXPECT_THROW(o.flag(&TestOptions::unbound), std::logic_error);  // no option fills it
+  EXPECT_EQ(schema().name_of(&TestOptions::odd_numbers), "t.odd");  // the declared name, whatever was typed
+  EXPECT_EQ(schema().name_of(&TestOptions::max_bytes), "t.max-bytes");
+  EXPECT_THROW(schema().name_of(&TestOptions::unbound), std::logic_error);
 }
 
 TEST(OptionSchema, BadValuesNameTheOptionAndTheRange) {

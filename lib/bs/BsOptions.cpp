@@ -76,10 +76,7 @@ const OptionSchema<BsOptions>& bs_schema() {
     return text;
   }();
   static const OptionSchema<BsOptions> schema({
-      bind_option(text_option("bs.backend", kBackendDefault,
-                              "BS: where it runs, a comma list of backends, each in turn into the one table (its "
-                              "backend column): cpu (the rank's pinned threads), ocl (the rank's OpenCL device, double "
-                              "precision; 'auto' sizes scale with its global memory cache)"),
+      bind_option(backend_list_option("bs.backend", "BS", "double precision; 'auto' sizes scale with its global memory cache"),
                   &BsOptions::backends),
       bind_option(list_option("bs.tests", kTestsAll, kTestChoices,
                               "BS: the streaming tests to run: bs1 (copy), bs2 (axpy), bs3 (norm), bs4 (dot), bs5 "

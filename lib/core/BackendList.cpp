@@ -7,6 +7,13 @@
 
 namespace bws {
 
+OptionSpec backend_list_option(const std::string& name, const std::string& label, const std::string& device_note) {
+  return text_option(name, kBackendDefault,
+                     label + ": where it runs, a comma list of backends, each in turn into the one table (its backend "
+                             "column): cpu (the rank's pinned threads), ocl (the rank's OpenCL device, " +
+                         device_note + ")");
+}
+
 std::vector<std::string> parse_backend_list(const std::string& text, const std::string& flag,
                                             const std::vector<std::string>& known) {
   std::string allowed;

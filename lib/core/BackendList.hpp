@@ -7,10 +7,16 @@
 #include <vector>
 
 #include "core/Benchmark.hpp"
+#include "core/OptionSchema.hpp"
 
 namespace bws {
 
 inline constexpr const char* kBackendDefault = "cpu";
+
+// The backend-list option of a benchmark ("stream.backend"), declared alike
+// for every benchmark; `label` starts its help ("STREAM"), `device_note`
+// says what the benchmark does on the OpenCL device.
+OptionSpec backend_list_option(const std::string& name, const std::string& label, const std::string& device_note);
 
 // The names in list order, without repeats; UsageError naming --option for
 // an empty list or a name not in `known` ("allowed: a comma list of cpu, ocl").

@@ -55,10 +55,7 @@ StreamValidationRule read_epsilon(const OptionValue& v) {
 
 const OptionSchema<StreamOptions>& stream_schema() {
   static const OptionSchema<StreamOptions> schema({
-      bind_option(text_option("stream.backend", kBackendDefault,
-                              "STREAM: where it runs, a comma list of backends, each in turn into the one table (its "
-                              "backend column): cpu (the rank's pinned threads), ocl (the rank's OpenCL device, "
-                              "--ocl.platform/--ocl.device, with PCI write/read rows)"),
+      bind_option(backend_list_option("stream.backend", "STREAM", "--ocl.platform/--ocl.device, with PCI write/read rows"),
                   &StreamOptions::backends),
       bind_option(text_option("stream.elements", "auto",
                               "STREAM: elements per array per rank, on every backend; 'auto' makes each array >= 4x "

@@ -184,9 +184,12 @@ std::vector<OptionValue> OptionList::read(const Config& config, bool quick) cons
       values.push_back(given[0]);
       continue;
     }
-    const std::string text = quick && !s.quick_text.empty() ? s.quick_text
-                             : config.has(s.name)          ? config.get(s.name)
-                                                           : s.default_text;
+    // An old name present here was not given: a resumed file's stored
+    // default, written before the rename, which counts as the option's.
+    std::string stored = config.has(s.name) ? config.get(s.name) : s.default_text;
+    for (const std::string& old : s.aliases)
+      if (config.has(old)) stored = config.get(old);
+    const std::string text = quick && !s.quick_text.empty() ? s.quick_text : stored;
     values.push_back(parse_option_value(s, text, "--" + s.name));
   }
   return values;

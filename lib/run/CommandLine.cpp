@@ -306,6 +306,13 @@ CommandLine parse_command_line(int argc, const char* const argv[], const ConfigR
       if (const auto stored = stored_defaults.find(key); stored != stored_defaults.end()) values[key] = stored->second;
     }
   }
+  // A stored default under an old name (a file written before a rename):
+  // kept as a default under that name, which the option's schema reads.
+  for (const auto& [key, value] : stored_defaults)
+    if (values.find(key) == values.end()) {
+      values[key] = value;
+      defaulted.insert(key);
+    }
   out.config = Config(std::move(values), std::move(defaulted));
   backends::resolve_legacy_ocl_aliases(out.config);
   out.help = out.config.flag("help");

@@ -94,6 +94,12 @@ TEST(StoredConfig, AResumeKeepsTheStoredDefaultsAndRefusesToSetThem) {
   const CommandLine resumed = parse({"--resume", "f.h5"}, "", text);
   EXPECT_EQ(resumed.config.get("stream.reps"), "11");
   EXPECT_TRUE(resumed.config.is_default("stream.reps"));
+  EXPECT_EQ(stream::stream_schema().read(resumed.config, false).reps, 11);
+  // The same default stored under the old name (a file written before the
+  // rename to stream.reps) plans alike.
+  const CommandLine old_name = parse({"--resume", "f.h5"}, "", "tests = stream\n[stream]\n# default: ntimes = 13\n");
+  EXPECT_EQ(stream::stream_schema().read(old_name.config, false).reps, 13);
+  EXPECT_EQ(stream::stream_schema().read(old_name.config, false).flag(&stream::StreamOptions::reps), "--stream.reps");
   // An option left at its default may not be set by the resume (not even to
   // the default's text: with --quick that is another plan).
   EXPECT_EQ(test::usage_error_of([&] { parse({"--resume", "f.h5", "--stream.reps", "11"}, "", text); }),

@@ -50,7 +50,8 @@ Matrices make_matrices(int n, const Faults& factor, unsigned seed = 12345) {
 }
 
 // What rank 0 would hold: every row reduced where it was measured.
-std::vector<LinkVerdict> diagnose(const Matrices& m, const SwitchTopology* topology = nullptr) {
+std::vector<LinkVerdict> diagnose(const Matrices& m, const SwitchTopology* topology = nullptr,
+                                  const NodeCohorts& cohorts = {}) {
   LinkMapSummary map;
   map.hosts = m.hosts;
   for (std::size_t i = 0; i < m.hosts.size(); ++i)
@@ -62,7 +63,7 @@ std::vector<LinkVerdict> diagnose(const Matrices& m, const SwitchTopology* topol
       map.leaf_medians.push_back(
           per_leaf_medians(m.send[i], static_cast<int>(i), map.leaves.leaf_of_host, map.leaves.leaves.size()));
   }
-  return diagnose_links(map, {}, FlagRule{});
+  return diagnose_links(map, cohorts, FlagRule{});
 }
 
 std::vector<std::string> described(const std::vector<LinkVerdict>& verdicts) {
@@ -220,4 +221,18 @@ TEST(LinkVerdicts, ThreeNodesGiveNoNodeVerdictButAPairVerdict) {
   const auto verdicts = diagnose(make_matrices(3, [](int i, int j) { return i == 0 && j == 1 ? 0.3 : 1.0; }));
   ASSERT_EQ(described(verdicts), (std::vector<std::string>{"links.pair n00->n01"}));
   EXPECT_NEAR(verdicts[0].fraction, 0.3 / 0.65, 0.05);
+}
+
+TEST(LinkVerdicts, NodesAreJudgedWithinTheirHardwareCohort) {
+  // n00-n03 are another class whose NICs run at half speed: against all 16
+  // they are slow (50 % of the others' medians), within their cohort they
+  // are normal. Pairs into them are low for the sender only (their own
+  // receives are all at 50 %): no pair verdict either.
+  const Faults fat = [](int i, int j) { return i < 4 || j < 4 ? 0.5 : 1.0; };
+  NodeCohorts cohorts;
+  for (int i = 0; i < 16; ++i) cohorts[host_name(i)] = i < 4 ? "fat" : "thin";
+  EXPECT_TRUE(diagnose(make_matrices(16, fat), nullptr, cohorts).empty());
+  const auto one_cohort = diagnose(make_matrices(16, fat));
+  EXPECT_EQ(one_cohort.size(), 8u);  // out and in of n00-n03
+  for (const LinkVerdict& v : one_cohort) EXPECT_LT(v.subject, "n04") << v.text;
 }

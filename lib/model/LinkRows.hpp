@@ -24,8 +24,8 @@ namespace bws::model {
 inline constexpr std::size_t kMaxLowPeersPerNode = 32;
 
 struct LowPeer {
-  int peer = -1;     // host index in the matrices' order
-  double Bps = 0;    // the measured value (send to, or receive from, the peer)
+  int peer = -1;   // host index in the matrices' order
+  double Bps = 0;  // the measured value (send to, or receive from, the peer)
 };
 
 struct LinkRowSummary {

@@ -9,8 +9,6 @@
 namespace bws::model {
 namespace {
 
-std::string percent_text(double fraction) { return std::to_string(std::lround(100 * fraction)) + " %"; }
-
 // A node's cohort judgement, per direction.
 struct NodeJudgement {
   bool out = false, in = false;
@@ -48,7 +46,8 @@ std::vector<NodeJudgement> judge_nodes(const LinkMapSummary& map, const NodeCoho
 
 // The node is normal within its own leaf: its median send to its leaf
 // mates reaches fraction * the leaf's within-leaf block.
-bool normal_within_leaf(const LinkMapSummary& map, const UplinkJudgement& uplinks, std::size_t i, const FlagRule& rule) {
+bool normal_within_leaf(const LinkMapSummary& map, const UplinkJudgement& uplinks, std::size_t i,
+                        const FlagRule& rule) {
   const int a = map.leaves.leaf_of_host[i];
   if (a < 0 || !uplinks.leaf_blamed[static_cast<std::size_t>(a)] || i >= map.leaf_medians.size()) return false;
   const auto leaf = static_cast<std::size_t>(a);
@@ -64,10 +63,12 @@ std::vector<LinkVerdict> node_verdicts(const LinkMapSummary& map, const std::vec
     if (!standing[i]) continue;
     const LinkRowSummary& r = map.rows[i];
     const NodeJudgement& j = judged[i];
-    std::string text = map.hosts[i] + ": out " + percent_text(r.out_Bps / j.out_reference);
-    if (std::isfinite(r.in_Bps) && std::isfinite(j.in_reference)) text += ", in " + percent_text(r.in_Bps / j.in_reference);
+    std::string text = map.hosts[i] + ": out " + verdict_percent(r.out_Bps / j.out_reference);
+    if (std::isfinite(r.in_Bps) && std::isfinite(j.in_reference))
+      text += ", in " + verdict_percent(r.in_Bps / j.in_reference);
     text += " of cohort median";
-    if (j.out) out.push_back({kLinksNodeOut, map.hosts[i], r.out_Bps, j.out_reference, r.out_Bps / j.out_reference, text});
+    if (j.out)
+      out.push_back({kLinksNodeOut, map.hosts[i], r.out_Bps, j.out_reference, r.out_Bps / j.out_reference, text});
     if (j.in) out.push_back({kLinksNodeIn, map.hosts[i], r.in_Bps, j.in_reference, r.in_Bps / j.in_reference, text});
   }
   return out;
@@ -96,8 +97,11 @@ std::vector<LinkVerdict> pair_verdicts(const LinkMapSummary& map, const std::vec
       }
       const std::string subject = map.hosts[i] + "->" + map.hosts[j];
       LinkVerdict v{kLinksPair, subject, low.Bps, from.out_Bps, low.Bps / from.out_Bps, ""};
-      v.text = "link " + subject + ": send at " + percent_text(v.fraction) + " of " + map.hosts[i] + "'s median send";
-      if (seen) v.text += ", receive at " + percent_text(seen->Bps / to.in_Bps) + " of " + map.hosts[j] + "'s median receive";
+      v.text =
+          "link " + subject + ": send at " + verdict_percent(v.fraction) + " of " + map.hosts[i] + "'s median send";
+      if (seen)
+        v.text +=
+            ", receive at " + verdict_percent(seen->Bps / to.in_Bps) + " of " + map.hosts[j] + "'s median receive";
       found.push_back({{i, j}, std::move(v)});
     }
   }

@@ -45,20 +45,20 @@ inline constexpr int kMinPeersForNodeVerdict = 3;
 inline constexpr int kMinBlocksForLeafUplink = 2;
 
 struct LinkVerdict {
-  std::string metric;        // kLinksNodeOut, kLinksNodeIn, kLinksPair, kLinksUplink
-  std::string subject;       // a host, "hostA->hostB", "leaf->parent" or "leafA->leafB"
-  double measured_Bps = 0;   // the node's median, the pair's send, the blocks' median
-  double expected_Bps = 0;   // the reference: cohort peers' median, the node's median, the median block
-  double fraction = 0;       // measured / expected
-  std::string text;          // one line for a person: "n17: out 42 %, in 45 % of cohort median"
+  std::string metric;       // kLinksNodeOut, kLinksNodeIn, kLinksPair, kLinksUplink
+  std::string subject;      // a host, "hostA->hostB", "leaf->parent" or "leafA->leafB"
+  double measured_Bps = 0;  // the node's median, the pair's send, the blocks' median
+  double expected_Bps = 0;  // the reference: cohort peers' median, the node's median, the median block
+  double fraction = 0;      // measured / expected
+  std::string text;         // one line for a person: "n17: out 42 %, in 45 % of cohort median"
 };
 
 // What rank 0 holds of a link map.
 struct LinkMapSummary {
-  std::vector<std::string> hosts;          // the matrices' host order
-  std::vector<LinkRowSummary> rows;        // per host
-  const SwitchTopology* topology = nullptr;  // null: node and pair verdicts only
-  HostLeaves leaves;                       // host_leaves(*topology, hosts)
+  std::vector<std::string> hosts;                 // the matrices' host order
+  std::vector<LinkRowSummary> rows;               // per host
+  const SwitchTopology* topology = nullptr;       // null: node and pair verdicts only
+  HostLeaves leaves;                              // host_leaves(*topology, hosts)
   std::vector<std::vector<double>> leaf_medians;  // per host: per_leaf_medians of its row (N x S)
 };
 

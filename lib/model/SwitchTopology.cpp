@@ -51,7 +51,8 @@ SwitchLine parse_line(std::string_view text, const std::string& source, int line
     at = end;
     const auto eq = token.find('=');
     if (eq == std::string_view::npos || eq == 0)
-      throw UsageError(where(source, line) + quoted_input(token) + " is not KEY=VALUE; allowed: SwitchName=NAME "
+      throw UsageError(where(source, line) + quoted_input(token) +
+                       " is not KEY=VALUE; allowed: SwitchName=NAME "
                        "[Switches=LIST] [Nodes=LIST] and other KEY=VALUE fields");
     const std::string key = lower(token.substr(0, eq));
     const std::string value(token.substr(eq + 1));
@@ -66,7 +67,8 @@ SwitchLine parse_line(std::string_view text, const std::string& source, int line
     }
   }
   if (!named)
-    throw UsageError(where(source, line) + "no SwitchName=; allowed: one switch a line, SwitchName=NAME "
+    throw UsageError(where(source, line) +
+                     "no SwitchName=; allowed: one switch a line, SwitchName=NAME "
                      "[Switches=LIST] [Nodes=LIST]");
   return out;
 }

@@ -7,8 +7,6 @@
 namespace bws::model {
 namespace {
 
-std::string percent_text(double fraction) { return std::to_string(std::lround(100 * fraction)) + " %"; }
-
 std::string joined(const std::vector<std::string>& names) {
   std::string out;
   for (const std::string& n : names) out += (out.empty() ? "" : "->") + n;
@@ -24,7 +22,8 @@ std::vector<std::vector<double>> block_medians(const LinkMapSummary& map, const 
     const int a = i < map.leaves.leaf_of_host.size() ? map.leaves.leaf_of_host[i] : -1;
     if (a < 0 || (i < excluded.size() && excluded[i]) || map.leaf_medians[i].size() != S) continue;
     for (std::size_t b = 0; b < S; ++b)
-      if (std::isfinite(map.leaf_medians[i][b])) values[static_cast<std::size_t>(a)][b].push_back(map.leaf_medians[i][b]);
+      if (std::isfinite(map.leaf_medians[i][b]))
+        values[static_cast<std::size_t>(a)][b].push_back(map.leaf_medians[i][b]);
   }
   std::vector<std::vector<double>> blocks(S, std::vector<double>(S));
   for (std::size_t a = 0; a < S; ++a)
@@ -33,6 +32,8 @@ std::vector<std::vector<double>> block_medians(const LinkMapSummary& map, const 
 }
 
 }  // namespace
+
+std::string verdict_percent(double fraction) { return std::to_string(std::lround(100 * fraction)) + " %"; }
 
 UplinkJudgement judge_uplinks(const LinkMapSummary& map, const std::vector<bool>& excluded_hosts,
                               const FlagRule& rule) {
@@ -92,9 +93,9 @@ UplinkJudgement judge_uplinks(const LinkMapSummary& map, const std::vector<bool>
     LinkVerdict v{kLinksUplink, uplink.empty() ? names[x] : uplink, median_of(measured), median_of(expected), 0, ""};
     v.fraction = v.measured_Bps / v.expected_Bps;
     v.text = "uplink of leaf " + names[x] + (uplink.empty() ? "" : " (" + uplink + ")") + ":";
-    if (out) v.text += " " + names[x] + "->other leaves at " + percent_text(median_of(out_fractions));
+    if (out) v.text += " " + names[x] + "->other leaves at " + verdict_percent(median_of(out_fractions));
     if (out && in) v.text += ",";
-    if (in) v.text += " other leaves->" + names[x] + " at " + percent_text(median_of(in_fractions));
+    if (in) v.text += " other leaves->" + names[x] + " at " + verdict_percent(median_of(in_fractions));
     v.text += " of the median block";
     j.verdicts.push_back(std::move(v));
   }
@@ -108,7 +109,7 @@ UplinkJudgement judge_uplinks(const LinkMapSummary& map, const std::vector<bool>
       v.fraction = v.measured_Bps / v.expected_Bps;
       const std::string path = joined(map.topology->path_between(names[a], names[b]));
       v.text = "uplinks between leaf " + names[a] + " and leaf " + names[b] + (path.empty() ? "" : " (" + path + ")") +
-               ": " + names[a] + "->" + names[b] + " pairs at " + percent_text(v.fraction) + " of the median block";
+               ": " + names[a] + "->" + names[b] + " pairs at " + verdict_percent(v.fraction) + " of the median block";
       j.verdicts.push_back(std::move(v));
     }
   return j;

@@ -4,6 +4,7 @@
 // against all blocks, and the low blocks named as a leaf's uplink or as the
 // path between two leaves. Memory: S x S blocks plus, per leaf pair, the
 // values of the leaf's hosts (N x S in all).
+#include <string>
 #include <vector>
 
 #include "model/FlagRule.hpp"
@@ -18,9 +19,11 @@ struct UplinkJudgement {
   std::vector<bool> leaf_blamed;             // per leaf: named by some uplink verdict
 };
 
+// "42 %": a fraction as a whole percentage, as the verdict texts write it.
+std::string verdict_percent(double fraction);
+
 // Hosts with excluded_hosts[i] do not count in the blocks. Without a
 // topology, or with fewer than 2 leaves, no verdicts (blocks still sized S).
-UplinkJudgement judge_uplinks(const LinkMapSummary& map, const std::vector<bool>& excluded_hosts,
-                              const FlagRule& rule);
+UplinkJudgement judge_uplinks(const LinkMapSummary& map, const std::vector<bool>& excluded_hosts, const FlagRule& rule);
 
 }  // namespace bws::model

@@ -80,7 +80,8 @@ void expect_fraction_near(const LinkVerdict& v, double injected) {
 const int kSizes[] = {4, 7, 16, 64};
 
 // Two leaves of 8 hosts (n00-n07, n08-n15) under one top switch.
-const char* const kTwoLeaves = "SwitchName=s1 Nodes=n[00-07]\nSwitchName=s2 Nodes=n[08-15]\nSwitchName=top Switches=s[1-2]\n";
+const char* const kTwoLeaves =
+    "SwitchName=s1 Nodes=n[00-07]\nSwitchName=s2 Nodes=n[08-15]\nSwitchName=top Switches=s[1-2]\n";
 
 int leaf_of_two(int i) { return i < 8 ? 0 : 1; }
 
@@ -131,8 +132,8 @@ TEST(LinkVerdicts, SlowNicIsOneNodeOutAndInNothingElse) {
   for (int n : kSizes) {
     const int slow = n > 5 ? 5 : 1;  // n05, or n01 at N = 4
     const auto verdicts = diagnose(make_matrices(n, [&](int i, int j) { return i == slow || j == slow ? 0.4 : 1.0; }));
-    ASSERT_EQ(described(verdicts), (std::vector<std::string>{"links.node_out " + host_name(slow),
-                                                             "links.node_in " + host_name(slow)}))
+    ASSERT_EQ(described(verdicts),
+              (std::vector<std::string>{"links.node_out " + host_name(slow), "links.node_in " + host_name(slow)}))
         << n;
     for (const LinkVerdict& v : verdicts) expect_fraction_near(v, 0.4);
     EXPECT_EQ(verdicts[0].text.rfind(host_name(slow) + ": out ", 0), 0u) << verdicts[0].text;
@@ -164,8 +165,8 @@ TEST(LinkVerdicts, SlowBlockBetweenTwoLeavesIsOneUplinkVerdictPerDirection) {
   // (no node verdict), no pair is low against its node's median; the two
   // blocks s1->s2 and s2->s1 are at 45 % of the within-leaf blocks.
   const SwitchTopology topology = SwitchTopology::parse(kTwoLeaves, "test");
-  const auto verdicts =
-      diagnose(make_matrices(16, [](int i, int j) { return leaf_of_two(i) != leaf_of_two(j) ? 0.45 : 1.0; }), &topology);
+  const auto verdicts = diagnose(
+      make_matrices(16, [](int i, int j) { return leaf_of_two(i) != leaf_of_two(j) ? 0.45 : 1.0; }), &topology);
   ASSERT_EQ(described(verdicts), (std::vector<std::string>{"links.uplink s1->s2", "links.uplink s2->s1"}));
   for (const LinkVerdict& v : verdicts) expect_fraction_near(v, 0.45);
   EXPECT_EQ(verdicts[0].text.rfind("uplinks between leaf s1 and leaf s2 (s1->top->s2): s1->s2 pairs at 4", 0), 0u)

@@ -63,13 +63,15 @@ std::vector<LinkVerdict> node_verdicts(const LinkMapSummary& map, const std::vec
     if (!standing[i]) continue;
     const LinkRowSummary& r = map.rows[i];
     const NodeJudgement& j = judged[i];
-    std::string text = map.hosts[i] + ": out " + verdict_percent(r.out_Bps / j.out_reference);
-    if (std::isfinite(r.in_Bps) && std::isfinite(j.in_reference))
-      text += ", in " + verdict_percent(r.in_Bps / j.in_reference);
+    // Both directions where both were judged (one may be missing).
+    const double out_fraction = r.out_Bps / j.out_reference, in_fraction = r.in_Bps / j.in_reference;
+    std::string text = map.hosts[i] + ":";
+    if (std::isfinite(out_fraction)) text += " out " + verdict_percent(out_fraction);
+    if (std::isfinite(out_fraction) && std::isfinite(in_fraction)) text += ",";
+    if (std::isfinite(in_fraction)) text += " in " + verdict_percent(in_fraction);
     text += " of cohort median";
-    if (j.out)
-      out.push_back({kLinksNodeOut, map.hosts[i], r.out_Bps, j.out_reference, r.out_Bps / j.out_reference, text});
-    if (j.in) out.push_back({kLinksNodeIn, map.hosts[i], r.in_Bps, j.in_reference, r.in_Bps / j.in_reference, text});
+    if (j.out) out.push_back({kLinksNodeOut, map.hosts[i], r.out_Bps, j.out_reference, out_fraction, text});
+    if (j.in) out.push_back({kLinksNodeIn, map.hosts[i], r.in_Bps, j.in_reference, in_fraction, text});
   }
   return out;
 }

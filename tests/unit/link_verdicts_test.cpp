@@ -237,3 +237,22 @@ TEST(LinkVerdicts, NodesAreJudgedWithinTheirHardwareCohort) {
   EXPECT_EQ(one_cohort.size(), 8u);  // out and in of n00-n03
   for (const LinkVerdict& v : one_cohort) EXPECT_LT(v.subject, "n04") << v.text;
 }
+
+TEST(LinkVerdicts, NicSlowOnlyWhenSendingIsNodeOutOnly) {
+  const auto verdicts = diagnose(make_matrices(16, [](int i, int) { return i == 5 ? 0.4 : 1.0; }));
+  ASSERT_EQ(described(verdicts), (std::vector<std::string>{"links.node_out n05"}));
+  expect_fraction_near(verdicts[0], 0.4);
+  EXPECT_EQ(verdicts[0].text.rfind("n05: out 4", 0), 0u) << verdicts[0].text;
+  EXPECT_NE(verdicts[0].text.find(" %, in "), std::string::npos) << verdicts[0].text;  // in: normal
+}
+
+TEST(LinkVerdicts, WithoutReceivesTheNodeTextGivesOutOnly) {
+  const Matrices m = make_matrices(16, [](int i, int j) { return i == 5 || j == 5 ? 0.4 : 1.0; });
+  LinkMapSummary map;
+  map.hosts = m.hosts;
+  for (int i = 0; i < 16; ++i) map.rows.push_back(summarize_links_row(m.send[i], {}, i));
+  const auto verdicts = diagnose_links(map, {}, FlagRule{});
+  ASSERT_EQ(described(verdicts), (std::vector<std::string>{"links.node_out n05"}));
+  EXPECT_EQ(verdicts[0].text.find(" in "), std::string::npos) << verdicts[0].text;
+  EXPECT_EQ(verdicts[0].text.rfind("n05: out 4", 0), 0u) << verdicts[0].text;
+}

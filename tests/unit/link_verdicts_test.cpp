@@ -169,7 +169,7 @@ TEST(LinkVerdicts, SlowBlockBetweenTwoLeavesIsOneUplinkVerdictPerDirection) {
       make_matrices(16, [](int i, int j) { return leaf_of_two(i) != leaf_of_two(j) ? 0.45 : 1.0; }), &topology);
   ASSERT_EQ(described(verdicts), (std::vector<std::string>{"links.uplink s1->s2", "links.uplink s2->s1"}));
   for (const LinkVerdict& v : verdicts) expect_fraction_near(v, 0.45);
-  EXPECT_EQ(verdicts[0].text.rfind("uplinks between leaf s1 and leaf s2 (s1->top->s2): s1->s2 pairs at 4", 0), 0u)
+  EXPECT_EQ(verdicts[0].text.rfind("uplinks between leaf s1 and leaf s2 (s1->top->s2): s1->s2 pairs at ", 0), 0u)
       << verdicts[0].text;
 }
 
@@ -185,8 +185,8 @@ TEST(LinkVerdicts, OneLeafsSlowUplinkAmongThreeIsNamedOnce) {
       diagnose(make_matrices(18, [](int i, int j) { return (i < 6) != (j < 6) ? 0.4 : 1.0; }), &topology);
   ASSERT_EQ(described(verdicts), (std::vector<std::string>{"links.uplink s1->top"}));
   expect_fraction_near(verdicts[0], 0.4);
-  EXPECT_EQ(verdicts[0].text.rfind("uplink of leaf s1 (s1->top): s1->other leaves at 4", 0), 0u) << verdicts[0].text;
-  EXPECT_NE(verdicts[0].text.find(", other leaves->s1 at 4"), std::string::npos) << verdicts[0].text;
+  EXPECT_EQ(verdicts[0].text.rfind("uplink of leaf s1 (s1->top): s1->other leaves at ", 0), 0u) << verdicts[0].text;
+  EXPECT_NE(verdicts[0].text.find(", other leaves->s1 at "), std::string::npos) << verdicts[0].text;
 }
 
 TEST(LinkVerdicts, WithATreeSlowNicAndSlowPairStayNodeAndPair) {
@@ -242,7 +242,7 @@ TEST(LinkVerdicts, NicSlowOnlyWhenSendingIsNodeOutOnly) {
   const auto verdicts = diagnose(make_matrices(16, [](int i, int) { return i == 5 ? 0.4 : 1.0; }));
   ASSERT_EQ(described(verdicts), (std::vector<std::string>{"links.node_out n05"}));
   expect_fraction_near(verdicts[0], 0.4);
-  EXPECT_EQ(verdicts[0].text.rfind("n05: out 4", 0), 0u) << verdicts[0].text;
+  EXPECT_EQ(verdicts[0].text.rfind("n05: out ", 0), 0u) << verdicts[0].text;
   EXPECT_NE(verdicts[0].text.find(" %, in "), std::string::npos) << verdicts[0].text;  // in: normal
 }
 
@@ -254,5 +254,5 @@ TEST(LinkVerdicts, WithoutReceivesTheNodeTextGivesOutOnly) {
   const auto verdicts = diagnose_links(map, {}, FlagRule{});
   ASSERT_EQ(described(verdicts), (std::vector<std::string>{"links.node_out n05"}));
   EXPECT_EQ(verdicts[0].text.find(" in "), std::string::npos) << verdicts[0].text;
-  EXPECT_EQ(verdicts[0].text.rfind("n05: out 4", 0), 0u) << verdicts[0].text;
+  EXPECT_EQ(verdicts[0].text.rfind("n05: out ", 0), 0u) << verdicts[0].text;
 }

@@ -256,3 +256,19 @@ TEST(LinkVerdicts, WithoutReceivesTheNodeTextGivesOutOnly) {
   EXPECT_EQ(verdicts[0].text.find(" in "), std::string::npos) << verdicts[0].text;
   EXPECT_EQ(verdicts[0].text.rfind("n05: out ", 0), 0u) << verdicts[0].text;
 }
+
+TEST(LinkVerdicts, PairsAcrossASlowUplinkAreExplainedPairsWithinALeafAreNot) {
+  // The blocks between s1 and s2 at 45 %, and two pairs at 20 %: n02->n05
+  // (both in s1) stays a pair verdict; n02->n09 (s1 to s2) lies on the
+  // slow uplink and is not named again.
+  const SwitchTopology topology = SwitchTopology::parse(kTwoLeaves, "test");
+  const auto verdicts = diagnose(make_matrices(16,
+                                               [](int i, int j) {
+                                                 if (i == 2 && (j == 5 || j == 9)) return 0.2;
+                                                 return leaf_of_two(i) != leaf_of_two(j) ? 0.45 : 1.0;
+                                               }),
+                                 &topology);
+  ASSERT_EQ(described(verdicts),
+            (std::vector<std::string>{"links.uplink s1->s2", "links.uplink s2->s1", "links.pair n02->n05"}));
+  expect_fraction_near(verdicts[2], 0.2 / 0.45);  // against n02's median send, 45 % of the link speed
+}

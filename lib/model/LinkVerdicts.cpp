@@ -1,0 +1,139 @@
+#include "model/LinkVerdicts.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "model/UplinkVerdicts.hpp"
+
+namespace bws::model {
+namespace {
+
+// A node's cohort judgement, per direction.
+struct NodeJudgement {
+  bool out = false, in = false;
+  double out_reference = std::nan(""), in_reference = std::nan("");
+  bool flagged() const { return out || in; }
+};
+
+// Each direction's medians judged within the hardware cohorts.
+std::vector<NodeJudgement> judge_nodes(const LinkMapSummary& map, const NodeCohorts& cohorts, const FlagRule& rule) {
+  const std::size_t n = map.hosts.size();
+  std::vector<NodeJudgement> judged(n);
+  if (n < static_cast<std::size_t>(kMinPeersForNodeVerdict) + 1 || map.rows.size() != n) return judged;
+  std::map<std::string, std::vector<std::size_t>> members;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto it = cohorts.find(map.hosts[i]);
+    members[it == cohorts.end() ? std::string("unknown hardware") : it->second].push_back(i);
+  }
+  for (const auto& [label, hosts] : members)
+    for (const bool out : {true, false}) {
+      std::vector<std::size_t> index;
+      std::vector<double> values;
+      for (std::size_t i : hosts) {
+        const double v = out ? map.rows[i].out_Bps : map.rows[i].in_Bps;
+        if (std::isfinite(v) && v > 0) index.push_back(i), values.push_back(v);
+      }
+      const std::vector<CohortVerdict> verdicts = judge_cohort(values, true, rule);
+      for (std::size_t k = 0; k < index.size(); ++k) {
+        NodeJudgement& j = judged[index[k]];
+        (out ? j.out : j.in) = verdicts[k].flagged();
+        (out ? j.out_reference : j.in_reference) = verdicts[k].peer_median;
+      }
+    }
+  return judged;
+}
+
+// The node is normal within its own leaf: its median send to its leaf
+// mates reaches fraction * the leaf's within-leaf block.
+bool normal_within_leaf(const LinkMapSummary& map, const UplinkJudgement& uplinks, std::size_t i,
+                        const FlagRule& rule) {
+  const int a = map.leaves.leaf_of_host[i];
+  if (a < 0 || !uplinks.leaf_blamed[static_cast<std::size_t>(a)] || i >= map.leaf_medians.size()) return false;
+  const auto leaf = static_cast<std::size_t>(a);
+  if (map.leaf_medians[i].size() <= leaf) return false;
+  const double own = map.leaf_medians[i][leaf], home = uplinks.blocks[leaf][leaf];
+  return std::isfinite(own) && std::isfinite(home) && own >= rule.fraction * home;
+}
+
+std::vector<LinkVerdict> node_verdicts(const LinkMapSummary& map, const std::vector<NodeJudgement>& judged,
+                                       const std::vector<bool>& standing) {
+  std::vector<LinkVerdict> out;
+  for (std::size_t i = 0; i < judged.size(); ++i) {
+    if (!standing[i]) continue;
+    const LinkRowSummary& r = map.rows[i];
+    const NodeJudgement& j = judged[i];
+    // Both directions where both were judged (one may be missing).
+    const double out_fraction = r.out_Bps / j.out_reference, in_fraction = r.in_Bps / j.in_reference;
+    std::string text = map.hosts[i] + ":";
+    if (std::isfinite(out_fraction)) text += " out " + verdict_percent(out_fraction);
+    if (std::isfinite(out_fraction) && std::isfinite(in_fraction)) text += ",";
+    if (std::isfinite(in_fraction)) text += " in " + verdict_percent(in_fraction);
+    text += " of cohort median";
+    if (j.out) out.push_back({kLinksNodeOut, map.hosts[i], r.out_Bps, j.out_reference, out_fraction, text});
+    if (j.in) out.push_back({kLinksNodeIn, map.hosts[i], r.in_Bps, j.in_reference, in_fraction, text});
+  }
+  return out;
+}
+
+std::vector<LinkVerdict> pair_verdicts(const LinkMapSummary& map, const std::vector<bool>& standing,
+                                       const UplinkJudgement& uplinks) {
+  const std::size_t n = map.hosts.size();
+  std::vector<std::pair<std::pair<std::size_t, std::size_t>, LinkVerdict>> found;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (standing[i]) continue;
+    const LinkRowSummary& from = map.rows[i];
+    for (const LowPeer& low : from.low_out) {
+      if (low.peer < 0 || static_cast<std::size_t>(low.peer) >= n || static_cast<std::size_t>(low.peer) == i) continue;
+      const auto j = static_cast<std::size_t>(low.peer);
+      if (standing[j]) continue;
+      const LinkRowSummary& to = map.rows[j];
+      // The receiver's view, where it measured receives: i among its low senders.
+      const LowPeer* seen = nullptr;
+      for (const LowPeer& p : to.low_in)
+        if (p.peer == static_cast<int>(i)) seen = &p;
+      if (std::isfinite(to.in_Bps) && !seen) continue;
+      if (!uplinks.explained.empty() && i < map.leaves.leaf_of_host.size() && j < map.leaves.leaf_of_host.size()) {
+        const int a = map.leaves.leaf_of_host[i], b = map.leaves.leaf_of_host[j];
+        if (a >= 0 && b >= 0 && uplinks.explained[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)]) continue;
+      }
+      const std::string subject = map.hosts[i] + "->" + map.hosts[j];
+      LinkVerdict v{kLinksPair, subject, low.Bps, from.out_Bps, low.Bps / from.out_Bps, ""};
+      v.text =
+          "link " + subject + ": send at " + verdict_percent(v.fraction) + " of " + map.hosts[i] + "'s median send";
+      if (seen)
+        v.text +=
+            ", receive at " + verdict_percent(seen->Bps / to.in_Bps) + " of " + map.hosts[j] + "'s median receive";
+      found.push_back({{i, j}, std::move(v)});
+    }
+  }
+  std::stable_sort(found.begin(), found.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::vector<LinkVerdict> out;
+  for (auto& f : found) out.push_back(std::move(f.second));
+  return out;
+}
+
+}  // namespace
+
+std::vector<LinkVerdict> diagnose_links(const LinkMapSummary& map, const NodeCohorts& cohorts, const FlagRule& rule) {
+  const std::size_t n = map.hosts.size();
+  if (map.rows.size() != n) return {};
+  const std::vector<NodeJudgement> judged = judge_nodes(map, cohorts, rule);
+  const bool tree = map.topology && map.leaves.leaf_of_host.size() == n && map.leaf_medians.size() == n;
+  // First pass with every node: which leaves have a slow uplink. A node
+  // slow only across that uplink (normal within its leaf) is explained by it.
+  std::vector<bool> standing(n, false);
+  const UplinkJudgement first = tree ? judge_uplinks(map, standing, rule) : UplinkJudgement{};
+  for (std::size_t i = 0; i < n; ++i)
+    standing[i] = judged[i].flagged() && !(tree && normal_within_leaf(map, first, i, rule));
+  // Second pass without the nodes that stand: they are not uplink evidence.
+  const UplinkJudgement uplinks = tree ? judge_uplinks(map, standing, rule) : UplinkJudgement{};
+
+  std::vector<LinkVerdict> verdicts = node_verdicts(map, judged, standing);
+  verdicts.insert(verdicts.end(), uplinks.verdicts.begin(), uplinks.verdicts.end());
+  const std::vector<LinkVerdict> pairs = pair_verdicts(map, standing, uplinks);
+  verdicts.insert(verdicts.end(), pairs.begin(), pairs.end());
+  return verdicts;
+}
+
+}  // namespace bws::model

@@ -89,31 +89,29 @@ TEST(BeffTimedRun, OnlyExchangesRunWhileTheClockRuns) {
     }
 }
 
-TEST(BeffTimedRun, ARunThatDeliveredNothingLeavesStaleMessages) {
+// For every method and size: the check after a timed run with `delivery`
+// (and the test hook's `faults`) names `count` messages with `problem`, and nothing else.
+void expect_found_after_timed_run(Delivery delivery, const ExchangeFaults& faults, PayloadProblem problem,
+                                  std::uint64_t count) {
   for (ExchangeMethod method : kMethods)
     for (std::uint64_t bytes : kSizes) {
-      const PayloadTally tally = timed_run_with(Delivery::Dropped, method, bytes);
-      EXPECT_EQ(tally.of(PayloadProblem::Stale), 2u) << bytes << " B: " << tally.describe();
-      EXPECT_EQ(tally.total(), 2u);
+      const PayloadTally tally = timed_run_with(delivery, method, bytes, faults);
+      EXPECT_EQ(tally.of(problem), count) << method_name(method) << ", " << bytes << " B: " << tally.describe();
+      EXPECT_EQ(tally.total(), count);
     }
+}
+
+TEST(BeffTimedRun, ARunThatDeliveredNothingLeavesStaleMessages) {
+  expect_found_after_timed_run(Delivery::Dropped, {}, PayloadProblem::Stale, 2);
 }
 
 TEST(BeffTimedRun, MessagesInTheOtherDirectionsBufferAreNamed) {
-  for (ExchangeMethod method : kMethods)
-    for (std::uint64_t bytes : kSizes) {
-      const PayloadTally tally = timed_run_with(Delivery::Swapped, method, bytes);
-      EXPECT_EQ(tally.of(PayloadProblem::WrongDirection), 2u) << bytes << " B: " << tally.describe();
-      EXPECT_EQ(tally.total(), 2u);
-    }
+  expect_found_after_timed_run(Delivery::Swapped, {}, PayloadProblem::WrongDirection, 2);
 }
 
 TEST(BeffTimedRun, TheStaleMessageHookIsCaughtAfterTheClock) {
-  for (ExchangeMethod method : kMethods)
-    for (std::uint64_t bytes : kSizes) {
-      const PayloadTally tally = timed_run_with(Delivery::Right, method, bytes, ExchangeFaults{true});
-      EXPECT_EQ(tally.of(PayloadProblem::Stale), 1u) << bytes << " B: " << tally.describe();  // from the left only
-      EXPECT_EQ(tally.total(), 1u);
-    }
+  // The hook rewrites the message from the left only.
+  expect_found_after_timed_run(Delivery::Right, ExchangeFaults{true}, PayloadProblem::Stale, 1);
 }
 
 RingRunSettings device_settings(DeviceBuffers& device) {

@@ -48,6 +48,23 @@ void exchange_nonblocking(const ExchangePeers& p, const RingBuffers& b, std::uin
   p.comm->wait_all();
 }
 
+void exchange(ExchangeMethod method, const ExchangePeers& p, const RingBuffers& b, std::uint64_t bytes) {
+  if (method == ExchangeMethod::Sendrecv)
+    exchange_sendrecv(p, b, bytes);
+  else
+    exchange_nonblocking(p, b, bytes);
+}
+
+void read_device_sends(const RingBuffers& b, std::uint64_t bytes, DeviceBuffers& device) {
+  device.read(kDeviceSendRight, b.send_right(), bytes);
+  device.read(kDeviceSendLeft, b.send_left(), bytes);
+}
+
+void write_device_receipts(const RingBuffers& b, std::uint64_t bytes, DeviceBuffers& device) {
+  device.write(kDeviceRecvFromLeft, b.recv_from_left(), bytes);
+  device.write(kDeviceRecvFromRight, b.recv_from_right(), bytes);
+}
+
 }  // namespace
 
 void RingBuffers::Free::operator()(std::byte* p) const { std::free(p); }
@@ -73,22 +90,56 @@ void run_exchanges(ExchangeMethod method, const ExchangePeers& peers, const Ring
   for (std::uint64_t i = 0; i < iterations; ++i, ++iteration) {
     const IterationStamps s = stamps_for(peers, message_bytes, iteration);
     // The send buffers are free again: the last iteration's sends completed.
-    if (device) {
-      device->read(kDeviceSendRight, buffers.send_right(), message_bytes);
-      device->read(kDeviceSendLeft, buffers.send_left(), message_bytes);
-    }
+    if (device) read_device_sends(buffers, message_bytes, *device);
     stamp_message(buffers.send_right(), message_bytes, s.to_right);
     stamp_message(buffers.send_left(), message_bytes, s.to_left);
-    if (method == ExchangeMethod::Sendrecv)
-      exchange_sendrecv(peers, buffers, message_bytes);
-    else
-      exchange_nonblocking(peers, buffers, message_bytes);
+    exchange(method, peers, buffers, message_bytes);
     check_received(buffers, message_bytes, s, tally, faults);
-    if (device) {
-      device->write(kDeviceRecvFromLeft, buffers.recv_from_left(), message_bytes);
-      device->write(kDeviceRecvFromRight, buffers.recv_from_right(), message_bytes);
-    }
+    if (device) write_device_receipts(buffers, message_bytes, *device);
   }
+}
+
+void prepare_timed_run(const ExchangePeers& peers, const RingBuffers& buffers, std::uint64_t message_bytes,
+                       std::uint32_t& iteration, DeviceBuffers* device) {
+  const IterationStamps s = stamps_for(peers, message_bytes, iteration++);
+  const auto self = static_cast<std::uint32_t>(peers.self);
+  // On the PCIe path every timed exchange reads its messages from the
+  // device: the stamps go there, over the whole pattern (stamps another
+  // size left in the device buffer would otherwise sit in this body).
+  if (device) {
+    fill_device_pattern(buffers.send_right(), message_bytes, self, Direction::Rightward);
+    fill_device_pattern(buffers.send_left(), message_bytes, self, Direction::Leftward);
+  }
+  stamp_message(buffers.send_right(), message_bytes, s.to_right);
+  stamp_message(buffers.send_left(), message_bytes, s.to_left);
+  if (device) {
+    device->write(kDeviceSendRight, buffers.send_right(), message_bytes);
+    device->write(kDeviceSendLeft, buffers.send_left(), message_bytes);
+  }
+}
+
+void run_timed_exchanges(ExchangeMethod method, const ExchangePeers& peers, const RingBuffers& buffers,
+                         std::uint64_t message_bytes, std::uint64_t iterations, DeviceBuffers* device) {
+  if (device) {
+    for (std::uint64_t i = 0; i < iterations; ++i) {
+      read_device_sends(buffers, message_bytes, *device);
+      exchange(method, peers, buffers, message_bytes);
+      write_device_receipts(buffers, message_bytes, *device);
+    }
+    return;
+  }
+  if (method == ExchangeMethod::Sendrecv) {
+    for (std::uint64_t i = 0; i < iterations; ++i) exchange_sendrecv(peers, buffers, message_bytes);
+  } else {
+    for (std::uint64_t i = 0; i < iterations; ++i) exchange_nonblocking(peers, buffers, message_bytes);
+  }
+}
+
+void check_timed_run(const ExchangePeers& peers, const RingBuffers& buffers, std::uint64_t message_bytes,
+                     std::uint32_t iteration, PayloadTally& tally, const ExchangeFaults& faults,
+                     DeviceBuffers* device) {
+  check_received(buffers, message_bytes, stamps_for(peers, message_bytes, iteration - 1), tally, faults);
+  if (device) check_device_receipts(peers, buffers, *device, message_bytes, iteration, tally);
 }
 
 void load_device_patterns(const ExchangePeers& peers, const RingBuffers& buffers, DeviceBuffers& device) {

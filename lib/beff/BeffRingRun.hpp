@@ -3,10 +3,13 @@
 // an untimed first exchange per method, the loop length calibrated with each
 // method so one sample lasts >= min-time on the slowest rank (all_reduce
 // MAX, so every rank runs the same loop; the longest of the methods' loops
-// is used by all), then per method one untimed warm-up exchange and `reps`
-// timed samples, each after a barrier. On the PCIe path the device send
-// buffers get this rank's pattern first, and every timed run is followed
-// by the (untimed) check of what reached the device. Times and payload findings
+// is used by all), then per method one untimed warm-up exchange, `reps`
+// timed samples, each after a barrier, and one untimed exchange after them.
+// The untimed exchanges stamp and check every message; a timed run stamps
+// its messages once before its clock starts and checks the last ones that
+// arrived after it stops (see BeffExchange.hpp). On the PCIe path the
+// device send buffers get this rank's pattern first, and every timed run is
+// followed by the (untimed) check of what reached the device. Times and payload findings
 // are reduced to the communicator's rank 0, which gets the whole
 // measurement; other ranks get the sizes and loop lengths only.
 #include <cstdint>

@@ -51,7 +51,7 @@ class BeffPlannedCollective final : public PlannedCollective {
     return describe_beff(p_) + "; reference: " + describe_reference(p_.layout.size, pair_);
   }
 
-  std::vector<Table> run(Communicator& world, Progress& progress) override {
+  std::vector<Table> run(Communicator& world, Progress& progress, MatrixSink& /*matrices: none*/) override {
     const int rank = world.rank(), ranks = world.size();
     const RingBuffers buffers = allocate_everywhere(world);
     const std::unique_ptr<DeviceBuffers> device = open_device_everywhere(world);

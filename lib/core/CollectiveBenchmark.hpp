@@ -12,6 +12,7 @@
 
 #include "core/Communicator.hpp"
 #include "core/Config.hpp"
+#include "core/MatrixSink.hpp"
 #include "core/RunContext.hpp"
 #include "core/Table.hpp"
 
@@ -34,8 +35,9 @@ class PlannedCollective {
   virtual ~PlannedCollective() = default;
   virtual std::string describe() const = 0;
   // Collective over `world`: every rank calls it. Rank 0 returns the tables
-  // (results, summaries, checks); other ranks return nothing.
-  virtual std::vector<Table> run(Communicator& world, Progress& progress) = 0;
+  // (results, summaries, checks); other ranks return nothing. A matrix too
+  // large for rank 0's memory goes to `matrices` row batch by row batch.
+  virtual std::vector<Table> run(Communicator& world, Progress& progress, MatrixSink& matrices) = 0;
 };
 
 class CollectiveBenchmark {

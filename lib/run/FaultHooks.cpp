@@ -65,12 +65,12 @@ class StoppingCollective final : public PlannedCollective {
  public:
   explicit StoppingCollective(std::unique_ptr<PlannedCollective> inner) : inner_(std::move(inner)) {}
   std::string describe() const override { return inner_->describe(); }
-  std::vector<Table> run(Communicator& world, Progress& progress) override {
+  std::vector<Table> run(Communicator& world, Progress& progress, MatrixSink& matrices) override {
     if (!stopped_) {
       stopped_ = true;
       std::raise(SIGSTOP);
     }
-    return inner_->run(world, progress);
+    return inner_->run(world, progress, matrices);
   }
 
  private:

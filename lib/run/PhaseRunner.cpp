@@ -116,7 +116,8 @@ bool PhaseRunner::run_collective(Phase& phase) {
   watchdog_.at("measuring");
   try {
     MpiCommunicator world(MPI_COMM_WORLD);
-    tables = phase.collective->run(world, root ? static_cast<Progress&>(console_progress) : silent);
+    DiscardingMatrixSink matrices;  // no benchmark writes matrices yet
+    tables = phase.collective->run(world, root ? static_cast<Progress&>(console_progress) : silent, matrices);
   } catch (const std::exception& e) {
     error = error_line(entry, e);
   }

@@ -1,0 +1,26 @@
+#pragma once
+// Every rank's row of a matrix, gathered to rank 0 in batches and handed to
+// a MatrixSink there, so rank 0 holds one batch of rows, never the matrix,
+// and at most one batch of messages is in flight towards it: a rank sends
+// its row only when rank 0 asks for it (as the phase gather bounds its
+// bytes in flight). Collective over `comm`; MPI-free (core/Communicator).
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "core/Communicator.hpp"
+#include "core/MatrixSink.hpp"
+
+namespace bws {
+
+// Default bound on the bytes of rows rank 0 receives at once.
+inline constexpr std::uint64_t kRowBatchBytes = std::uint64_t{16} << 20;
+
+// my_row: this rank's row (the same length on every rank), the matrix's row
+// comm.rank(). On rank 0 the rows go to sink.write_rows(path, ...), in
+// order; other ranks' `sink` is not used. batch_bytes >= one row's bytes
+// is best; a smaller bound still moves one row at a time.
+void gather_rows(Communicator& comm, std::span<const float> my_row, MatrixSink& sink, const std::string& path,
+                 std::uint64_t batch_bytes = kRowBatchBytes);
+
+}  // namespace bws

@@ -63,8 +63,11 @@ std::string OptionSpec::allowed() const {
     case OptionType::Bytes:
     case OptionType::BytesList: range = bytes_text(whole_min) + ".." + bytes_text(whole_max); break;
     case OptionType::Real:
-      range = with_unit((real_min_open ? "> " + real_text(real_min) + " and <= " : real_text(real_min) + "..") +
-                            real_text(real_max), unit);
+      range = with_unit(real_min_open || real_max_open
+                            ? (real_min_open ? "> " : ">= ") + real_text(real_min) + (real_max_open ? " and < " : " and <= ") +
+                                  real_text(real_max)
+                            : real_text(real_min) + ".." + real_text(real_max),
+                        unit);
       break;
     case OptionType::OneOf: range = joined(choices); break;
     case OptionType::ListOf:

@@ -52,6 +52,7 @@ struct OptionSpec {
   std::uint64_t whole_min = 0, whole_max = UINT64_MAX;  // Whole, Bytes, BytesList
   double real_min = 0, real_max = 0;                    // Real
   bool real_min_open = false;                           // Real: "> min" instead of ">= min"
+  bool real_max_open = false;                           // Real: "< max" instead of "<= max"
   bool accepts_auto = false;  // the word 'auto' stands for a value plan() resolves against the node
   std::vector<std::string> choices;  // OneOf, ListOf, in the order of the enum they map to
   std::string all_word;              // ListOf: the word for every choice ("all", "both")
@@ -64,6 +65,7 @@ struct OptionSpec {
   OptionSpec& alias(std::string old_name) { aliases.push_back(std::move(old_name)); return *this; }
   OptionSpec& or_auto() { accepts_auto = true; return *this; }
   OptionSpec& above_min() { real_min_open = true; return *this; }
+  OptionSpec& below_max() { real_max_open = true; return *this; }
   OptionSpec& called(std::string what) { noun = std::move(what); return *this; }
   OptionSpec& all(std::string word) { all_word = std::move(word); return *this; }
   OptionSpec& note(std::string text) { range_note = std::move(text); return *this; }

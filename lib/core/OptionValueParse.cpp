@@ -42,7 +42,8 @@ double real_in_range(const OptionSpec& spec, const std::string& flag, const std:
   const NumberRead read = read_real_number(text, value);
   if (read == NumberRead::NotANumber) refuse(spec, flag, text, "is not a number");
   const bool above_min = spec.real_min_open ? value > spec.real_min : value >= spec.real_min;
-  if (read == NumberRead::OutOfRange || !above_min || !(value <= spec.real_max))
+  const bool below_max = spec.real_max_open ? value < spec.real_max : value <= spec.real_max;
+  if (read == NumberRead::OutOfRange || !above_min || !below_max)
     refuse(spec, flag, text, "is out of range");
   return value;
 }

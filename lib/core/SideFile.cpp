@@ -15,9 +15,8 @@ std::string text_or_empty(const Config& config, const char* key) { return config
 
 }  // namespace
 
-void check_side_file(const char* option, const std::string& path, const Config& config) {
+void check_side_file(const std::string& flag, const std::string& path, const Config& config) {
   namespace fs = std::filesystem;
-  const std::string flag = std::string("--") + option;
   std::error_code error;
   if (fs::is_directory(path, error))
     throw UsageError(flag + ": '" + path + "' is a directory; allowed: a file name");
@@ -40,10 +39,10 @@ void check_side_file(const char* option, const std::string& path, const Config& 
     throw UsageError(flag + ": '" + path + "' exists; allowed: a new file, or --force to overwrite");
 }
 
-SideFile::SideFile(const char* option, std::string path) : option_(std::string("--") + option), path_(std::move(path)) {}
+SideFile::SideFile(std::string flag, std::string path) : flag_(std::move(flag)), path_(std::move(path)) {}
 
 void SideFile::fail(const std::string& what) const {
-  throw RuntimeFailure(option_ + ": cannot " + what + ": " + std::strerror(errno));
+  throw RuntimeFailure(flag_ + ": cannot " + what + ": " + std::strerror(errno));
 }
 
 void SideFile::start(ExportStart how) {

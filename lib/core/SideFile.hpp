@@ -18,15 +18,15 @@
 
 namespace bws {
 
-// UsageError "--<option>: ..." when `path` is a directory, its directory is
+// UsageError "<flag>: ..." (the option as the user spelled it) when `path` is a directory, its directory is
 // missing or not writable, it is the survey's result file (--out or
 // --resume) or an input (--config, --reference), or it exists on a fresh
 // run without --force. `config` gives those options' values.
-void check_side_file(const char* option, const std::string& path, const Config& config);
+void check_side_file(const std::string& flag, const std::string& path, const Config& config);
 
 class SideFile {
  public:
-  SideFile(const char* option, std::string path);
+  SideFile(std::string flag, std::string path);  // flag: "--pmbw.stats", for the messages
   const std::string& path() const { return path_; }
   std::string staging_path() const { return path_ + ".part"; }
 
@@ -40,7 +40,7 @@ class SideFile {
 
  private:
   [[noreturn]] void fail(const std::string& what) const;
-  std::string option_;
+  std::string flag_;
   std::string path_;
   std::ofstream staging_;
 };

@@ -21,7 +21,7 @@ namespace {
 
 class StatsExporter final : public TableExporter {
  public:
-  StatsExporter(const std::string& option, std::string path) : file_(option.c_str(), std::move(path)) {}
+  StatsExporter(const std::string& flag, std::string path) : file_(flag, std::move(path)) {}
   void start(ExportStart how) override { file_.start(how); }
   void consume(const Table& table) override {
     if (table.path() != kResultsPath) return;
@@ -134,9 +134,9 @@ std::unique_ptr<TableExporter> make_pmbw_stats_exporter(const Config& config) {
   const PmbwOptions o = pmbw_schema().read(config, false);
   const std::string path = trim_text(o.stats_path);
   if (path.empty()) return nullptr;
-  const std::string option = o.flag(&PmbwOptions::stats_path).substr(2);  // SideFile writes the "--" itself
-  check_side_file(option.c_str(), path, config);
-  return std::make_unique<StatsExporter>(option, path);
+  const std::string flag = o.flag(&PmbwOptions::stats_path);
+  check_side_file(flag, path, config);
+  return std::make_unique<StatsExporter>(flag, path);
 }
 
 }  // namespace bws::pmbw

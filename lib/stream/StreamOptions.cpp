@@ -40,17 +40,6 @@ std::vector<StreamType> read_types(const OptionValue& v) {
   return types;
 }
 
-// auto = STREAM 5.10's limit per type; else one number > 0 and < 1.
-StreamValidationRule read_epsilon(const OptionValue& v) {
-  if (lower_text(v.text) == "auto") return {};
-  const std::string allowed = "auto, or a number > 0 and < 1";
-  const std::string key = v.flag.substr(2);
-  const double epsilon = parse_real_number(v.text, key.c_str(), allowed);
-  if (!(epsilon > 0 && epsilon < 1))
-    throw UsageError(v.flag + ": '" + v.text.substr(0, 32) + "' is out of range; allowed: " + allowed);
-  return StreamValidationRule{epsilon};
-}
-
 }  // namespace
 
 const OptionSchema<StreamOptions>& stream_schema() {
@@ -82,12 +71,16 @@ const OptionSchema<StreamOptions>& stream_schema() {
                                "4 KiB aliasing")
                       .note("in steps of 64"),
                   &StreamOptions::offset_bytes),
-      bind_option(text_option("stream.validate-epsilon", "auto",
+      bind_option(real_option("stream.validate-epsilon", "auto", 0, 1, "",
                               "STREAM (CPU and OpenCL device alike): largest average relative error of an array, avg "
                               "|x - expected| / |expected| (dimensionless); auto = STREAM 5.10's 1e-13 for double, "
                               "1e-6 for float; or one number for both types")
-                      .note("auto, or a number > 0 and < 1"),
-                  &StreamOptions::validation, read_epsilon),
+                      .above_min()
+                      .below_max()
+                      .or_auto(),
+                  &StreamOptions::validation,
+                  // auto: STREAM 5.10's limit per type (an override of 0).
+                  [](const OptionValue& v) { return StreamValidationRule{v.is_auto ? 0.0 : v.real}; }),
   });
   return schema;
 }

@@ -38,24 +38,24 @@ class SideFileTest : public test::TempDirTest {
 
 TEST_F(SideFileTest, TheChecksCreateNothing) {
   const std::string stats = file("stats.txt");
-  check_side_file("pmbw.stats", stats, config(file("s.h5"), false));
+  check_side_file("--pmbw.stats", stats, config(file("s.h5"), false));
   EXPECT_FALSE(fs::exists(stats));
   write(stats, "old\n");
-  EXPECT_EQ(test::usage_error_of([&] { check_side_file("pmbw.stats", stats, config(file("s.h5"), false)); }),
+  EXPECT_EQ(test::usage_error_of([&] { check_side_file("--pmbw.stats", stats, config(file("s.h5"), false)); }),
             "--pmbw.stats: '" + stats + "' exists; allowed: a new file, or --force to overwrite");
-  check_side_file("pmbw.stats", stats, config(file("s.h5"), true));           // --force: replaced at the start
-  check_side_file("pmbw.stats", stats, config(file("s.h5"), false, "s.h5"));  // a resume appends
+  check_side_file("--pmbw.stats", stats, config(file("s.h5"), true));           // --force: replaced at the start
+  check_side_file("--pmbw.stats", stats, config(file("s.h5"), false, "s.h5"));  // a resume appends
   EXPECT_EQ(text_of(stats), "old\n");
-  EXPECT_NE(test::usage_error_of([&] { check_side_file("pmbw.stats", file("no/such/x"), config("s.h5", false)); })
+  EXPECT_NE(test::usage_error_of([&] { check_side_file("--pmbw.stats", file("no/such/x"), config("s.h5", false)); })
                 .find("--pmbw.stats: cannot write"),
             std::string::npos);
-  EXPECT_NE(test::usage_error_of([&] { check_side_file("pmbw.stats", dir_.string(), config("s.h5", false)); })
+  EXPECT_NE(test::usage_error_of([&] { check_side_file("--pmbw.stats", dir_.string(), config("s.h5", false)); })
                 .find("is a directory"),
             std::string::npos);
   // The result file itself, under any name.
   write(file("s.h5"), "result");
   fs::create_symlink(file("s.h5"), file("link.txt"));
-  EXPECT_EQ(test::usage_error_of([&] { check_side_file("pmbw.stats", file("link.txt"), config(file("s.h5"), true)); }),
+  EXPECT_EQ(test::usage_error_of([&] { check_side_file("--pmbw.stats", file("link.txt"), config(file("s.h5"), true)); }),
             "--pmbw.stats: '" + file("link.txt") + "' is the survey's result file; allowed: another file");
   EXPECT_EQ(text_of(file("s.h5")), "result");
 }
@@ -64,7 +64,7 @@ TEST_F(SideFileTest, AFreshRunReplacesAResumeAppendsWholePhasesOnly) {
   const std::string stats = file("stats.txt");
   write(stats, "from an earlier survey\n");
   {
-    SideFile side("pmbw.stats", stats);
+    SideFile side("--pmbw.stats", stats);
     side.start(ExportStart::Fresh);  // --force
     EXPECT_EQ(text_of(stats), "");
     side.write_line("A1");
@@ -75,7 +75,7 @@ TEST_F(SideFileTest, AFreshRunReplacesAResumeAppendsWholePhasesOnly) {
     EXPECT_FALSE(fs::exists(side.staging_path()));
   }
   {  // a resumed run: the phase is cut short, its lines stay apart
-    SideFile side("pmbw.stats", stats);
+    SideFile side("--pmbw.stats", stats);
     side.start(ExportStart::Resume);
     side.write_line("B1");
     side.finish(false);
@@ -83,7 +83,7 @@ TEST_F(SideFileTest, AFreshRunReplacesAResumeAppendsWholePhasesOnly) {
     EXPECT_EQ(text_of(side.staging_path()), "B1\n");
   }
   {  // the next resume measures the phase again: no B1 twice
-    SideFile side("pmbw.stats", stats);
+    SideFile side("--pmbw.stats", stats);
     side.start(ExportStart::Resume);
     EXPECT_FALSE(fs::exists(side.staging_path()));
     side.write_line("B1");

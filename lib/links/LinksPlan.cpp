@@ -23,6 +23,12 @@ std::string seconds_text(double s) {
   return buf;
 }
 
+std::string factor_text(double f) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", f);
+  return buf;
+}
+
 // One window of `window` messages each way, under the model.
 double window_seconds(std::uint64_t bytes, int window) {
   return static_cast<double>(window) * static_cast<double>(bytes) / kAssumedLinkBps + kAssumedLatencySeconds;
@@ -157,7 +163,7 @@ std::string describe_links(const LinksPlan& p) {
   if (!p.topology.empty()) text += "; topology " + p.topology;
   if (p.slow.active())
     text += "; TEST HOOK " + std::string(kSlowPairEnvironment) + "=" + std::to_string(p.slow.from) + "," +
-            std::to_string(p.slow.to) + "," + std::to_string(p.slow.factor);
+            std::to_string(p.slow.to) + "," + factor_text(p.slow.factor);
   return text;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/Report.hpp"
+#include "core/SampleStats.hpp"
 #include "core/Sizes.hpp"
 #include "links/LinksBenchmark.hpp"
 #include "links/LinksTables.hpp"
@@ -15,12 +16,10 @@
 namespace bws::links {
 namespace {
 
+// The median of the finite values (a node without a figure is left out).
 double median(std::vector<double> v) {
   v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return !std::isfinite(x); }), v.end());
-  if (v.empty()) return std::nan("");
-  std::sort(v.begin(), v.end());
-  const std::size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+  return median_of(v);
 }
 
 struct Pair {

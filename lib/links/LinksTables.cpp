@@ -5,6 +5,7 @@
 #include <cstring>
 #include <tuple>
 
+#include "core/SampleStats.hpp"
 #include "model/LinkRows.hpp"
 
 namespace bws::links {
@@ -26,10 +27,7 @@ double median_latency(const std::vector<float>& row, int self) {
   std::vector<double> values;
   for (std::size_t j = 0; j < row.size(); ++j)
     if (static_cast<int>(j) != self && std::isfinite(row[j])) values.push_back(row[j]);
-  if (values.empty()) return std::nan("");
-  std::sort(values.begin(), values.end());
-  const std::size_t m = values.size() / 2;
-  return values.size() % 2 ? values[m] : (values[m - 1] + values[m]) / 2;
+  return median_of(values);
 }
 
 std::string host_of(const NodeRecord& r) { return std::string(r.host, strnlen(r.host, kHostWidth)); }

@@ -133,8 +133,6 @@ LinksPlan plan_links(const LinksOptions& o, const RankLayout& layout) {
   if (nodes.size() != static_cast<std::size_t>(layout.size)) nodes.assign(static_cast<std::size_t>(layout.size), 0);
   plan.member_ranks = member_ranks(nodes);
   plan.every_rank = layout.n_nodes <= 1;
-  if (plan.members() < 2)
-    throw UsageError("--tests links: needs at least 2 nodes (or 2 ranks on one host); this run has 1 rank");
   check_memory(o, layout, plan.every_rank);
   plan.bytes = o.bytes;
   plan.reps = o.reps;
@@ -143,6 +141,9 @@ LinksPlan plan_links(const LinksOptions& o, const RankLayout& layout) {
   plan.max_time_seconds = o.max_time_seconds;
   plan.topology = o.topology;
   if (!plan.topology.empty()) check_topology(o.flag(&LinksOptions::topology), plan.topology);
+  // After the options: a bad value is named even in a run too small to measure.
+  if (plan.members() < 2)
+    throw UsageError("--tests links: needs at least 2 nodes (or 2 ranks on one host); this run has 1 rank");
   fit_to_max_time(plan, o);
   plan.slow = slow_pair_from_environment(plan.members());
   return plan;

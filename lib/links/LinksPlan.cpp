@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
-#include <map>
+#include <set>
 
 #include "core/Errors.hpp"
 #include "core/OptionText.hpp"
@@ -76,9 +76,9 @@ void check_memory(const LinksOptions& o, const RankLayout& layout, bool every_ra
 
 std::vector<int> member_ranks(const std::vector<int>& node_of_rank) {
   std::vector<int> members;
-  std::map<int, bool> seen;
+  std::set<int> seen;
   for (std::size_t r = 0; r < node_of_rank.size(); ++r)
-    if (seen.emplace(node_of_rank[r], true).second) members.push_back(static_cast<int>(r));
+    if (seen.insert(node_of_rank[r]).second) members.push_back(static_cast<int>(r));
   if (members.size() == 1)  // one node: the ranks stand for nodes (a single-host run of the pattern)
     for (int r = 1; r < static_cast<int>(node_of_rank.size()); ++r) members.push_back(r);
   return members;
@@ -132,7 +132,7 @@ LinksPlan plan_links(const LinksOptions& o, const RankLayout& layout) {
   std::vector<int> nodes = layout.node_of_rank;
   if (nodes.size() != static_cast<std::size_t>(layout.size)) nodes.assign(static_cast<std::size_t>(layout.size), 0);
   plan.member_ranks = member_ranks(nodes);
-  plan.every_rank = layout.n_nodes <= 1;
+  plan.every_rank = std::set<int>(nodes.begin(), nodes.end()).size() <= 1;
   check_memory(o, layout, plan.every_rank);
   plan.bytes = o.bytes;
   plan.reps = o.reps;

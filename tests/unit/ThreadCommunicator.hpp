@@ -23,10 +23,18 @@ class ThreadFabric {
  public:
   explicit ThreadFabric(int ranks) : mailboxes_(static_cast<std::size_t>(ranks)), ranks_(ranks) {}
   int ranks() const { return ranks_; }
+  // A fault for tests: every message of at least `min_bytes` from `rank`
+  // arrives with its first byte flipped.
+  void corrupt_messages_from(int rank, std::uint64_t min_bytes) {
+    corrupt_from_ = rank;
+    corrupt_min_bytes_ = min_bytes;
+  }
 
   void deliver(int context, int from, int to, int tag, const std::byte* data, std::uint64_t bytes) {
     std::lock_guard lock(mutex_);
-    mailboxes_[static_cast<std::size_t>(to)].push_back({context, from, tag, std::vector<std::byte>(data, data + bytes)});
+    Message message{context, from, tag, std::vector<std::byte>(data, data + bytes)};
+    if (from == corrupt_from_ && bytes >= corrupt_min_bytes_ && bytes > 0) message.data[0] ^= std::byte{0xff};
+    mailboxes_[static_cast<std::size_t>(to)].push_back(std::move(message));
     changed_.notify_all();
   }
   // Takes the first matching message into `data`; false when none is there (wait: blocks until one is).
@@ -68,6 +76,8 @@ class ThreadFabric {
   std::vector<std::deque<Message>> mailboxes_;
   int ranks_;
   int arrived_ = 0;
+  int corrupt_from_ = -1;
+  std::uint64_t corrupt_min_bytes_ = 0;
   std::uint64_t generation_ = 0;
 };
 

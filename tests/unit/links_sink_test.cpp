@@ -43,14 +43,14 @@ class NoProgress final : public Progress {
   void report(std::string_view, double) override {}
 };
 
-TEST(LinksSink, EveryMembersRowsReachRankZerosSinkInOrder) {
-  constexpr int n = 3;
-  auto fabric = std::make_shared<testing_support::ThreadFabric>(n);
+constexpr int n = 3;
+
+// The benchmark on n threads, each a node; rank 0's tables.
+std::vector<Table> run_on_threads(const std::shared_ptr<testing_support::ThreadFabric>& fabric, RecordingSink& sink) {
   Config config;
   config.set("links.bytes", "4K");
   config.set("links.window", "2");
   config.set("links.reps", "2");
-  RecordingSink sink;
   std::vector<Table> tables;
   std::vector<std::thread> threads;
   for (int rank = 0; rank < n; ++rank)
@@ -69,7 +69,12 @@ TEST(LinksSink, EveryMembersRowsReachRankZerosSinkInOrder) {
       if (rank == 0) tables = std::move(out);
     });
   for (auto& t : threads) t.join();
+  return tables;
+}
 
+TEST(LinksSink, EveryMembersRowsReachRankZerosSinkInOrder) {
+  RecordingSink sink;
+  const std::vector<Table> tables = run_on_threads(std::make_shared<testing_support::ThreadFabric>(n), sink);
   for (const char* path : {kSendMatrixPath, kReceiveMatrixPath, kLatencyMatrixPath}) {
     ASSERT_TRUE(sink.shapes.count(path)) << path;
     EXPECT_EQ(sink.shapes[path].rows, 3u);
@@ -98,6 +103,28 @@ TEST(LinksSink, EveryMembersRowsReachRankZerosSinkInOrder) {
   ASSERT_EQ(tables[0].rows(), 3u);
   EXPECT_EQ(tables[0].get_string(2, "host"), "node2");
   EXPECT_EQ(tables[2].get_int(0, "passed"), 1);
+}
+
+TEST(LinksSink, CorruptMessagesFailThePayloadCheckNamingTheSender) {
+  auto fabric = std::make_shared<testing_support::ThreadFabric>(n);
+  fabric->corrupt_messages_from(1, 4096);  // the 4 KiB messages only, not the rows or the records
+  RecordingSink sink;
+  const std::vector<Table> tables = run_on_threads(fabric, sink);
+  ASSERT_EQ(tables.size(), 3u);
+  const Table& nodes = tables[0];
+  const Table& checks = tables[2];
+  // Node 1 sends to 2 in step 1 and to 0 in step 2: each receives one bad
+  // verification window of 2 messages with one wrong word each.
+  EXPECT_EQ(nodes.get_int(0, "payload_problems"), 2);
+  EXPECT_EQ(nodes.get_int(1, "payload_problems"), 0);
+  EXPECT_EQ(nodes.get_int(2, "payload_problems"), 2);
+  ASSERT_EQ(checks.rows(), 2u);
+  for (std::size_t r = 0; r < 2; ++r) {
+    EXPECT_EQ(checks.get_int(r, "passed"), 0);
+    EXPECT_NE(checks.get_string(r, "subject").find("2 messages with 2 wrong words, the first from node 1"),
+              std::string::npos)
+        << checks.get_string(r, "subject");
+  }
 }
 
 }  // namespace

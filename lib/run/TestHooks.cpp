@@ -23,7 +23,7 @@ bool parse_int(const std::string& text, int& out) {
 
 const std::vector<std::string>& test_hook_variables() {
   static const std::vector<std::string> names = {"BWSURVEY_INJECT_FAULT", "BWSURVEY_SLOW_HOST", "BWSURVEY_FAKE_MEMORY",
-                                                 "BWSURVEY_BEFF_CORRUPT"};
+                                                 "BWSURVEY_BEFF_CORRUPT", "BWSURVEY_LINKS_SLOW_PAIR"};
   return names;
 }
 

@@ -20,6 +20,8 @@
 //   BWSURVEY_FAKE_MEMORY=<host>:<bytes>[,...]  that host's /nodes row
 //     declares this memory size (pretend nodes of another hardware class).
 //   BWSURVEY_BEFF_CORRUPT=<rank>  (read by lib/beff) corrupts b_eff payloads.
+//   BWSURVEY_LINKS_SLOW_PAIR=<a>,<b>,<factor>  (read by lib/links) member a's
+//     messages to member b take <factor> times as long.
 #include <cstdint>
 #include <map>
 #include <string>

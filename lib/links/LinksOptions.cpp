@@ -1,0 +1,39 @@
+#include "links/LinksOptions.hpp"
+
+namespace bws::links {
+
+const OptionSchema<LinksOptions>& links_schema() {
+  static const OptionSchema<LinksOptions> schema({
+      bind_option(bytes_option("links.bytes", "1M", 8, std::uint64_t{1} << 30,
+                               "links: message size of the bandwidth exchanges (K/M/G = x1024); --links.max-time "
+                               "may choose a smaller one")
+                      .quick("64K"),
+                  &LinksOptions::bytes),
+      bind_option(whole_option("links.reps", "5", 1, 1000, "repetitions",
+                               "links: timed repetitions of each step's window, the best counts; --links.max-time "
+                               "may choose fewer")
+                      .quick("2"),
+                  &LinksOptions::reps),
+      bind_option(whole_option("links.window", "8", 1, 256, "messages",
+                               "links: messages in flight per step and direction (non-blocking, as mpiGraph's "
+                               "window)")
+                      .quick("4"),
+                  &LinksOptions::window),
+      bind_option(flag_option("links.latency", true,
+                              "links: also measure an 8-byte latency per ordered pair (a shift of 8-byte "
+                              "messages per step)"),
+                  &LinksOptions::latency),
+      bind_option(real_option("links.max-time", "300", 0, 1e6, "seconds",
+                              "links: the whole pattern's estimated time must fit this; the plan lowers reps, then "
+                              "the message size, until it does")
+                      .above_min(),
+                  &LinksOptions::max_time_seconds),
+      bind_option(text_option("links.topology", "",
+                              "links: a Slurm topology.conf naming the switch tree (for uplink verdicts); empty: "
+                              "none"),
+                  &LinksOptions::topology),
+  });
+  return schema;
+}
+
+}  // namespace bws::links

@@ -1,0 +1,22 @@
+#pragma once
+// The pairwise link map's options, declared once (core/OptionSchema.hpp),
+// and the typed values plan_links() receives.
+#include <cstdint>
+#include <string>
+
+#include "core/OptionSchema.hpp"
+
+namespace bws::links {
+
+struct LinksOptions : TypedOptions {
+  std::uint64_t bytes = 0;   // message size of the bandwidth exchanges
+  int reps = 0;              // timed repetitions of a step's window
+  int window = 0;            // messages in flight per step and direction
+  bool latency = true;       // also an 8-byte latency per ordered pair
+  double max_time_seconds = 0;
+  std::string topology;      // a Slurm topology.conf, "" for none
+};
+
+const OptionSchema<LinksOptions>& links_schema();
+
+}  // namespace bws::links

@@ -1,0 +1,171 @@
+#include "links/LinksPlan.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <set>
+
+#include "core/Errors.hpp"
+#include "core/OptionText.hpp"
+#include "core/Sizes.hpp"
+#include "model/SwitchTopology.hpp"
+
+namespace bws::links {
+namespace {
+
+constexpr std::size_t kMaxTopologyBytes = std::size_t{64} << 20;
+
+std::string seconds_text(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g s", s);
+  return buf;
+}
+
+std::string factor_text(double f) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", f);
+  return buf;
+}
+
+// One window of `window` messages each way, under the model.
+double window_seconds(std::uint64_t bytes, int window) {
+  return static_cast<double>(window) * static_cast<double>(bytes) / kAssumedLinkBps + kAssumedLatencySeconds;
+}
+
+// Readable and parseable, or a UsageError naming the option.
+void check_topology(const std::string& flag, const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError(flag + ": cannot read " + quoted_input(path) + "; allowed: a readable Slurm topology.conf");
+  in.seekg(0, std::ios::end);
+  const auto size = static_cast<std::size_t>(std::max<std::streamoff>(0, in.tellg()));
+  in.seekg(0);
+  if (!in || size > kMaxTopologyBytes)
+    throw UsageError(flag + ": " + quoted_input(path) + " is not a file of at most 64 MiB; allowed: a Slurm topology.conf");
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  (void)model::SwitchTopology::parse(text, flag + " " + quoted_input(path));
+}
+
+SlowPair slow_pair_from_environment(int members) {
+#if defined(BWS_TEST_HOOKS) && BWS_TEST_HOOKS
+  const char* text = std::getenv(kSlowPairEnvironment);
+  if (text == nullptr || *text == '\0') return {};
+  return parse_slow_pair(text, members);
+#else
+  (void)members;
+  return {};  // a build without test hooks ignores the variable (bwsurvey says so at start)
+#endif
+}
+
+// window receive buffers and one send buffer on every member of a node
+// within 40% of its memory (as b_eff's bound); unknown memory: no bound.
+void check_memory(const LinksOptions& o, const RankLayout& layout, bool every_rank) {
+  if (layout.node_memory_bytes == 0) return;
+  const double members_on_node = every_rank ? std::max(1, layout.ranks_on_node) : 1;
+  const double limit = 0.4 * static_cast<double>(layout.node_memory_bytes) / members_on_node / (o.window + 1);
+  if (static_cast<double>(o.bytes) > limit)
+    throw UsageError(o.flag(&LinksOptions::bytes) + ": " + std::to_string(o.bytes) +
+                     " bytes is above what memory allows; allowed: 8.." +
+                     std::to_string(static_cast<std::uint64_t>(limit)) + " bytes (" + std::to_string(o.window + 1) +
+                     " buffers per member within 40% of " + format_bytes(static_cast<double>(layout.node_memory_bytes)) +
+                     ")");
+}
+
+}  // namespace
+
+std::vector<int> member_ranks(const std::vector<int>& node_of_rank) {
+  std::vector<int> members;
+  std::set<int> seen;
+  for (std::size_t r = 0; r < node_of_rank.size(); ++r)
+    if (seen.insert(node_of_rank[r]).second) members.push_back(static_cast<int>(r));
+  if (members.size() == 1)  // one node: the ranks stand for nodes (a single-host run of the pattern)
+    for (int r = 1; r < static_cast<int>(node_of_rank.size()); ++r) members.push_back(r);
+  return members;
+}
+
+double estimate_seconds(int members, std::uint64_t bytes, int reps, int window, bool latency) {
+  if (members < 2) return 0;
+  double step = (1 + reps) * window_seconds(bytes, window);
+  if (latency) step += kLatencyReps * (kAssumedLatencySeconds + 8 / kAssumedLinkBps);
+  return (members - 1) * step;
+}
+
+void fit_to_max_time(LinksPlan& plan, const LinksOptions& o) {
+  const int n = plan.members();
+  auto estimate = [&] { return estimate_seconds(n, plan.bytes, plan.reps, plan.window, plan.latency); };
+  const int reps_given = plan.reps;
+  const std::uint64_t bytes_given = plan.bytes;
+  while (estimate() > plan.max_time_seconds && plan.reps > 1) --plan.reps;
+  const std::uint64_t floor_bytes = std::min(bytes_given, kSmallestChosenBytes);
+  while (estimate() > plan.max_time_seconds && plan.bytes / 2 >= floor_bytes) plan.bytes /= 2;
+  plan.estimate_seconds = estimate();
+  if (plan.estimate_seconds > plan.max_time_seconds)
+    throw UsageError(o.flag(&LinksOptions::max_time_seconds) + ": " + seconds_text(plan.max_time_seconds) +
+                     " is below the smallest plan's estimate for " + std::to_string(n) + " nodes (1 rep of " +
+                     format_bytes(static_cast<double>(plan.bytes)) + ": " + seconds_text(plan.estimate_seconds) +
+                     "); allowed: >= " + seconds_text(plan.estimate_seconds) + ", or a smaller --links.window");
+  plan.chosen.clear();
+  if (plan.reps != reps_given) plan.chosen = "reps " + std::to_string(reps_given) + " -> " + std::to_string(plan.reps);
+  if (plan.bytes != bytes_given)
+    plan.chosen += (plan.chosen.empty() ? "" : ", ") + std::string("bytes ") + std::to_string(bytes_given) + " -> " +
+                   std::to_string(plan.bytes);
+}
+
+SlowPair parse_slow_pair(const std::string& text, int members) {
+  const std::string allowed = "; allowed: a,b,factor with members 0.." + std::to_string(members - 1) +
+                              " (a != b) and factor 1..1000";
+  const std::vector<std::string> parts = split_comma_list(text);
+  std::uint64_t a = 0, b = 0;
+  double factor = 0;
+  if (parts.size() != 3 || read_whole_number(parts[0], a) != NumberRead::Ok ||
+      read_whole_number(parts[1], b) != NumberRead::Ok || read_real_number(parts[2], factor) != NumberRead::Ok ||
+      a >= static_cast<std::uint64_t>(members) || b >= static_cast<std::uint64_t>(members) || a == b ||
+      !(factor >= 1 && factor <= 1000))
+    throw UsageError(std::string(kSlowPairEnvironment) + " (a test hook): " + quoted_input(text) + " is not a pair" +
+                     allowed);
+  return {static_cast<int>(a), static_cast<int>(b), factor};
+}
+
+LinksPlan plan_links(const LinksOptions& o, const RankLayout& layout) {
+  LinksPlan plan;
+  std::vector<int> nodes = layout.node_of_rank;
+  if (nodes.size() != static_cast<std::size_t>(layout.size)) nodes.assign(static_cast<std::size_t>(layout.size), 0);
+  plan.member_ranks = member_ranks(nodes);
+  plan.every_rank = std::set<int>(nodes.begin(), nodes.end()).size() <= 1;
+  check_memory(o, layout, plan.every_rank);
+  plan.bytes = o.bytes;
+  plan.reps = o.reps;
+  plan.window = o.window;
+  plan.latency = o.latency;
+  plan.max_time_seconds = o.max_time_seconds;
+  plan.topology = o.topology;
+  if (!plan.topology.empty()) check_topology(o.flag(&LinksOptions::topology), plan.topology);
+  // After the options: a bad value is named even in a run too small to measure.
+  if (plan.members() < 2)
+    throw UsageError("--tests links: needs at least 2 nodes (or 2 ranks on one host); this run has 1 rank");
+  fit_to_max_time(plan, o);
+  plan.slow = slow_pair_from_environment(plan.members());
+  return plan;
+}
+
+LinksPlan plan_links(const Config& config, const RankLayout& layout) {
+  return plan_links(links_schema().read(config, layout.quick), layout);
+}
+
+std::string describe_links(const LinksPlan& p) {
+  const int n = p.members();
+  std::string text = std::to_string(n) + (p.every_rank ? " ranks (one host: each rank stands for a node), " : " nodes, ") +
+                     std::to_string(n - 1) + " steps x " + std::to_string(p.reps) + " reps x window " +
+                     std::to_string(p.window) + " x " + format_bytes(static_cast<double>(p.bytes)) +
+                     " each way" + (p.latency ? ", 8 B latency" : ", no latency") + ", estimate " +
+                     seconds_text(p.estimate_seconds) + " (limit --links.max-time " + seconds_text(p.max_time_seconds) + ")";
+  if (!p.chosen.empty()) text += "; to fit it: " + p.chosen;
+  if (!p.topology.empty()) text += "; topology " + p.topology;
+  if (p.slow.active())
+    text += "; TEST HOOK " + std::string(kSlowPairEnvironment) + "=" + std::to_string(p.slow.from) + "," +
+            std::to_string(p.slow.to) + "," + factor_text(p.slow.factor);
+  return text;
+}
+
+}  // namespace bws::links

@@ -1,0 +1,71 @@
+#pragma once
+// The link map's plan: who takes part (one rank per node), the message
+// size and repetitions that fit --links.max-time, the estimate the plan
+// line prints, and the slow-pair test hook. Pure but for reading the hook's
+// variable and checking that --links.topology is readable.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/CollectiveBenchmark.hpp"
+#include "core/Config.hpp"
+#include "links/LinksOptions.hpp"
+
+namespace bws::links {
+
+// A test build's hook: member `from`'s messages to member `to` take
+// `factor` times as long (the sender waits before posting them, inside the
+// timed region). Read once at plan time; in other builds it is ignored.
+inline constexpr const char* kSlowPairEnvironment = "BWSURVEY_LINKS_SLOW_PAIR";
+struct SlowPair {
+  int from = -1, to = -1;  // member indices; -1: no hook
+  double factor = 1;
+  bool active() const { return from >= 0; }
+};
+
+// The model behind the estimate: a conservative link (10 Gb/s Ethernet's
+// order, below any HPC fabric) so the estimate errs long, not short.
+inline constexpr double kAssumedLinkBps = 1e9;
+inline constexpr double kAssumedLatencySeconds = 20e-6;
+inline constexpr int kLatencyReps = 50;  // 8-byte shifts per step
+inline constexpr std::uint64_t kSmallestChosenBytes = 4096;  // max-time halves the size down to this
+
+struct LinksPlan {
+  std::vector<int> member_ranks;  // world rank of each member, in the matrices' row order
+  bool every_rank = false;        // the run has one node: every rank stands for one
+  std::uint64_t bytes = 0;
+  int reps = 0;
+  int window = 0;
+  bool latency = true;
+  double max_time_seconds = 0;
+  std::string topology;           // path to a readable topology.conf, or ""
+  double estimate_seconds = 0;
+  std::string chosen;             // what --links.max-time changed, "" when nothing
+  SlowPair slow;
+  int members() const { return static_cast<int>(member_ranks.size()); }
+};
+
+// The lowest world rank of each node, in node order of first appearance
+// by rank; when every rank is on one node, every rank.
+std::vector<int> member_ranks(const std::vector<int>& node_of_rank);
+
+// Seconds the whole pattern takes for `members` under the model above:
+// N-1 steps of one verification window, `reps` timed windows and (with
+// latency) kLatencyReps 8-byte shifts.
+double estimate_seconds(int members, std::uint64_t bytes, int reps, int window, bool latency);
+
+// Lowers reps (down to 1), then halves bytes (down to kSmallestChosenBytes,
+// or the given size if smaller) until the estimate fits max_time_seconds;
+// UsageError naming --links.max-time when even the smallest does not fit.
+void fit_to_max_time(LinksPlan& plan, const LinksOptions& options);
+
+// "a,b,factor" (member indices, factor 1..1000); UsageError naming the variable.
+SlowPair parse_slow_pair(const std::string& text, int members);
+
+LinksPlan plan_links(const LinksOptions& options, const RankLayout& layout);
+LinksPlan plan_links(const Config& config, const RankLayout& layout);
+
+// The plan line: "5 nodes, 4 steps x 2 reps x window 4 x 64 KiB ..., estimate 1.2 s (limit --links.max-time 300 s)".
+std::string describe_links(const LinksPlan& plan);
+
+}  // namespace bws::links

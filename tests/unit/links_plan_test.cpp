@@ -1,0 +1,147 @@
+// The link map's pure parts: the shift schedule, who takes part, the plan
+// that fits --links.max-time (expected values worked out by hand from the
+// model: 1 GB/s, 20 us per window, 50 latency shifts of 20.008 us), the
+// options' errors and the slow-pair hook's text.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <utility>
+
+#include "TestSupport.hpp"
+#include "links/LinksPlan.hpp"
+#include "links/LinksSchedule.hpp"
+
+namespace bws::links {
+namespace {
+
+RankLayout layout_of(std::vector<int> node_of_rank, bool quick = false) {
+  RankLayout l;
+  l.size = static_cast<int>(node_of_rank.size());
+  l.n_nodes = static_cast<int>(std::set<int>(node_of_rank.begin(), node_of_rank.end()).size());
+  l.node_of_rank = std::move(node_of_rank);
+  l.node_memory_bytes = std::uint64_t{64} << 30;
+  l.host = "testhost";
+  l.quick = quick;
+  return l;
+}
+
+LinksPlan plan_with(std::initializer_list<std::pair<const char*, const char*>> options, const RankLayout& layout) {
+  Config config;
+  for (const auto& [key, value] : options) config.set(key, value);
+  return plan_links(config, layout);
+}
+
+std::string plan_error(std::initializer_list<std::pair<const char*, const char*>> options, const RankLayout& layout) {
+  const std::string message = test::usage_error_of([&] { plan_with(options, layout); });
+  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  return message;
+}
+
+TEST(LinksSchedule, EveryOrderedPairOnceAndEverySendMeetsItsReceive) {
+  for (int n : {2, 3, 5, 8}) {
+    std::set<std::pair<int, int>> pairs;
+    for (int k = 1; k < n; ++k)
+      for (int i = 0; i < n; ++i) {
+        const int to = send_partner(i, k, n), from = receive_partner(i, k, n);
+        EXPECT_NE(to, i);
+        EXPECT_NE(from, i);
+        EXPECT_EQ(receive_partner(to, k, n), i) << "n=" << n << " k=" << k << " i=" << i;
+        EXPECT_TRUE(pairs.emplace(i, to).second) << "pair measured twice, n=" << n;
+      }
+    EXPECT_EQ(pairs.size(), static_cast<std::size_t>(n * (n - 1))) << "n=" << n;
+  }
+  EXPECT_EQ(send_partner(4, 3, 5), 2);
+  EXPECT_EQ(receive_partner(1, 3, 5), 3);
+}
+
+TEST(LinksPlan, MembersAreEachNodesLowestRankOrEveryRankOnOneNode) {
+  EXPECT_EQ(member_ranks({0, 0, 1, 1, 2}), (std::vector<int>{0, 2, 4}));
+  EXPECT_EQ(member_ranks({0, 1, 0, 1}), (std::vector<int>{0, 1}));
+  EXPECT_EQ(member_ranks({1, 0, 1, 2, 0}), (std::vector<int>{0, 1, 3}));
+  EXPECT_EQ(member_ranks({0, 0, 0}), (std::vector<int>{0, 1, 2}));
+  const LinksPlan p = plan_with({}, layout_of({0, 0, 1, 1, 2, 2}));
+  EXPECT_EQ(p.member_ranks, (std::vector<int>{0, 2, 4}));
+  EXPECT_FALSE(p.every_rank);
+  EXPECT_TRUE(plan_with({}, layout_of({0, 0, 0})).every_rank);
+}
+
+TEST(LinksPlan, DefaultsAndQuick) {
+  const LinksPlan p = plan_with({}, layout_of({0, 1, 2}));
+  EXPECT_EQ(p.bytes, 1048576u);
+  EXPECT_EQ(p.reps, 5);
+  EXPECT_EQ(p.window, 8);
+  EXPECT_TRUE(p.latency);
+  EXPECT_DOUBLE_EQ(p.max_time_seconds, 300);
+  EXPECT_TRUE(p.chosen.empty());
+  // 2 steps x (6 windows of 8 MiB / 1e9 + 20 us, + 50 x 20.008 us) = 2 x (0.050451648 + 0.0010004)
+  EXPECT_NEAR(p.estimate_seconds, 0.102904096, 1e-12);
+  const std::string line = describe_links(p);
+  EXPECT_NE(line.find("3 nodes, 2 steps x 5 reps x window 8"), std::string::npos) << line;
+  EXPECT_NE(line.find("estimate 0.103 s (limit --links.max-time 300 s)"), std::string::npos) << line;
+  const LinksPlan q = plan_with({}, layout_of({0, 1, 2}, true));
+  EXPECT_EQ(q.bytes, 65536u);
+  EXPECT_EQ(q.reps, 2);
+  EXPECT_EQ(q.window, 4);
+}
+
+TEST(LinksPlan, MaxTimeLowersRepsFirstThenHalvesTheSize) {
+  const RankLayout three = layout_of({0, 1, 2});
+  // no latency: 2 steps x (1 + reps) x 0.008408608 s
+  const LinksPlan fewer = plan_with({{"links.latency", "off"}, {"links.max-time", "0.06"}}, three);
+  EXPECT_EQ(fewer.reps, 2);  // 3 windows: 0.0504516 s; 4 would be 0.0672689 s
+  EXPECT_EQ(fewer.bytes, 1048576u);
+  EXPECT_NEAR(fewer.estimate_seconds, 0.050451648, 1e-12);
+  EXPECT_NE(describe_links(fewer).find("to fit it: reps 5 -> 2"), std::string::npos) << describe_links(fewer);
+  // 1 rep of 1 MiB: 0.0336 s; of 512 KiB: 4 x (0.004194304 + 20e-6) = 0.016857216 s
+  const LinksPlan smaller = plan_with({{"links.latency", "off"}, {"links.max-time", "0.02"}}, three);
+  EXPECT_EQ(smaller.reps, 1);
+  EXPECT_EQ(smaller.bytes, 524288u);
+  EXPECT_NEAR(smaller.estimate_seconds, 0.016857216, 1e-12);
+  EXPECT_NE(describe_links(smaller).find("bytes 1048576 -> 524288"), std::string::npos);
+  // 4 KiB, 1 rep: 4 x (32768 / 1e9 + 20e-6) = 0.000211072 s > 0.0001 s
+  const std::string error = plan_error({{"links.latency", "off"}, {"links.max-time", "0.0001"}}, three);
+  EXPECT_NE(error.find("--links.max-time"), std::string::npos) << error;
+  EXPECT_NE(error.find("0.000211"), std::string::npos) << error;
+}
+
+TEST(LinksPlan, BadValuesNameTheOptionAndTheRange) {
+  const RankLayout three = layout_of({0, 1, 2});
+  for (auto [key, value] : {std::pair{"links.window", "0"}, {"links.window", "257"}, {"links.reps", "0"},
+                            {"links.bytes", "4"}, {"links.max-time", "0"}, {"links.latency", "maybe"}}) {
+    const std::string error = plan_error({{key, value}}, three);
+    EXPECT_NE(error.find(std::string("--") + key), std::string::npos) << error;
+    EXPECT_NE(error.find("allowed"), std::string::npos) << error;
+  }
+  EXPECT_NE(plan_error({}, layout_of({0})).find("at least 2 nodes"), std::string::npos);
+  RankLayout small = three;
+  small.node_memory_bytes = std::uint64_t{64} << 20;  // 40% over 9 buffers: 2982616 B
+  const std::string memory = plan_error({{"links.bytes", "4M"}}, small);
+  EXPECT_NE(memory.find("--links.bytes"), std::string::npos) << memory;
+  EXPECT_NE(memory.find("8..2982616 bytes"), std::string::npos) << memory;
+}
+
+TEST(LinksPlan, TopologyMustBeAReadableTopologyConf) {
+  const RankLayout three = layout_of({0, 1, 2});
+  const std::string missing = plan_error({{"links.topology", "/nonexistent/topology.conf"}}, three);
+  EXPECT_NE(missing.find("--links.topology"), std::string::npos) << missing;
+  const std::string path = ::testing::TempDir() + "links_topology.conf";
+  std::ofstream(path) << "SwitchName=s1 Nodes=n[1-2]\nSwitchName=s2 Nodes=n[3-4]\nSwitchName=top Switches=s[1-2]\n";
+  EXPECT_EQ(plan_with({{"links.topology", path.c_str()}}, three).topology, path);
+}
+
+TEST(LinksPlan, SlowPairHookText) {
+  const SlowPair s = parse_slow_pair("1,3,20", 5);
+  EXPECT_EQ(s.from, 1);
+  EXPECT_EQ(s.to, 3);
+  EXPECT_DOUBLE_EQ(s.factor, 20);
+  for (const char* bad : {"1,1,2", "5,1,2", "1,2,0.5", "1,2", "a,b,c", "1,2,2000"}) {
+    const std::string error = test::usage_error_of([&] { parse_slow_pair(bad, 5); });
+    EXPECT_NE(error.find(kSlowPairEnvironment), std::string::npos) << bad << ": " << error;
+    EXPECT_NE(error.find("0..4"), std::string::npos) << error;
+  }
+}
+
+}  // namespace
+}  // namespace bws::links

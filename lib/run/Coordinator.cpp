@@ -116,7 +116,7 @@ class Survey {
       print_summary(std::nullopt);
     }
     sink_.end_file(line, from_watchdog);
-    // From the watchdog thread too, though MPI runs FUNNELED: Open MPI's
+    // From the watchdog thread too, though MPI runs SINGLE: Open MPI's
     // abort goes through its own PMIx/OOB threads (docs/design-notes.md).
     MPI_Abort(MPI_COMM_WORLD, kExitFailure);
     std::abort();

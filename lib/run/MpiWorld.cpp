@@ -11,11 +11,12 @@ namespace bws::run {
 
 MpiSession::MpiSession(int* argc, char*** argv) {
   int provided = 0;
-  // FUNNELED, not MULTIPLE: with MULTIPLE Open MPI takes a lock on every
-  // call (twice the ring latency). The watchdog thread asks the other ranks
-  // over its own TCP channel (WatchdogChannel.hpp); its only MPI call is the
-  // final MPI_Abort (docs/design-notes.md, "The watchdog outside MPI").
-  MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+  // SINGLE, as hpcc's MPI_Init: above it (FUNNELED too) Open MPI 4.1 takes
+  // a lock on every call, twice the ring latency. Only the main thread
+  // calls MPI: the watchdog asks the other ranks over its own TCP channel
+  // (WatchdogChannel.hpp); its only MPI call is the final MPI_Abort
+  // (docs/design-notes.md, "The watchdog outside MPI").
+  MPI_Init_thread(argc, argv, MPI_THREAD_SINGLE, &provided);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
 }

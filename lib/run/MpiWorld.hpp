@@ -15,7 +15,7 @@ namespace bws::run {
 
 class MpiSession {
  public:
-  MpiSession(int* argc, char*** argv);  // MPI_Init_thread(FUNNELED): only the main thread calls MPI
+  MpiSession(int* argc, char*** argv);  // MPI_Init_thread(SINGLE): only the main thread calls MPI
   ~MpiSession();
   MpiSession(const MpiSession&) = delete;
   MpiSession& operator=(const MpiSession&) = delete;

@@ -7,7 +7,7 @@
 //
 // Rank 0's watchdog, when the deadline passes, asks every other rank's
 // watchdog where its main thread is (over TCP, WatchdogChannel.hpp: never
-// MPI, so MPI runs FUNNELED, without MULTIPLE's locks) and names the ranks
+// MPI, so MPI runs at MPI_THREAD_SINGLE, without thread locks) and names the ranks
 // that do not answer (stopped, hung or dead) or have not finished their own
 // work; then it hands the reason to `end_job`, which marks the file and
 // calls MPI_Abort. The other ranks' watchdogs fire a grace period later and

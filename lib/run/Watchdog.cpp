@@ -73,7 +73,8 @@ Watchdog::Watchdog(MPI_Comm world, const std::string& host, std::vector<std::str
   MPI_Bcast(&nonce, 1, MPI_UNSIGNED_LONG_LONG, 0, world);
   nonce_ = nonce;
   if (rank_ != 0) listener_ = std::make_unique<PositionListener>();
-  const std::vector<std::string> texts = gather_texts(world, listener_ ? endpoint_text(listener_->endpoint(rank_)) : "");
+  const std::string mine = listener_ ? endpoint_text(listener_->endpoint(rank_)) : std::string();
+  const std::vector<std::string> texts = gather_texts(world, mine);
   for (int r = 1; r < static_cast<int>(texts.size()); ++r) endpoints_.push_back(parse_endpoint(r, texts[r]));
 
   if (::pipe2(wake_, O_CLOEXEC | O_NONBLOCK) != 0) wake_[0] = wake_[1] = -1;

@@ -59,7 +59,8 @@ class AnsweringRanks {
         }
       ::poll(fds.data(), fds.size(), 20);
       for (std::size_t i = 0; i < fds.size(); ++i)
-        if ((fds[i].revents & POLLIN) != 0) of[i]->listener->answer_pending(answer_line(kNonce, of[i]->rank, of[i]->position));
+        if ((fds[i].revents & POLLIN) != 0)
+          of[i]->listener->answer_pending(answer_line(kNonce, of[i]->rank, of[i]->position));
     }
   }
   std::vector<Rank> ranks_;

@@ -22,7 +22,7 @@ namespace {
 // address of a rank (a stopped process's kernel still accepts the
 // connection: the next address is tried after this).
 constexpr double kAnswerWaitSeconds = 2.0;
-constexpr double kAttemptSeconds = 0.5;
+constexpr double kAttemptSeconds = 1.0;
 // How often an idle watchdog wakes (ms).
 constexpr int kIdleMs = 200;
 

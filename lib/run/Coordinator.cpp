@@ -116,7 +116,8 @@ class Survey {
       print_summary(std::nullopt);
     }
     sink_.end_file(line, from_watchdog);
-    if (from_watchdog && !world_.mpi_from_any_thread) std::_Exit(kExitFailure);  // mpirun/srun end the others
+    // From the watchdog thread too, though MPI runs SINGLE: Open MPI's
+    // abort goes through its own PMIx/OOB threads (docs/design-notes.md).
     MPI_Abort(MPI_COMM_WORLD, kExitFailure);
     std::abort();
   }

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstring>
 #include <stdexcept>
@@ -10,9 +11,12 @@ namespace bws::run {
 
 MpiSession::MpiSession(int* argc, char*** argv) {
   int provided = 0;
-  // MULTIPLE: the watchdog thread (Watchdog.hpp) asks the other ranks where
-  // they are and calls MPI_Abort while the main thread is blocked in MPI.
-  MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
+  // SINGLE, as hpcc's MPI_Init: above it (FUNNELED too) Open MPI 4.1 takes
+  // a lock on every call, twice the ring latency. Only the main thread
+  // calls MPI: the watchdog asks the other ranks over its own TCP channel
+  // (WatchdogChannel.hpp); its only MPI call is the final MPI_Abort
+  // (docs/design-notes.md, "The watchdog outside MPI").
+  MPI_Init_thread(argc, argv, MPI_THREAD_SINGLE, &provided);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
 }
@@ -47,6 +51,27 @@ std::string broadcast_text(MPI_Comm comm, const std::string& text, int root) {
   out.resize(size);
   if (size > 0) MPI_Bcast(out.data(), static_cast<int>(size), MPI_CHAR, root, comm);
   return out;
+}
+
+std::vector<std::string> gather_texts(MPI_Comm comm, const std::string& text) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  int length = static_cast<int>(text.size());
+  std::vector<int> lengths(rank == 0 ? static_cast<std::size_t>(size) : 0);
+  MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, comm);
+  std::vector<int> offsets(lengths.size());
+  std::size_t total = 0;
+  for (std::size_t r = 0; r < lengths.size(); ++r) {
+    offsets[r] = static_cast<int>(total);
+    total += static_cast<std::size_t>(lengths[r]);
+  }
+  std::vector<char> all(std::max<std::size_t>(total, 1));
+  MPI_Gatherv(text.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, 0, comm);
+  std::vector<std::string> texts;
+  for (std::size_t r = 0; r < lengths.size(); ++r)
+    texts.emplace_back(all.data() + offsets[r], static_cast<std::size_t>(lengths[r]));
+  return texts;
 }
 
 NodeLayout discover_node_layout(MPI_Comm world) {

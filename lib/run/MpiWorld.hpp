@@ -15,7 +15,7 @@ namespace bws::run {
 
 class MpiSession {
  public:
-  MpiSession(int* argc, char*** argv);  // MPI_Init_thread(MULTIPLE): the main thread and the watchdog call MPI
+  MpiSession(int* argc, char*** argv);  // MPI_Init_thread(SINGLE): only the main thread calls MPI
   ~MpiSession();
   MpiSession(const MpiSession&) = delete;
   MpiSession& operator=(const MpiSession&) = delete;
@@ -49,5 +49,8 @@ std::optional<std::string> agree_on_error(MPI_Comm comm, const std::optional<std
 
 // Broadcasts a string from root.
 std::string broadcast_text(MPI_Comm comm, const std::string& text, int root = 0);
+
+// Every rank's string, by rank, on rank 0 (empty elsewhere). Collective.
+std::vector<std::string> gather_texts(MPI_Comm comm, const std::string& text);
 
 }  // namespace bws::run

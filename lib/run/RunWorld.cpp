@@ -28,9 +28,6 @@ RunWorld discover_run_world() {
   RunWorld world;
   MPI_Comm_rank(MPI_COMM_WORLD, &world.rank);
   MPI_Comm_size(MPI_COMM_WORLD, &world.size);
-  int level = MPI_THREAD_SINGLE;
-  MPI_Query_thread(&level);
-  world.mpi_from_any_thread = level == MPI_THREAD_MULTIPLE;
   world.layout = discover_node_layout(MPI_COMM_WORLD);
   world.rank_hosts = gather_hosts(MPI_COMM_WORLD, world.layout.host);
   return world;

@@ -13,7 +13,6 @@ struct RunWorld {
   int rank = 0, size = 1;
   NodeLayout layout;
   std::vector<std::string> rank_hosts;  // by rank, on rank 0
-  bool mpi_from_any_thread = false;     // MPI_THREAD_MULTIPLE: the watchdog may call MPI_Abort
 
   bool root() const { return rank == 0; }
   // "rank 1 (node7)"

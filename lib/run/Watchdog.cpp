@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <map>
+#include <random>
 
 #include "run/MpiWorld.hpp"
 #include "run/PhaseRendezvous.hpp"
@@ -17,12 +18,13 @@
 namespace bws::run {
 namespace {
 
-constexpr int kQueryTag = 7201;
-constexpr int kAnswerTag = 7202;
-// How long rank 0 waits for the other watchdogs' answers.
+// How long rank 0 waits for the other watchdogs' answers, in all; and per
+// address of a rank (a stopped process's kernel still accepts the
+// connection: the next address is tried after this).
 constexpr double kAnswerWaitSeconds = 2.0;
-// How often an armed watchdog looks for a question (ms).
-constexpr int kPollMs = 50;
+constexpr double kAttemptSeconds = 1.0;
+// How often an idle watchdog wakes (ms).
+constexpr int kIdleMs = 200;
 
 std::atomic<int> g_wake_fd{-1};
 volatile std::sig_atomic_t g_signal = 0;
@@ -59,13 +61,21 @@ const char* signal_name(int signal) {
 Watchdog::Watchdog(MPI_Comm world, const std::string& host, std::vector<std::string> hosts, EndJob end_job,
                    double grace_seconds)
     : host_(host), hosts_(std::move(hosts)), end_job_(std::move(end_job)), grace_seconds_(grace_seconds) {
-  MPI_Comm_dup(world, &comm_);
-  MPI_Comm_rank(comm_, &rank_);
-  MPI_Comm_size(comm_, &size_);
-  int level = MPI_THREAD_SINGLE;
-  MPI_Query_thread(&level);
-  mpi_from_here_ = level == MPI_THREAD_MULTIPLE;
-  root_host_ = broadcast_text(comm_, host_);
+  MPI_Comm_rank(world, &rank_);
+  MPI_Comm_size(world, &size_);
+  root_host_ = broadcast_text(world, host_);
+  // The job's nonce: an answer from another job's listener is not taken.
+  unsigned long long nonce = 0;
+  if (rank_ == 0) {
+    std::random_device seed;
+    nonce = (static_cast<unsigned long long>(seed()) << 32) ^ seed();
+  }
+  MPI_Bcast(&nonce, 1, MPI_UNSIGNED_LONG_LONG, 0, world);
+  nonce_ = nonce;
+  if (rank_ != 0) listener_ = std::make_unique<PositionListener>();
+  const std::string mine = listener_ ? endpoint_text(listener_->endpoint(rank_)) : std::string();
+  const std::vector<std::string> texts = gather_texts(world, mine);
+  for (int r = 1; r < static_cast<int>(texts.size()); ++r) endpoints_.push_back(parse_endpoint(r, texts[r]));
 
   if (::pipe2(wake_, O_CLOEXEC | O_NONBLOCK) != 0) wake_[0] = wake_[1] = -1;
   g_wake_fd.store(wake_[1]);
@@ -90,7 +100,6 @@ Watchdog::~Watchdog() {
   if (thread_.joinable()) thread_.join();
   for (int fd : wake_)
     if (fd >= 0) ::close(fd);
-  MPI_Comm_free(&comm_);
 }
 
 void Watchdog::arm(const std::string& step, double timeout_seconds) {
@@ -122,40 +131,28 @@ void Watchdog::loop() {
       deadline = deadline_;
     }
     if (deadline > 0 && rank_ != 0) deadline += grace_seconds_ + kAnswerWaitSeconds;
-    // An armed watchdog of a rank other than 0 must answer rank 0's question.
-    int wait_ms = deadline > 0 && rank_ != 0 && mpi_from_here_ ? kPollMs : 200;
+    int wait_ms = kIdleMs;
     if (deadline > 0) wait_ms = std::max(0, std::min(wait_ms, static_cast<int>((deadline - now_seconds()) * 1000) + 1));
-    pollfd wake{wake_[0], POLLIN, 0};
-    if (wake_[0] >= 0) {
-      ::poll(&wake, 1, wait_ms);
-      char bytes[16];
-      while (::read(wake_[0], bytes, sizeof bytes) > 0) {
+    // Ranks but 0 answer rank 0's question whenever it comes.
+    pollfd fds[2] = {{wake_[0], POLLIN, 0}, {listener_ ? listener_->fd() : -1, POLLIN, 0}};
+    ::poll(fds, 2, wait_ms);  // a negative fd is ignored
+    char bytes[16];
+    while (wake_[0] >= 0 && ::read(wake_[0], bytes, sizeof bytes) > 0) {
+    }
+    if (listener_ && (fds[1].revents & POLLIN) != 0) {
+      std::string position;
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        position = position_;
       }
-    } else {
-      std::this_thread::sleep_for(std::chrono::milliseconds(wait_ms));
+      listener_->answer_pending(answer_line(nonce_, rank_, position));
     }
     if (stop_) return;
     // on_signal() and on_deadline() return only when the main thread is
     // already ending the run: then this thread has nothing more to do.
     if (g_signal != 0) return on_signal(g_signal);
     if (deadline > 0 && now_seconds() >= deadline) return on_deadline();
-    if (deadline > 0 && rank_ != 0 && mpi_from_here_) answer_queries();
   }
-}
-
-void Watchdog::answer_queries() {
-  int flag = 0;
-  MPI_Status status;
-  MPI_Iprobe(0, kQueryTag, comm_, &flag, &status);
-  if (!flag) return;
-  int question = 0;
-  MPI_Recv(&question, 1, MPI_INT, 0, kQueryTag, comm_, MPI_STATUS_IGNORE);
-  std::string answer;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    answer = position_;
-  }
-  MPI_Send(answer.data(), static_cast<int>(answer.size()), MPI_CHAR, 0, kAnswerTag, comm_);
 }
 
 // Rank 0: which ranks do not answer, and which still do their own work.
@@ -165,29 +162,9 @@ std::string Watchdog::where_ranks_are(double timeout_seconds) {
     std::lock_guard<std::mutex> lock(mutex_);
     answers[0] = position_;
   }
-  if (mpi_from_here_) {
-    const int question = 1;
-    for (int r = 1; r < size_; ++r) {
-      MPI_Request request;
-      MPI_Isend(&question, 1, MPI_INT, r, kQueryTag, comm_, &request);
-      MPI_Request_free(&request);
-    }
-    const double until = now_seconds() + kAnswerWaitSeconds;
-    while (static_cast<int>(answers.size()) < size_ && now_seconds() < until) {
-      int flag = 0;
-      MPI_Status status;
-      MPI_Iprobe(MPI_ANY_SOURCE, kAnswerTag, comm_, &flag, &status);
-      if (!flag) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-        continue;
-      }
-      int count = 0;
-      MPI_Get_count(&status, MPI_CHAR, &count);
-      std::string answer(static_cast<std::size_t>(count), '\0');
-      MPI_Recv(answer.data(), count, MPI_CHAR, status.MPI_SOURCE, kAnswerTag, comm_, MPI_STATUS_IGNORE);
-      answers[status.MPI_SOURCE] = answer;
-    }
-  }
+  for (auto& [rank, position] :
+       ask_positions(endpoints_, nonce_, kAnswerWaitSeconds, kAttemptSeconds, max_open_sockets()))
+    answers[rank] = std::move(position);
   const std::string limit = "within --phase-timeout " + seconds_text(timeout_seconds) + " s";
   std::vector<int> silent;
   std::map<std::string, std::vector<int>> busy;  // position -> ranks
@@ -201,7 +178,6 @@ std::string Watchdog::where_ranks_are(double timeout_seconds) {
   auto ranks = [&](const std::vector<int>& list) {
     return std::string(list.size() == 1 ? "rank " : "ranks ") + describe_ranks(list, hosts_);
   };
-  if (!mpi_from_here_) return "the step did not end " + limit + " (the ranks could not be asked where they are)";
   if (!silent.empty())
     return ranks(silent) + " did not reach the end of the phase " + limit + " (" +
            (silent.size() == 1 ? "it does" : "they do") + " not answer: stopped, hung or dead)";
@@ -249,7 +225,7 @@ void Watchdog::end(const std::string& reason) {
     return;
   }
   std::cerr << "bwsurvey: error: " << reason << std::endl;
-  if (mpi_from_here_) MPI_Abort(MPI_COMM_WORLD, 1);
+  MPI_Abort(MPI_COMM_WORLD, 1);  // from this thread: see the header
   std::_Exit(1);
 }
 

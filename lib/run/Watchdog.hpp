@@ -6,26 +6,31 @@
 // own MPI calls.
 //
 // Rank 0's watchdog, when the deadline passes, asks every other rank's
-// watchdog where its main thread is (on a communicator of their own) and
-// names the ranks that do not answer (stopped, hung or dead) or have not
-// finished their own work; then it hands the reason to `end_job`, which
-// marks the file and calls MPI_Abort. The other ranks' watchdogs fire a
-// grace period later and name rank 0 (in case rank 0 itself stopped).
+// watchdog where its main thread is (over TCP, WatchdogChannel.hpp: never
+// MPI, so MPI runs at MPI_THREAD_SINGLE, without thread locks) and names the ranks
+// that do not answer (stopped, hung or dead) or have not finished their own
+// work; then it hands the reason to `end_job`, which marks the file and
+// calls MPI_Abort. The other ranks' watchdogs fire a grace period later and
+// name rank 0 (in case rank 0 itself stopped).
 // On a signal, rank 0 ends the job at once (naming the step that was cut);
 // the other ranks leave that to rank 0 and end only after the grace period.
 //
 // The signal handler only writes a byte to a pipe (async-signal-safe); it
-// may run on any thread (worker Teams, MPI's own). Calling MPI from this
-// thread needs MPI_THREAD_MULTIPLE (MpiSession asks for it); without it the
-// watchdog asks no one and ends its process with _Exit(1) instead.
+// may run on any thread (worker Teams, MPI's own). The watchdog thread's
+// only MPI call is MPI_Abort, which Open MPI hands to its own PMIx/OOB
+// threads (docs/design-notes.md, "The watchdog outside MPI").
 #include <mpi.h>
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "run/WatchdogChannel.hpp"
 
 namespace bws::run {
 
@@ -35,7 +40,7 @@ class Watchdog {
   // thread is already ending the run (then the watchdog stops).
   using EndJob = std::function<void(const std::string& reason)>;
 
-  // Collective over `world` (duplicates it). hosts: every rank's host (rank 0).
+  // Collective over `world` (main thread). hosts: every rank's host (rank 0).
   Watchdog(MPI_Comm world, const std::string& host, std::vector<std::string> hosts, EndJob end_job,
            double grace_seconds);
   ~Watchdog();
@@ -55,14 +60,14 @@ class Watchdog {
   void loop();
   void on_signal(int signal);
   void on_deadline();
-  void answer_queries();
   std::string where_ranks_are(double timeout_seconds);
   // Ends the job; returns (rank 0) only when the main thread already does.
   void end(const std::string& reason);
 
-  MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0, size_ = 1;
-  bool mpi_from_here_ = false;  // MPI_THREAD_MULTIPLE
+  std::unique_ptr<PositionListener> listener_;  // ranks but 0: answers rank 0's question
+  std::vector<WatchdogEndpoint> endpoints_;     // rank 0: the other ranks' listeners
+  std::uint64_t nonce_ = 0;                     // this job's, from rank 0
   std::string host_, root_host_;
   std::vector<std::string> hosts_;
   EndJob end_job_;

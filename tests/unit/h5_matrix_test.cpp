@@ -120,3 +120,19 @@ TEST_F(H5Test, MatrixOfACutStepIsDroppedByTheResumeTruncation) {
   EXPECT_TRUE(out.exists("/links/send_Bps"));
   EXPECT_FALSE(out.exists("/links/recv_Bps"));
 }
+
+// A phase that fails after writing matrix rows: the journal takes the file
+// back to the mark made when the phase started, matrix and all.
+TEST_F(H5Test, MatrixWrittenAfterTheMarkIsRolledBack) {
+  ResultFile out = ResultFile::create(file("rollback.h5"), false);
+  out.begin_matrix({"/links/send_Bps", 2, 2, "B/s", "committed"});
+  out.write_matrix_rows("/links/send_Bps", 0, rows_of(0, 2, 2));
+  out.flush();
+  out.mark();
+  out.begin_matrix({"/links/recv_Bps", 500, 500, "B/s", "cut"});
+  out.write_matrix_rows("/links/recv_Bps", 0, rows_of(0, 500, 500));
+  out.flush();
+  out.roll_back();
+  EXPECT_TRUE(out.exists("/links/send_Bps"));
+  EXPECT_FALSE(out.exists("/links/recv_Bps"));
+}

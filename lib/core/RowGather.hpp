@@ -19,7 +19,9 @@ inline constexpr std::uint64_t kRowBatchBytes = std::uint64_t{16} << 20;
 // my_row: this rank's row (the same length on every rank), the matrix's row
 // comm.rank(). On rank 0 the rows go to sink.write_rows(path, ...), in
 // order; other ranks' `sink` is not used. batch_bytes >= one row's bytes
-// is best; a smaller bound still moves one row at a time.
+// is best; a smaller bound still moves one row at a time. Throws
+// RuntimeFailure on every rank when the ranks' rows differ in length; a
+// sink's failure is thrown on rank 0 once every rank has sent its row.
 void gather_rows(Communicator& comm, std::span<const float> my_row, MatrixSink& sink, const std::string& path,
                  std::uint64_t batch_bytes = kRowBatchBytes);
 

@@ -15,6 +15,7 @@
 #include "h5/Failure.hpp"
 #include "h5/Handles.hpp"
 #include "h5/JournalDriver.hpp"
+#include "h5/MatrixDataset.hpp"
 #include "h5/Objects.hpp"
 #include "h5/Paths.hpp"
 #include "h5/Strings.hpp"
@@ -206,6 +207,19 @@ void ResultFile::write_text(const std::string& dataset_path, const std::string& 
 void ResultFile::append(const Table& table) {
   const Lock lock = hold();
   append_table(Impl::file_of(impl_, path_), table);
+  throw_if_write_failed(Impl::file_of(impl_, path_), path_);
+}
+
+void ResultFile::begin_matrix(const MatrixShape& shape) {
+  const Lock lock = hold();
+  create_matrix(Impl::file_of(impl_, path_), shape);
+  throw_if_write_failed(Impl::file_of(impl_, path_), path_);
+}
+
+void ResultFile::write_matrix_rows(const std::string& matrix_path, std::uint64_t first_row,
+                                   std::span<const float> values) {
+  const Lock lock = hold();
+  h5::write_matrix_rows(Impl::file_of(impl_, path_), matrix_path, first_row, values);
   throw_if_write_failed(Impl::file_of(impl_, path_), path_);
 }
 

@@ -8,9 +8,11 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "core/MatrixSink.hpp"
 #include "core/Table.hpp"
 
 namespace bws::h5 {
@@ -52,6 +54,12 @@ class ResultFile {
   // a later batch has more samples). Throws if the schema differs from the
   // dataset's.
   void append(const Table& table);
+
+  // A float32 matrix written row batch by row batch (h5/MatrixDataset.hpp):
+  // begin_matrix makes it (NaN-filled, replacing what is at the path),
+  // write_matrix_rows stores whole rows from `first_row` on.
+  void begin_matrix(const MatrixShape& shape);
+  void write_matrix_rows(const std::string& matrix_path, std::uint64_t first_row, std::span<const float> values);
 
   // Reading back what is in the file (--resume): as ResultReader does.
   bool exists(const std::string& object_path) const;

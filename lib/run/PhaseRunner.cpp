@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "run/ConsoleProgress.hpp"
+#include "run/H5MatrixSink.hpp"
 #include "run/PhaseRendezvous.hpp"
 #include "run/MpiCommunicator.hpp"
 
@@ -116,7 +117,11 @@ bool PhaseRunner::run_collective(Phase& phase) {
   watchdog_.at("measuring");
   try {
     MpiCommunicator world(MPI_COMM_WORLD);
-    DiscardingMatrixSink matrices;  // no benchmark writes matrices yet
+    // Rank 0 writes the matrices into the phase's step of the file; the
+    // other ranks only send rows (core/RowGather.hpp).
+    H5MatrixSink file_matrices(sink_);
+    DiscardingMatrixSink no_matrices;
+    MatrixSink& matrices = root ? static_cast<MatrixSink&>(file_matrices) : no_matrices;
     tables = phase.collective->run(world, root ? static_cast<Progress&>(console_progress) : silent, matrices);
   } catch (const std::exception& e) {
     error = error_line(entry, e);

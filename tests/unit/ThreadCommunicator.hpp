@@ -3,8 +3,8 @@
 // message into the receiver's mailbox at once (a buffered send), a receive
 // takes the first message from its source with its tag, in order, as MPI
 // matches them. Enough for the link map and the row gather without MPI:
-// point to point, barriers, send_receive, gather_to_root and a split in
-// which every rank stays a member. Reductions are not needed there.
+// point to point, barriers, send_receive, reductions, gather_to_root and a
+// split in which every rank stays a member.
 #include <algorithm>
 #include <condition_variable>
 #include <cstring>
@@ -113,11 +113,17 @@ class ThreadCommunicator final : public Communicator {
     post_receive(receive, bytes, from, tag);
     wait_all();
   }
-  void all_reduce(std::span<int>, Reduction) override { unused(); }
-  void all_reduce(std::span<double>, Reduction) override { unused(); }
-  void reduce_to_root(std::span<const int>, std::span<int>, Reduction) override { unused(); }
-  void reduce_to_root(std::span<const double>, std::span<double>, Reduction) override { unused(); }
-  void reduce_to_root(std::span<const std::uint64_t>, std::span<std::uint64_t>, Reduction) override { unused(); }
+  void all_reduce(std::span<int> values, Reduction op) override { all_reduce_of(values, op); }
+  void all_reduce(std::span<double> values, Reduction op) override { all_reduce_of(values, op); }
+  void reduce_to_root(std::span<const int> mine, std::span<int> on_root, Reduction op) override {
+    reduce_of(mine, on_root, op);
+  }
+  void reduce_to_root(std::span<const double> mine, std::span<double> on_root, Reduction op) override {
+    reduce_of(mine, on_root, op);
+  }
+  void reduce_to_root(std::span<const std::uint64_t> mine, std::span<std::uint64_t> on_root, Reduction op) override {
+    reduce_of(mine, on_root, op);
+  }
   void broadcast_from_root(std::span<int>) override { unused(); }
   void gather_to_root(std::span<const std::byte> mine, std::span<std::byte> on_root) override {
     constexpr int kGatherTag = -100;
@@ -134,7 +140,40 @@ class ThreadCommunicator final : public Communicator {
   }
 
  private:
-  [[noreturn]] static void unused() { throw std::logic_error("ThreadCommunicator: reductions are not implemented"); }
+  [[noreturn]] static void unused() { throw std::logic_error("ThreadCommunicator: broadcast is not implemented"); }
+  // Every rank's values to rank 0, combined there in rank order.
+  template <class T>
+  void reduce_of(std::span<const T> mine, std::span<T> on_root, Reduction op) {
+    constexpr int kReduceTag = -101;
+    const std::uint64_t bytes = mine.size() * sizeof(T);
+    post_send(reinterpret_cast<const std::byte*>(mine.data()), bytes, 0, kReduceTag);
+    if (rank_ != 0) return;
+    std::vector<T> other(mine.size());
+    for (int r = 0; r < size(); ++r) {
+      post_receive(reinterpret_cast<std::byte*>(other.data()), bytes, r, kReduceTag);
+      wait_all();
+      for (std::size_t i = 0; i < other.size(); ++i) {
+        if (r == 0) on_root[i] = other[i];
+        else if (op == Reduction::Sum) on_root[i] += other[i];
+        else if (op == Reduction::Min) on_root[i] = std::min(on_root[i], other[i]);
+        else on_root[i] = std::max(on_root[i], other[i]);
+      }
+    }
+  }
+  // reduce_of, then rank 0's result to every rank.
+  template <class T>
+  void all_reduce_of(std::span<T> values, Reduction op) {
+    constexpr int kResultTag = -102;
+    const std::vector<T> mine(values.begin(), values.end());
+    reduce_of(std::span<const T>(mine), values, op);
+    const std::uint64_t bytes = values.size() * sizeof(T);
+    if (rank_ == 0) {
+      for (int r = 1; r < size(); ++r) post_send(reinterpret_cast<const std::byte*>(values.data()), bytes, r, kResultTag);
+      return;
+    }
+    post_receive(reinterpret_cast<std::byte*>(values.data()), bytes, 0, kResultTag);
+    wait_all();
+  }
   struct Receive {
     std::byte* data;
     std::uint64_t bytes;

@@ -14,7 +14,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 ranks=${1:-2}
 rounds=${2:-5}
-bwsurvey="$root/build/apps/bwsurvey"
+bwsurvey="${BWSURVEY:-$root/build/apps/bwsurvey}"  # BWSURVEY=path: another build (one without test hooks)
 python=/usr/bin/python3
 command -v hpcc >/dev/null || { echo "hpcc not found (apt-get install hpcc)"; exit 2; }
 command -v mpicc >/dev/null || { echo "mpicc not found (the MPI development package)"; exit 2; }

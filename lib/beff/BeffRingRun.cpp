@@ -6,7 +6,6 @@
 #include <cmath>
 #include <limits>
 #include <span>
-#include <thread>
 
 namespace bws::beff {
 namespace {
@@ -157,11 +156,6 @@ std::vector<SizeMeasurement> measure_ring(Communicator& comm, const std::vector<
     if (rank == 0 && progress) progress(i);
   }
   return sizes;
-}
-
-void wait_quietly_at_barrier(Communicator& comm) {
-  comm.post_barrier();
-  while (!comm.test_all()) std::this_thread::sleep_for(std::chrono::microseconds(200));
 }
 
 }  // namespace bws::beff

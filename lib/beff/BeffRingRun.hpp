@@ -53,8 +53,4 @@ std::vector<SizeMeasurement> measure_ring(Communicator& comm, const std::vector<
                                           std::uint32_t& iteration,
                                           const std::function<void(std::size_t)>& progress);
 
-// Waits for every rank of `comm` at a barrier without spinning: the ranks
-// that are not in the reference ring wait here, leaving the cores to it.
-void wait_quietly_at_barrier(Communicator& comm);
-
 }  // namespace bws::beff

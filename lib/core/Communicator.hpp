@@ -53,4 +53,9 @@ class Communicator {
   virtual std::unique_ptr<Communicator> split_members(bool member) = 0;
 };
 
+// Waits for every rank of `comm` at a barrier without spinning: ranks that
+// take no part in a measurement (b_eff's reference pair, the link map's
+// non-members) wait here, leaving the cores to the ranks that measure.
+void wait_quietly_at_barrier(Communicator& comm);
+
 }  // namespace bws

@@ -5,10 +5,8 @@
 #include "links/LinksBenchmark.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 #include <span>
-#include <thread>
 #include <type_traits>
 
 #include "core/RowGather.hpp"
@@ -20,13 +18,6 @@ namespace bws::links {
 namespace {
 
 static_assert(std::is_trivially_copyable_v<NodeRecord>);
-
-// Ranks that take no part wait here without busy-polling a core that a
-// member on the same node may need.
-void wait_quietly_at_barrier(Communicator& comm) {
-  comm.post_barrier();
-  while (!comm.test_all()) std::this_thread::sleep_for(std::chrono::microseconds(200));
-}
 
 void stream_matrix(Communicator& members, MatrixSink& sink, const char* path, const std::vector<float>& row,
                    const char* unit, const char* description) {

@@ -29,6 +29,10 @@ class Communicator {
   // A barrier that does not block: it completes with the posted operations.
   virtual void post_barrier() = 0;
   virtual void wait_all() = 0;
+  // Completes every posted send (its buffer may be reused); posted receives
+  // may stay pending until wait_all(). The link map times a window's sends
+  // and receives apart, as mpiGraph does.
+  virtual void wait_sends() = 0;
   // True (and nothing left posted) when every posted operation completed.
   virtual bool test_all() = 0;
   // Sends `bytes` to `to_rank` while receiving as many from `from_rank`, in

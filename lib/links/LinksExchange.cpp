@@ -40,14 +40,15 @@ void send_window(Communicator& c, const Step& s, Buffers& b) {
 
 // The slow-pair hook: holds back this window's sends by `delay_s` while
 // the receives keep progressing (so only this pair's messages are late,
-// not those of the member sending to us).
-void hold_sends(Communicator& c, double delay_s) {
-  const Clock::time_point start = Clock::now();
-  bool received = false;
+// not those of the member sending to us). Returns when the receives
+// completed, in seconds from `start`, or infinity when they did not yet.
+double hold_sends(Communicator& c, double delay_s, Clock::time_point start) {
+  double received_s = std::numeric_limits<double>::infinity();
   while (seconds_since(start) < delay_s) {
-    if (!received) received = c.test_all();
+    if (std::isinf(received_s) && c.test_all()) received_s = seconds_since(start);
     std::this_thread::sleep_for(std::chrono::microseconds(50));
   }
+  return received_s;
 }
 
 // The untimed exchange whose every received word is checked; returns its duration.
@@ -68,19 +69,30 @@ double verify_step(Communicator& c, const Step& s, Buffers& b, MemberRows& rows)
   return seconds;
 }
 
-// The best of `reps` timed windows, in seconds. The best, not the mean: a
-// window's time only grows with noise (other processes, the OS, traffic of
-// other jobs), so the shortest is the closest to what the link can carry,
-// as b_eff and mpiGraph's repeated runs take it.
-double time_windows(Communicator& c, const Step& s, Buffers& b, int reps, double hold_s) {
-  double best = std::numeric_limits<double>::infinity();
+// The best of `reps` timed windows, in seconds, for the sends and for the
+// receives apart (as mpiGraph times them): the sends complete when this
+// member's messages to `to` have gone, the receives when those from `from`
+// have come, so a slow link delays the figure of its own two ends only.
+// The best, not the mean: a window's time only grows with noise (other
+// processes, the OS, traffic of other jobs), so the shortest is the closest
+// to what the link can carry, as b_eff and mpiGraph's repeated runs take it.
+struct WindowTimes {
+  double send_s = std::numeric_limits<double>::infinity();
+  double receive_s = std::numeric_limits<double>::infinity();
+};
+
+WindowTimes time_windows(Communicator& c, const Step& s, Buffers& b, int reps, double hold_s) {
+  WindowTimes best;
   for (int rep = 0; rep < reps; ++rep) {
     const Clock::time_point start = Clock::now();
     post_window(c, s, b);
-    if (hold_s > 0) hold_sends(c, hold_s);
+    const double received_s = hold_s > 0 ? hold_sends(c, hold_s, start) : std::numeric_limits<double>::infinity();
     send_window(c, s, b);
+    c.wait_sends();
+    const double send_s = seconds_since(start);
     c.wait_all();
-    best = std::min(best, seconds_since(start));
+    best.send_s = std::min(best.send_s, send_s);
+    best.receive_s = std::min(best.receive_s, std::min(received_s, seconds_since(start)));
   }
   return best;
 }
@@ -127,11 +139,9 @@ MemberRows measure_links(Communicator& c, const LinksPlan& plan, const std::func
     const bool slowed = plan.slow.active() && self == plan.slow.from && s.to == plan.slow.to;
     const double hold_s = slowed ? (plan.slow.factor - 1) * verify_s : 0;
     c.barrier();  // the step's timed windows start together
-    const double best_s = time_windows(c, s, b, plan.reps, hold_s);
-    // The window's exchange runs both ways at once, so one time serves both
-    // directions: the sender's figure for i -> i+k, the receiver's for i-k -> i.
-    rows.send_Bps[static_cast<std::size_t>(s.to)] = static_cast<float>(window_bytes / best_s);
-    rows.recv_Bps[static_cast<std::size_t>(s.from)] = static_cast<float>(window_bytes / best_s);
+    const WindowTimes best = time_windows(c, s, b, plan.reps, hold_s);
+    rows.send_Bps[static_cast<std::size_t>(s.to)] = static_cast<float>(window_bytes / best.send_s);
+    rows.recv_Bps[static_cast<std::size_t>(s.from)] = static_cast<float>(window_bytes / best.receive_s);
     if (plan.latency) rows.latency_s[static_cast<std::size_t>(s.to)] = static_cast<float>(time_latency(c, s));
     on_step(k);
   }

@@ -47,7 +47,7 @@ MpiCommunicator::~MpiCommunicator() {
 void MpiCommunicator::barrier() { MPI_Barrier(comm_); }
 
 void MpiCommunicator::post_send(const std::byte* data, std::uint64_t bytes, int to_rank, int tag) {
-  MPI_Isend(data, count_of(bytes), MPI_BYTE, to_rank, tag, comm_, &pending_.emplace_back());
+  MPI_Isend(data, count_of(bytes), MPI_BYTE, to_rank, tag, comm_, &sends_.emplace_back());
 }
 
 void MpiCommunicator::post_receive(std::byte* data, std::uint64_t bytes, int from_rank, int tag) {
@@ -59,12 +59,21 @@ void MpiCommunicator::post_barrier() { MPI_Ibarrier(comm_, &pending_.emplace_bac
 void MpiCommunicator::wait_all() {
   MPI_Waitall(static_cast<int>(pending_.size()), pending_.data(), MPI_STATUSES_IGNORE);
   pending_.clear();
+  wait_sends();
+}
+
+void MpiCommunicator::wait_sends() {
+  MPI_Waitall(static_cast<int>(sends_.size()), sends_.data(), MPI_STATUSES_IGNORE);
+  sends_.clear();
 }
 
 bool MpiCommunicator::test_all() {
   int done = 0;
   MPI_Testall(static_cast<int>(pending_.size()), pending_.data(), &done, MPI_STATUSES_IGNORE);
-  if (done) pending_.clear();
+  if (!done) return false;
+  pending_.clear();
+  MPI_Testall(static_cast<int>(sends_.size()), sends_.data(), &done, MPI_STATUSES_IGNORE);
+  if (done) sends_.clear();
   return done != 0;
 }
 

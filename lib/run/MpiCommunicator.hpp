@@ -26,6 +26,7 @@ class MpiCommunicator final : public Communicator {
   void post_receive(std::byte* data, std::uint64_t bytes, int from_rank, int tag) override;
   void post_barrier() override;
   void wait_all() override;
+  void wait_sends() override;
   bool test_all() override;
   void send_receive(const std::byte* send, int to_rank, std::byte* receive, int from_rank, std::uint64_t bytes,
                     int tag) override;
@@ -45,7 +46,8 @@ class MpiCommunicator final : public Communicator {
   MPI_Comm comm_;
   bool owned_ = false;
   int rank_ = 0, size_ = 1;
-  std::vector<MPI_Request> pending_;  // posted, not yet completed; reused, so no allocation per message
+  // Posted, not yet completed (sends apart, for wait_sends); reused, so no allocation per message.
+  std::vector<MPI_Request> pending_, sends_;
 };
 
 }  // namespace bws::run

@@ -1,8 +1,9 @@
 // The link map end to end without MPI: 3 threads (each a node) run the
 // planned benchmark over a ThreadCommunicator; rank 0's MatrixSink must
 // receive three 3 x 3 matrices, row by row in order, NaN on the diagonal,
-// and in each row the one time of a step must give both its send figure
-// (to i+k) and its receive figure (from i-k).
+// and in each row a step's send figure (to i+k, its sends' time) at least
+// its receive figure (from i-k): the sends are timed apart, as they
+// complete, before the window's receives are waited for.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -96,7 +97,7 @@ TEST(LinksSink, EveryMembersRowsReachRankZerosSinkInOrder) {
   const auto& recv = sink.values[kReceiveMatrixPath];
   for (int i = 0; i < n; ++i)
     for (int k = 1; k < n; ++k)
-      EXPECT_EQ(send[static_cast<std::size_t>(i * n + (i + k) % n)], recv[static_cast<std::size_t>(i * n + (i - k + n) % n)])
+      EXPECT_GE(send[static_cast<std::size_t>(i * n + (i + k) % n)], recv[static_cast<std::size_t>(i * n + (i - k + n) % n)])
           << "row " << i << " step " << k;
 
   ASSERT_EQ(tables.size(), 3u);

@@ -136,7 +136,7 @@ MemberRows measure_links(Communicator& c, const LinksPlan& plan, const std::func
     const Step s{self, send_partner(self, k, n), receive_partner(self, k, n), k};
     stamp_payload(b.send, PayloadStamp{self, s.to, k});  // once per step, before any timing
     const double verify_s = verify_step(c, s, b, rows);
-    const bool slowed = plan.slow.active() && self == plan.slow.from && s.to == plan.slow.to;
+    const bool slowed = plan.slow.slows(self, s.to);
     const double hold_s = slowed ? (plan.slow.factor - 1) * verify_s : 0;
     c.barrier();  // the step's timed windows start together
     const WindowTimes best = time_windows(c, s, b, plan.reps, hold_s);

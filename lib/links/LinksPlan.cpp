@@ -112,19 +112,43 @@ void fit_to_max_time(LinksPlan& plan, const LinksOptions& o) {
                    std::to_string(plan.bytes);
 }
 
-SlowPair parse_slow_pair(const std::string& text, int members) {
-  const std::string allowed = "; allowed: a,b,factor with members 0.." + std::to_string(members - 1) +
-                              " (a != b) and factor 1..1000";
-  const std::vector<std::string> parts = split_comma_list(text);
+namespace {
+
+// "a" or "first-last": member indices, first <= last < members.
+bool read_member_range(const std::string& text, int members, int& first, int& last) {
+  const std::size_t dash = text.find('-');
   std::uint64_t a = 0, b = 0;
+  if (read_whole_number(text.substr(0, dash), a) != NumberRead::Ok) return false;
+  b = a;
+  if (dash != std::string::npos && read_whole_number(text.substr(dash + 1), b) != NumberRead::Ok) return false;
+  if (a > b || b >= static_cast<std::uint64_t>(members)) return false;
+  first = static_cast<int>(a);
+  last = static_cast<int>(b);
+  return true;
+}
+
+std::string member_range_text(int first, int last) {
+  return first == last ? std::to_string(first) : std::to_string(first) + "-" + std::to_string(last);
+}
+
+}  // namespace
+
+SlowPair parse_slow_pair(const std::string& text, int members) {
+  const std::string allowed = "; allowed: a,b,factor with members (or ranges first-last of members) 0.." +
+                              std::to_string(members - 1) + ", at least one pair a != b, and factor 1..1000";
+  const std::vector<std::string> parts = split_comma_list(text);
+  SlowPair slow;
   double factor = 0;
-  if (parts.size() != 3 || read_whole_number(parts[0], a) != NumberRead::Ok ||
-      read_whole_number(parts[1], b) != NumberRead::Ok || read_real_number(parts[2], factor) != NumberRead::Ok ||
-      a >= static_cast<std::uint64_t>(members) || b >= static_cast<std::uint64_t>(members) || a == b ||
-      !(factor >= 1 && factor <= 1000))
+  const bool read = parts.size() == 3 && read_member_range(parts[0], members, slow.from, slow.from_last) &&
+                    read_member_range(parts[1], members, slow.to, slow.to_last) &&
+                    read_real_number(parts[2], factor) == NumberRead::Ok && factor >= 1 && factor <= 1000;
+  // Two equal single members slow nothing: a mistake, not a hook.
+  const bool one_self_pair = slow.from == slow.from_last && slow.to == slow.to_last && slow.from == slow.to;
+  if (!read || one_self_pair)
     throw UsageError(std::string(kSlowPairEnvironment) + " (a test hook): " + quoted_input(text) + " is not a pair" +
                      allowed);
-  return {static_cast<int>(a), static_cast<int>(b), factor};
+  slow.factor = factor;
+  return slow;
 }
 
 LinksPlan plan_links(const LinksOptions& o, const RankLayout& layout) {
@@ -163,8 +187,8 @@ std::string describe_links(const LinksPlan& p) {
   if (!p.chosen.empty()) text += "; to fit it: " + p.chosen;
   if (!p.topology.empty()) text += "; topology " + p.topology;
   if (p.slow.active())
-    text += "; TEST HOOK " + std::string(kSlowPairEnvironment) + "=" + std::to_string(p.slow.from) + "," +
-            std::to_string(p.slow.to) + "," + factor_text(p.slow.factor);
+    text += "; TEST HOOK " + std::string(kSlowPairEnvironment) + "=" + member_range_text(p.slow.from, p.slow.from_last) +
+            "," + member_range_text(p.slow.to, p.slow.to_last) + "," + factor_text(p.slow.factor);
   return text;
 }
 

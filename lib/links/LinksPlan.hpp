@@ -13,14 +13,21 @@
 
 namespace bws::links {
 
-// A test build's hook: member `from`'s messages to member `to` take
-// `factor` times as long (the sender waits before posting them, inside the
-// timed region). Read once at plan time; in other builds it is ignored.
+// A test build's hook: the messages of every member in [from, from_last]
+// to every other member in [to, to_last] take `factor` times as long (the
+// sender waits before posting them, inside the timed region): one pair,
+// or every pair between two blocks of members, as a slow switch uplink
+// would make them. Read once at plan time; in other builds it is ignored.
 inline constexpr const char* kSlowPairEnvironment = "BWSURVEY_LINKS_SLOW_PAIR";
 struct SlowPair {
-  int from = -1, to = -1;  // member indices; -1: no hook
+  int from = -1, to = -1;            // member indices; -1: no hook
+  int from_last = -1, to_last = -1;  // the blocks' last members (from, to for one pair)
   double factor = 1;
   bool active() const { return from >= 0; }
+  bool slows(int sender, int receiver) const {
+    return active() && sender != receiver && sender >= from && sender <= from_last && receiver >= to &&
+           receiver <= to_last;
+  }
 };
 
 // The model behind the estimate: a conservative link (10 Gb/s Ethernet's
@@ -59,7 +66,9 @@ double estimate_seconds(int members, std::uint64_t bytes, int reps, int window, 
 // UsageError naming --links.max-time when even the smallest does not fit.
 void fit_to_max_time(LinksPlan& plan, const LinksOptions& options);
 
-// "a,b,factor" (member indices, factor 1..1000); UsageError naming the variable.
+// "a,b,factor" (member indices, factor 1..1000), where a and b may be
+// ranges "first-last" ("0-1,2-3,20": every pair from members 0..1 to
+// 2..3); UsageError naming the variable.
 SlowPair parse_slow_pair(const std::string& text, int members);
 
 LinksPlan plan_links(const LinksOptions& options, const RankLayout& layout);

@@ -1,6 +1,7 @@
 # A private Slurm cluster on this machine, for the Slurm integration tests
 # (facts in docs/design-notes.md, "Slurm tests"). Source this file, then:
 #   slurm_cluster_start DIR NODES   # NODES pretend nodes n1..nNODES, each its own hostname
+#   (with SLURM_CLUSTER_TOPOLOGY=FILE: that topology.conf, TopologyPlugin=topology/tree)
 #   ... sbatch / srun / squeue with SLURM_CONF exported ...
 #   slurm_cluster_stop              # registered with trap: runs whatever happens
 # Every daemon is started here and stopped by the pid it wrote, never by name.
@@ -92,6 +93,12 @@ slurm_cluster_start() {
       echo "NodeName=n$i NodeHostname=n$i NodeAddr=127.0.0.1 Port=$((port + i)) CPUs=$cpus State=UNKNOWN"
     done
     echo "PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP"
+    # A switch tree: slurmctld reads topology.conf beside slurm.conf, and
+    # `scontrol show topology` prints it to the jobs.
+    if [ -n "${SLURM_CLUSTER_TOPOLOGY:-}" ]; then
+      echo "TopologyPlugin=topology/tree"
+      cp "$SLURM_CLUSTER_TOPOLOGY" "$dir/topology.conf"
+    fi
   } >"$dir/slurm.conf"
   export SLURM_CONF=$dir/slurm.conf
 

@@ -136,7 +136,20 @@ TEST(LinksPlan, SlowPairHookText) {
   EXPECT_EQ(s.from, 1);
   EXPECT_EQ(s.to, 3);
   EXPECT_DOUBLE_EQ(s.factor, 20);
-  for (const char* bad : {"1,1,2", "5,1,2", "1,2,0.5", "1,2", "a,b,c", "1,2,2000"}) {
+  EXPECT_TRUE(s.slows(1, 3));
+  EXPECT_FALSE(s.slows(3, 1));
+  EXPECT_FALSE(s.slows(1, 2));
+  // Every pair between two blocks, as a slow uplink between two leaves.
+  const SlowPair blocks = parse_slow_pair("0-1,2-3,8", 4);
+  for (int from = 0; from < 4; ++from)
+    for (int to = 0; to < 4; ++to)
+      EXPECT_EQ(blocks.slows(from, to), from <= 1 && to >= 2) << from << "->" << to;
+  // Overlapping blocks slow every pair but a member's own.
+  const SlowPair all = parse_slow_pair("0-2,0-2,2", 3);
+  EXPECT_TRUE(all.slows(0, 2));
+  EXPECT_FALSE(all.slows(1, 1));
+  for (const char* bad : {"1,1,2", "5,1,2", "1,2,0.5", "1,2", "a,b,c", "1,2,2000", "2-1,3,2", "0-5,1,2", "0-,1,2",
+                          "-1,2,2"}) {
     const std::string error = test::usage_error_of([&] { parse_slow_pair(bad, 5); });
     EXPECT_NE(error.find(kSlowPairEnvironment), std::string::npos) << bad << ": " << error;
     EXPECT_NE(error.find("0..4"), std::string::npos) << error;

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The link map on four pretend nodes under two leaf switches (s1: n1 n2,
+# s2: n3 n4, top above them), the tree given to Slurm as topology.conf:
+# the test hook makes every message from s1's nodes to s2's nodes 8 times
+# as slow, as a slow uplink would. bwsurvey reads the tree from `scontrol
+# show topology` by itself; /flags, the summary and `bwreport flags` must
+# name the path between the two leaves, and no node and no single pair.
+. "$(dirname "$0")/common.sh"
+cat >"$work/topology.conf" <<'CONF'
+SwitchName=s1 Nodes=n[1-2]
+SwitchName=s2 Nodes=n[3-4]
+SwitchName=top Switches=s[1-2]
+CONF
+SLURM_CLUSTER_TOPOLOGY=$work/topology.conf start_cluster 4
+scontrol show topology
+# Members are the nodes in rank order, n1..n4: members 0-1 send slowly to 2-3.
+BWSURVEY_LINKS_SLOW_PAIR=0-1,2-3,8 run_job --nodes=4 "$repo/jobs/survey.sbatch" --quick --tests links --retest 0
+[ "$job_exit" = 0 ] || [ "$job_exit" = 3 ] || { echo "job $job_id: exit code $job_exit, expected 0 or 3"; exit 1; }
+file=$work/survey-$job_id.h5
+log=$work/job-$job_id.log
+grep -q "TEST HOOK ACTIVE" "$log" || { echo "the active test hook was not announced"; exit 1; }
+grep -Eq "topology: scontrol show topology" "$log" || { echo "the plan line does not name the tree's source"; exit 1; }
+"$bwreport" flags "$file" | tee "$work/flags.txt"
+grep -Eq "links\.uplink" "$work/flags.txt" || { echo "no uplink verdict"; exit 1; }
+grep -Eq "s1->(s2|top)" "$work/flags.txt" || { echo "the uplink verdict does not name s1's uplink"; exit 1; }
+if grep -Eq "links\.(node_out|node_in|pair)" "$work/flags.txt"; then
+  echo "a node or a single pair was blamed for the uplink"
+  exit 1
+fi
+grep -Eq "links\.uplink.*s1->(s2|top)" "$log" || { echo "the run's summary does not name the uplink"; exit 1; }

@@ -14,10 +14,11 @@
 namespace bws::links {
 
 // A test build's hook: the messages of every member in [from, from_last]
-// to every other member in [to, to_last] take `factor` times as long (the
-// sender waits before posting them, inside the timed region): one pair,
-// or every pair between two blocks of members, as a slow switch uplink
-// would make them. Read once at plan time; in other builds it is ignored.
+// to every other member in [to, to_last] are timed `factor` times as long
+// (the sender's send time and the receiver's receive time of those pairs
+// are scaled): one pair, or every pair between two blocks of members, as
+// a slow switch uplink would make them. Read once at plan time; in other
+// builds it is ignored.
 inline constexpr const char* kSlowPairEnvironment = "BWSURVEY_LINKS_SLOW_PAIR";
 struct SlowPair {
   int from = -1, to = -1;            // member indices; -1: no hook

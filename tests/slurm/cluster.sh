@@ -1,7 +1,7 @@
 # A private Slurm cluster on this machine, for the Slurm integration tests
 # (facts in docs/design-notes.md, "Slurm tests"). Source this file, then:
-#   slurm_cluster_start DIR NODES   # NODES pretend nodes n1..nNODES, each its own hostname
-#   (with SLURM_CLUSTER_TOPOLOGY=FILE: that topology.conf, TopologyPlugin=topology/tree)
+#   slurm_cluster_start DIR NODES [TOPOLOGY]  # NODES pretend nodes n1..nNODES, each its own
+#                                             # hostname; TOPOLOGY: a topology.conf (topology/tree)
 #   ... sbatch / srun / squeue with SLURM_CONF exported ...
 #   slurm_cluster_stop              # registered with trap: runs whatever happens
 # Every daemon is started here and stopped by the pid it wrote, never by name.
@@ -37,7 +37,7 @@ slurm_cluster_free_ports() {
 slurm_cluster_start() {
   SLURM_CLUSTER_DIR=$(realpath -m "$1")
   SLURM_CLUSTER_NODES=$2
-  local dir=$SLURM_CLUSTER_DIR nodes=$2
+  local dir=$SLURM_CLUSTER_DIR nodes=$2 topology=${3:+$(realpath "$3")}
   # An outer job's variables (CI inside Slurm) must not steer this cluster's jobs.
   local v
   for v in $(compgen -e | grep -E '^(SLURM|SBATCH|SALLOC|SRUN)_' || true); do unset "$v"; done
@@ -95,9 +95,9 @@ slurm_cluster_start() {
     echo "PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP"
     # A switch tree: slurmctld reads topology.conf beside slurm.conf, and
     # `scontrol show topology` prints it to the jobs.
-    if [ -n "${SLURM_CLUSTER_TOPOLOGY:-}" ]; then
+    if [ -n "$topology" ]; then
       echo "TopologyPlugin=topology/tree"
-      cp "$SLURM_CLUSTER_TOPOLOGY" "$dir/topology.conf"
+      cp "$topology" "$dir/topology.conf"
     fi
   } >"$dir/slurm.conf"
   export SLURM_CONF=$dir/slurm.conf

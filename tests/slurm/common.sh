@@ -19,8 +19,9 @@ export BWSURVEY=$bwsurvey BWS_OUT_DIR=$work
 quick_options=(--quick --threads 1 --stream.elements "${stream_elements:-1M}" --beff.sizes 8,4096,65536 --beff.random-rings 0
                --beff.reps 3 --beff.min-time 0.002)
 
+# start_cluster NODES [TOPOLOGY_CONF]
 start_cluster() {
-  slurm_cluster_start "$work/cluster" "$1"
+  slurm_cluster_start "$work/cluster" "$@"
   echo "cluster of $1 pretend nodes up: $(sinfo -h -N -o '%N' | paste -sd, -)"
 }
 

@@ -11,10 +11,10 @@ SwitchName=s1 Nodes=n[1-2]
 SwitchName=s2 Nodes=n[3-4]
 SwitchName=top Switches=s[1-2]
 CONF
-SLURM_CLUSTER_TOPOLOGY=$work/topology.conf start_cluster 4
+start_cluster 4 "$work/topology.conf"
 scontrol show topology
 # Members are the nodes in rank order, n1..n4: members 0-1 send slowly to 2-3.
-BWSURVEY_LINKS_SLOW_PAIR=0-1,2-3,8 run_job --nodes=4 "$repo/jobs/survey.sbatch" --quick --tests links --retest 0
+OMPI_MCA_mpi_yield_when_idle=1 BWSURVEY_LINKS_SLOW_PAIR=0-1,2-3,8 run_job --nodes=4 "$repo/jobs/survey.sbatch" --quick --tests links --retest 0 --links.reps 10 --links.bytes 4M
 [ "$job_exit" = 0 ] || [ "$job_exit" = 3 ] || { echo "job $job_id: exit code $job_exit, expected 0 or 3"; exit 1; }
 file=$work/survey-$job_id.h5
 log=$work/job-$job_id.log

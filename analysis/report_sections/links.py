@@ -18,6 +18,7 @@ DEFAULT_FRACTION = 0.75  # the flag fraction when /flags does not record one
 MAX_LABELS = 64          # host names on the axes up to this many hosts
 MAX_LEAF_LABELS = 40
 SLOWEST_NODES = 20
+MAX_LOW_MARKS = 50       # low blocks circled up to this many (more: a slow node's row, seen without them)
 
 
 def sections(f, options):
@@ -140,7 +141,8 @@ def map_section(f, options, path, hosts, order, groups, verdicts, fraction):
         bar.set_label(f"% of the matrix median ({giga(median)} GB/s)" + (", block minimum" if d < n else ""))
         bar.ax.axhline(100 * fraction, color="black", linewidth=1.5)
         cell = n / d
-        mark = max(cell, n / 80.0)
+        mark = max(3 * cell, n / 60.0)
+        mark_low_blocks(ax, percent, 100 * fraction, cell)
         position = np.empty(n, dtype=np.int64)
         position[order] = np.arange(n)
         for i, j in slow_pairs(verdicts, hosts):
@@ -155,6 +157,16 @@ def map_section(f, options, path, hosts, order, groups, verdicts, fraction):
     png = save(fig, options, "links_latency.png" if latency else "links_send.png")
     notes = [caption(n, d, median, stride, latency, fraction, bool(groups))]
     return Section(title=f"Link map: {what}", png=png, notes=notes)
+
+
+def mark_low_blocks(ax, percent, limit, cell):
+    """Circles round the blocks below the flag fraction (the verdicts' boxes
+    name the flagged pairs; these show the low cells at any N), when few."""
+    with np.errstate(invalid="ignore"):
+        rows, columns = np.nonzero(percent < limit)
+    if 0 < len(rows) <= MAX_LOW_MARKS:
+        ax.scatter((columns + 0.5) * cell, (rows + 0.5) * cell, s=120, facecolors="none", edgecolors="black",
+                   linewidths=0.8)
 
 
 def draw_axes(ax, hosts, order, groups, n):
@@ -187,9 +199,10 @@ def caption(n, d, median, stride, latency, fraction, leaves):
                    f"shows the {'highest (worst) latency' if latency else 'lowest (worst) bandwidth'} of its cells, "
                    "NaN ignored, so a single slow pair stays visible. Read in blocks of rows, never whole.")
     if not latency:
-        sample = "all cells" if stride == 1 else f"every {stride}th cell"
+        sample = "all cells" if stride == 1 else f"1 in {stride} cells"
         out.append(f"Colour: % of the median send bandwidth ({giga(median)} GB/s, over {sample}); the line on the "
-                   f"colour bar is the flag fraction {100 * fraction:g} %; boxes: the slow pairs /flags names.")
+                   f"colour bar is the flag fraction {100 * fraction:g} %; boxes: the slow pairs /flags names; circles: "
+                   f"the cells below {100 * fraction:g} % (when at most {MAX_LOW_MARKS}).")
     return " ".join(out)
 
 

@@ -5,7 +5,7 @@
 NaN on the diagonal, and /flags rows. Used by links_report_test.py and, by
 hand, for the 10,000-node timing in docs/PERFORMANCE.md:
 
-    synthetic_links.py OUT.h5 N [--slow I J]   (hosts n0..n(N-1), two leaves)"""
+    synthetic_links.py OUT.h5 N [--slow I J] [--noise]   (hosts n0..n(N-1), two leaves)"""
 import argparse
 
 import h5py
@@ -14,12 +14,17 @@ import numpy as np
 BASE_BPS = 10e9
 
 
-def matrix_rows(n, a, b, slow=(), slow_bps=2e9):
-    """Rows a..b-1: BASE_BPS +- 1 % (a fixed pattern), NaN on the diagonal,
-    slow_bps at the (i, j) of slow."""
+def matrix_rows(n, a, b, slow=(), slow_bps=2e9, noise=False):
+    """Rows a..b-1: BASE_BPS +- 1 % (a fixed pattern, or with noise a seeded
+    normal 1 % spread, which compresses as measured figures do), NaN on the
+    diagonal, slow_bps at the (i, j) of slow."""
     i = np.arange(a, b)[:, None]
     j = np.arange(n)[None, :]
-    rows = (BASE_BPS * (1.0 + 0.005 * (((i * 7 + j * 13) % 5) - 2))).astype(np.float32)
+    if noise:
+        spread = np.random.default_rng(a).normal(0.0, 0.01, (b - a, n))
+    else:
+        spread = 0.005 * (((i * 7 + j * 13) % 5) - 2)
+    rows = (BASE_BPS * (1.0 + spread)).astype(np.float32)
     rows[i == j] = np.nan
     for si, sj in slow:
         if a <= si < b:
@@ -38,7 +43,7 @@ def write_matrix(group, name, n, unit, rows_of, row_block=256):
         ds[a:b, :] = rows_of(a, b)
 
 
-def write_file(path, hosts, leaves=None, slow=(), flags=(), latency=True, switches=()):
+def write_file(path, hosts, leaves=None, slow=(), flags=(), latency=True, switches=(), noise=False):
     """hosts: names in matrix order; leaves: the leaf column (None: no column);
     flags: [(metric, subject, value_Bps, percent, reason)]."""
     n = len(hosts)
@@ -64,10 +69,10 @@ def write_file(path, hosts, leaves=None, slow=(), flags=(), latency=True, switch
         nodes["out_Bps"] = nodes["in_Bps"] = BASE_BPS
         nodes["worst_out_Bps"] = nodes["worst_in_Bps"] = BASE_BPS
         links.create_dataset("nodes", data=nodes)
-        write_matrix(links, "send_Bps", n, "B/s", lambda a, b: matrix_rows(n, a, b, slow))
-        write_matrix(links, "recv_Bps", n, "B/s", lambda a, b: matrix_rows(n, a, b, [(j, i) for i, j in slow]))
+        write_matrix(links, "send_Bps", n, "B/s", lambda a, b: matrix_rows(n, a, b, slow, noise=noise))
+        write_matrix(links, "recv_Bps", n, "B/s", lambda a, b: matrix_rows(n, a, b, [(j, i) for i, j in slow], noise=noise))
         if latency:
-            write_matrix(links, "latency_s", n, "s", lambda a, b: BASE_BPS / matrix_rows(n, a, b) * 2e-6)  # ~2 us
+            write_matrix(links, "latency_s", n, "s", lambda a, b: BASE_BPS / matrix_rows(n, a, b, noise=noise) * 2e-6)  # ~2 us
         rows = np.zeros(len(flags), dtype=[("host", "S128"), ("metric", "S64"), ("value", "<f8"), ("median", "<f8"),
                                            ("percent_of_median", "<f8"), ("unit", "S16"), ("reason", "S200")])
         for k, (metric, subject, value, percent, reason) in enumerate(flags):
@@ -82,12 +87,14 @@ def main():
     p.add_argument("out")
     p.add_argument("n", type=int)
     p.add_argument("--slow", type=int, nargs=2, default=None)
+    p.add_argument("--noise", action="store_true", help="a seeded 1 %% normal spread (compresses as measured data)")
     a = p.parse_args()
     hosts = [f"n{i}" for i in range(a.n)]
     leaves = ["s1" if i < a.n // 2 else "s2" for i in range(a.n)]
     slow = [tuple(a.slow)] if a.slow else []
     flags = [("links.pair", f"n{a.slow[0]}->n{a.slow[1]}", 2e9, 20.0, "slow link")] if a.slow else []
-    write_file(a.out, hosts, leaves, slow, flags, switches=[("s1", "top"), ("s2", "top")])
+    write_file(a.out, hosts, leaves, slow, flags, switches=[("s1", "top"), ("s2", "top")],
+               noise=a.noise)
 
 
 if __name__ == "__main__":

@@ -18,17 +18,24 @@ DEFAULT_FRACTION = 0.75  # the flag fraction when /flags does not record one
 MAX_LABELS = 64          # host names on the axes up to this many hosts
 MAX_LEAF_LABELS = 40
 SLOWEST_NODES = 20
+SMALL_MATRIX = 4096      # read whatever the storage says up to this N (64 MB)
+MAX_PACKING = 1100       # deflate's best ratio (~1032:1) with room
 MAX_LOW_MARKS = 50       # low blocks circled up to this many (more: a slow node's row, seen without them)
 
 
 def sections(f, options):
     if "links/send_Bps" not in f:
         return []
-    n = f["links/send_Bps"].shape[0] if f["links/send_Bps"].ndim == 2 else 0
-    hosts, leaves = host_order_columns(f, n)
-    order, groups = display_order(hosts, leaves)
+    shape = f["links/send_Bps"].shape
+    if len(shape) != 2:
+        raise ValueError(f"/links/send_Bps: shape {shape}, expected N x N")
     verdicts, fraction = link_verdicts(f)
     result = [verdict_section(verdicts)]
+    if shape[0] == 0:
+        result.append(Section(title="Link map", notes=["/links/send_Bps holds no rows (the phase wrote none)."]))
+        return result
+    hosts, leaves = host_order_columns(f, shape[0])
+    order, groups = display_order(hosts, leaves)
     result.append(map_section(f, options, "links/send_Bps", hosts, order, groups, verdicts, fraction))
     if "links/latency_s" in f:
         result.append(map_section(f, options, "links/latency_s", hosts, order, groups, [], fraction))
@@ -108,6 +115,25 @@ def slow_pairs(verdicts, hosts):
     return pairs
 
 
+def uplink_regions(verdicts, groups, n):
+    """[(x0, y0, width, height)] in host positions of the links.uplink
+    subjects "leaf->other": the block of rows of the leaf and columns of the
+    other leaf, or all columns when the other end is not a leaf (a parent
+    switch: the leaf's traffic to everywhere else crosses that uplink)."""
+    span = {leaf: (start, stop) for leaf, start, stop in groups if leaf}
+    regions = []
+    for metric, subject, _ in verdicts:
+        if not metric.startswith("links.uplink") or "->" not in subject:
+            continue
+        a, b = subject.split("->", 1)
+        if a not in span:
+            continue
+        rows = span[a]
+        columns = span.get(b, (0, n))
+        regions.append((columns[0], rows[0], columns[1] - columns[0], rows[1] - rows[0]))
+    return regions
+
+
 def map_section(f, options, path, hosts, order, groups, verdicts, fraction):
     import matplotlib.pyplot as plt
     from matplotlib.colors import TwoSlopeNorm
@@ -116,6 +142,7 @@ def map_section(f, options, path, hosts, order, groups, verdicts, fraction):
     n = len(hosts)
     if dataset.shape != (n, n):
         raise ValueError(f"/{path}: shape {dataset.shape}, expected {n} x {n} (the rows of /links/hosts)")
+    check_matrix_storage(dataset, path, n)
     latency = path.endswith("latency_s")
     unit = text(dataset.attrs.get("unit", "s" if latency else "B/s"))
     if unit != ("s" if latency else "B/s"):
@@ -143,6 +170,9 @@ def map_section(f, options, path, hosts, order, groups, verdicts, fraction):
         cell = n / d
         mark = max(3 * cell, n / 60.0)
         mark_low_blocks(ax, percent, 100 * fraction, cell)
+        for x0, y0, width, height in uplink_regions(verdicts, groups, n):
+            ax.add_patch(Rectangle((x0, y0), width, height, fill=False, edgecolor="black", linewidth=2.0,
+                                   linestyle="--"))
         position = np.empty(n, dtype=np.int64)
         position[order] = np.arange(n)
         for i, j in slow_pairs(verdicts, hosts):
@@ -167,6 +197,16 @@ def mark_low_blocks(ax, percent, limit, cell):
     if 0 < len(rows) <= MAX_LOW_MARKS:
         ax.scatter((columns + 0.5) * cell, (rows + 0.5) * cell, s=120, facecolors="none", edgecolors="black",
                    linewidths=0.8)
+
+
+def check_matrix_storage(dataset, path, n):
+    """Raises ValueError when a large matrix stores far fewer bytes than
+    deflate could have packed its cells into (bwsurvey writes every row;
+    deflate packs at most ~1000:1): a damaged or hostile file must not make
+    the report read 10^12 fill values."""
+    declared = 4 * n * n
+    if n > SMALL_MATRIX and dataset.id.get_storage_size() * MAX_PACKING < declared:
+        raise ValueError(f"/{path}: declares {n} x {n} cells but stores only {dataset.id.get_storage_size()} bytes")
 
 
 def draw_axes(ax, hosts, order, groups, n):
@@ -201,7 +241,8 @@ def caption(n, d, median, stride, latency, fraction, leaves):
     if not latency:
         sample = "all cells" if stride == 1 else f"1 in {stride} cells"
         out.append(f"Colour: % of the median send bandwidth ({giga(median)} GB/s, over {sample}); the line on the "
-                   f"colour bar is the flag fraction {100 * fraction:g} %; boxes: the slow pairs /flags names; circles: "
+                   f"colour bar is the flag fraction {100 * fraction:g} %; boxes: the slow pairs /flags names, dashed: "
+                   f"the blocks behind its slow uplinks; circles: "
                    f"the cells below {100 * fraction:g} % (when at most {MAX_LOW_MARKS}).")
     return " ".join(out)
 

@@ -169,6 +169,35 @@ def test_mismatch():
     run = report(path, os.path.join(WORK, "bad"), code=2)
     lines = run.stderr.strip().splitlines()
     expect(len(lines) == 1 and "/links/hosts" in lines[0], f"one line naming /links/hosts: {run.stderr!r}")
+    # 5000 x 5000 declared, no chunk written: refused before 10^8 fill values are read.
+    path = os.path.join(WORK, "lie.h5")
+    write_file(path, [f"n{i}" for i in range(5000)], None, latency=False)
+    with h5py.File(path, "a") as f:
+        del f["links/send_Bps"]
+        f.create_dataset("links/send_Bps", shape=(5000, 5000), dtype="<f4", chunks=(50, 5000), compression="gzip")
+    run = report(path, os.path.join(WORK, "lie"), code=2)
+    lines = run.stderr.strip().splitlines()
+    expect(len(lines) == 1 and "/links/send_Bps: declares 5000 x 5000" in lines[0], f"storage lie: {run.stderr!r}")
+
+
+def test_empty_matrix():
+    path = os.path.join(WORK, "empty.h5")
+    write_file(path, [f"n{i}" for i in range(3)], None, latency=False)
+    with h5py.File(path, "a") as f:
+        del f["links/send_Bps"]
+        f.create_dataset("links/send_Bps", shape=(0, 3), maxshape=(None, 3), dtype="<f4")
+    out = os.path.join(WORK, "empty")
+    report(path, out)
+    expect("holds no rows" in page_of(out), "an empty matrix is named, not drawn")
+
+
+def test_uplinks():
+    groups = [("s1", 0, 3), ("s2", 3, 5), ("", 5, 6)]
+    verdicts = [("links.uplink", "s1->s2", None), ("links.uplink", "s2->top", None), ("links.uplink", "x->s1", None),
+                ("links.pair", "s1->s2", None)]
+    regions = links.uplink_regions(verdicts, groups, 6)
+    # s1->s2: rows 0..3 x columns 3..5; s2->top: rows 3..5 x all columns; x is no leaf.
+    expect(regions == [(3, 0, 2, 3), (0, 3, 6, 2)], f"uplink regions {regions}")
 
 
 def main():
@@ -180,6 +209,8 @@ def main():
     test_older_file()
     test_3000_nodes()
     test_mismatch()
+    test_empty_matrix()
+    test_uplinks()
     print(f"links_report_test: {len(failures)} failures")
     return 1 if failures else 0
 

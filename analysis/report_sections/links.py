@@ -5,6 +5,8 @@ latency matrix /links/latency_s beside it when the file has it, and the
 slowest nodes of /links/nodes. Large matrices are read in row blocks and
 shown as at most 512 x 512 blocks of hosts, each the worst value of its
 block (link_matrix.py), so the page stays small and one slow pair shows."""
+from collections import Counter
+
 import numpy as np
 
 from .common import (Section, Table, capped, check_units, fixed, giga, has_columns, plot_text, read_table, save,
@@ -100,7 +102,8 @@ def verdict_section(verdicts):
 
 def slow_pairs(verdicts, hosts):
     """[(sender index, receiver index)] of the links.pair subjects "a->b"."""
-    index = {h: i for i, h in enumerate(hosts)}
+    counts = Counter(hosts)
+    index = {h: i for i, h in enumerate(hosts) if counts[h] == 1}  # a shared name (ranks of one host) names no cell
     pairs = []
     for metric, subject, _ in verdicts:
         if not metric.startswith("links.pair"):
@@ -118,8 +121,8 @@ def slow_pairs(verdicts, hosts):
 def uplink_regions(verdicts, groups, n):
     """[(x0, y0, width, height)] in host positions of the links.uplink
     subjects "leaf->other": the block of rows of the leaf and columns of the
-    other leaf, or all columns when the other end is not a leaf (a parent
-    switch: the leaf's traffic to everywhere else crosses that uplink)."""
+    other leaf, or, when the other end is not a leaf (its parent switch: the
+    leaf's own uplink), the leaf's rows and its columns across the map."""
     span = {leaf: (start, stop) for leaf, start, stop in groups if leaf}
     regions = []
     for metric, subject, _ in verdicts:
@@ -129,8 +132,11 @@ def uplink_regions(verdicts, groups, n):
         if a not in span:
             continue
         rows = span[a]
-        columns = span.get(b, (0, n))
-        regions.append((columns[0], rows[0], columns[1] - columns[0], rows[1] - rows[0]))
+        if b in span:
+            regions.append((span[b][0], rows[0], span[b][1] - span[b][0], rows[1] - rows[0]))
+        else:  # the leaf's own uplink: its sends (rows) and its receives (columns) to everywhere
+            regions.append((0, rows[0], n, rows[1] - rows[0]))
+            regions.append((rows[0], 0, rows[1] - rows[0], n))
     return regions
 
 
@@ -210,10 +216,12 @@ def check_matrix_storage(dataset, path, n):
 
 
 def draw_axes(ax, hosts, order, groups, n):
-    """Host names (up to MAX_LABELS hosts), leaf boundaries and leaf names."""
+    """Host names (up to MAX_LABELS hosts; a name several rows share, as the
+    ranks of one host do, gets its row index), leaf boundaries, leaf names."""
     if n <= MAX_LABELS:
         ticks = np.arange(n) + 0.5
-        labels = [plot_text(hosts[i], 20) for i in order]
+        counts = Counter(hosts)
+        labels = [plot_text(hosts[i], 20) + (f" [{i}]" if counts[hosts[i]] > 1 else "") for i in order]
         ax.set_xticks(ticks, labels, rotation=90, fontsize=7)
         ax.set_yticks(ticks, labels, fontsize=7)
     else:

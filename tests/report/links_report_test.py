@@ -108,6 +108,8 @@ def test_six_nodes():
                f"verdicts {[(m, s) for m, s, _ in verdicts]}, fraction {fraction}")
         hosts_read, leaves_read = links.host_order_columns(f, 6)
         expect(links.slow_pairs(verdicts, hosts_read) == [(1, 4)], "slow pair n2->n4 is (1, 4)")
+        expect(links.slow_pairs(verdicts, ["n2", "n2", "n3", "n4", "n4", "n5"]) == [],
+               "a pair of shared host names names no cell")
         order, groups = display_order(hosts_read, leaves_read)
         # s1: n1 (3), n2 (1), n4 (4); s2: n3 (2), n5 (5), n10 (0)
         expect(list(order) == [3, 1, 4, 2, 5, 0], f"six-node order {list(order)}")
@@ -196,8 +198,9 @@ def test_uplinks():
     verdicts = [("links.uplink", "s1->s2", None), ("links.uplink", "s2->top", None), ("links.uplink", "x->s1", None),
                 ("links.pair", "s1->s2", None)]
     regions = links.uplink_regions(verdicts, groups, 6)
-    # s1->s2: rows 0..3 x columns 3..5; s2->top: rows 3..5 x all columns; x is no leaf.
-    expect(regions == [(3, 0, 2, 3), (0, 3, 6, 2)], f"uplink regions {regions}")
+    # s1->s2: rows 0..3 x columns 3..5; s2->top: rows 3..5 x all columns and all rows x
+    # columns 3..5; x is no leaf; a pair is no uplink.
+    expect(regions == [(3, 0, 2, 3), (0, 3, 6, 2), (3, 0, 2, 6)], f"uplink regions {regions}")
 
 
 def main():

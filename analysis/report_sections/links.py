@@ -175,7 +175,8 @@ def map_section(f, options, path, hosts, order, groups, verdicts, fraction):
         bar.ax.axhline(100 * fraction, color="black", linewidth=1.5)
         cell = n / d
         mark = max(3 * cell, n / 60.0)
-        mark_low_blocks(ax, percent, 100 * fraction, cell)
+        if n > MAX_LABELS:  # small maps show each cell; large ones need the low ones pointed at
+            mark_low_blocks(ax, percent, 100 * fraction, cell)
         for x0, y0, width, height in uplink_regions(verdicts, groups, n):
             ax.add_patch(Rectangle((x0, y0), width, height, fill=False, edgecolor="black", linewidth=2.0,
                                    linestyle="--"))
@@ -236,7 +237,7 @@ def draw_axes(ax, hosts, order, groups, n):
         top = ax.secondary_xaxis("top")
         top.set_xticks(centres, names, rotation=30 if len(groups) > 4 else 0, fontsize=8)
         right = ax.secondary_yaxis("right")
-        right.set_yticks(centres, names, fontsize=8)
+        right.set_yticks(centres, names, fontsize=8, rotation=90, va="center")
 
 
 def caption(n, d, median, stride, latency, fraction, leaves):
@@ -251,7 +252,7 @@ def caption(n, d, median, stride, latency, fraction, leaves):
         out.append(f"Colour: % of the median send bandwidth ({giga(median)} GB/s, over {sample}); the line on the "
                    f"colour bar is the flag fraction {100 * fraction:g} %; boxes: the slow pairs /flags names, dashed: "
                    f"the blocks behind its slow uplinks; circles: "
-                   f"the cells below {100 * fraction:g} % (when at most {MAX_LOW_MARKS}).")
+                   f"the blocks below {100 * fraction:g} % (beyond {MAX_LABELS} hosts, when at most {MAX_LOW_MARKS}).")
     return " ".join(out)
 
 

@@ -149,6 +149,43 @@ SwitchTopology SwitchTopology::parse(std::string_view text, const std::string& s
   return topology;
 }
 
+SwitchTopology SwitchTopology::from_parts(const std::vector<std::pair<std::string, std::string>>& switch_parents,
+                                          const std::map<std::string, std::string>& leaf_of_host,
+                                          const std::string& source) {
+  SwitchTopology topology;
+  for (const auto& [name, parent] : switch_parents) {
+    if (name.empty() || std::find(topology.switches_.begin(), topology.switches_.end(), name) != topology.switches_.end())
+      throw UsageError(source + ": switch " + quoted_input(name) + " is empty or listed twice; allowed: one row per switch");
+    topology.switches_.push_back(name);
+  }
+  const auto known = [&](const std::string& name) {
+    return std::find(topology.switches_.begin(), topology.switches_.end(), name) != topology.switches_.end();
+  };
+  for (const auto& [name, parent] : switch_parents) {
+    if (parent.empty()) continue;
+    if (!known(parent))
+      throw UsageError(source + ": the parent " + quoted_input(parent) + " of switch " + quoted_input(name) +
+                       " is not among the switches; allowed: a listed switch or \"\"");
+    topology.parent_[name] = parent;
+  }
+  for (const std::string& name : topology.switches_) {
+    std::string at = name;
+    for (std::size_t steps = 0; topology.parent_.count(at); ++steps) {
+      at = topology.parent_.at(at);
+      if (at == name || steps > topology.switches_.size())
+        throw UsageError(source + ": switch " + quoted_input(name) + " is its own ancestor; allowed: a tree");
+    }
+  }
+  for (const auto& [host, leaf] : leaf_of_host) {
+    if (leaf.empty()) continue;
+    if (!known(leaf))
+      throw UsageError(source + ": the leaf " + quoted_input(leaf) + " of host " + quoted_input(host) +
+                       " is not among the switches; allowed: a listed switch or \"\"");
+    topology.host_leaf_[host] = leaf;
+  }
+  return topology;
+}
+
 std::vector<std::string> SwitchTopology::ancestry(const std::string& name) const {
   std::vector<std::string> chain{name};
   for (auto it = parent_.find(name); it != parent_.end(); it = parent_.find(it->second)) chain.push_back(it->second);

@@ -168,7 +168,7 @@ std::vector<Table> links_tables(const std::vector<NodeRecord>& records, const st
   if (bad_members == 0)
     add_check(checks, {kPayloadCheck, ("every verification message checked: " + plan_text).substr(0, 160),
                        "validation", 0, 0, 0, 0, "messages", true});
-  std::vector<Table> tables{std::move(nodes), std::move(hosts), std::move(low_peers), std::move(checks)};
+  std::vector<Table> tables{std::move(nodes), std::move(hosts), std::move(checks), std::move(low_peers)};
   if (tree.known())
     for (Table& t : tree_tables(records, tree)) tables.push_back(std::move(t));
   return tables;

@@ -18,6 +18,7 @@
 #include "h5/ResultFile.hpp"
 #include "links/LinksFlags.hpp"
 #include "links/LinksTables.hpp"
+#include "links/LinksTopology.hpp"
 #include "model/LinkRows.hpp"
 #include "model/NodeFlags.hpp"
 #include "model/SwitchTopology.hpp"
@@ -220,4 +221,21 @@ TEST(SwitchTopology, FromPartsRefusesABrokenTreeNamingTheSource) {
   EXPECT_NE(error({{"s1", "s2"}, {"s2", "s1"}}, {}).find("own ancestor"), std::string::npos);
   EXPECT_NE(error({{"s1", ""}, {"s1", ""}}, {}).find("listed twice"), std::string::npos);
   EXPECT_NE(error({{"s1", ""}}, {{"n1", "s9"}}).find("the leaf 's9' of host 'n1'"), std::string::npos);
+}
+
+TEST(LinksTopology, ScontrolWithoutATreeMeansNoTree) {
+  for (const char* text : {"", "No switches found\n", "garbage without keys\n"}) {
+    const links::LinksTopology t = links::topology_from_scontrol_text(text, true);
+    EXPECT_EQ(t.tree, nullptr) << text;
+    EXPECT_EQ(t.source, "no switch tree") << text;
+  }
+  EXPECT_EQ(links::topology_from_scontrol_text(kTwoLeaves, false).tree, nullptr);  // scontrol failed
+  // scontrol lists every host under the top switch too: the leaf is the deepest.
+  const links::LinksTopology t = links::topology_from_scontrol_text(
+      "SwitchName=s1 Level=0 LinkSpeed=1 Nodes=n[00-07]\nSwitchName=s2 Level=0 LinkSpeed=1 Nodes=n[08-15]\n"
+      "SwitchName=top Level=1 LinkSpeed=1 Nodes=n[00-15] Switches=s[1-2]\n",
+      true);
+  ASSERT_NE(t.tree, nullptr);
+  EXPECT_EQ(t.source, "topology: scontrol show topology (2 leaves)");
+  EXPECT_EQ(t.tree->leaf_of("n09"), "s2");
 }

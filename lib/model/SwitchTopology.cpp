@@ -117,15 +117,9 @@ SwitchTopology SwitchTopology::parse(std::string_view text, const std::string& s
       parent_line.emplace(child, s.line);
     }
   // A cycle: walking up from a switch meets it again (or any switch twice).
-  for (const std::string& name : topology.switches_) {
-    std::string at = name;
-    for (std::size_t steps = 0; topology.parent_.count(at); ++steps) {
-      at = topology.parent_.at(at);
-      if (at == name || steps > topology.switches_.size())
-        throw UsageError(where(source, parent_line[name]) + "switch " + quoted_input(name) +
-                         " is its own ancestor (a cycle in Switches=); allowed: a tree");
-    }
-  }
+  if (const std::string name = topology.switch_in_cycle(); !name.empty())
+    throw UsageError(where(source, parent_line[name]) + "switch " + quoted_input(name) +
+                     " is its own ancestor (a cycle in Switches=); allowed: a tree");
   // Every switch that lists a host; the host's leaf is the deepest of them,
   // and the others must be its ancestors (scontrol's upper switches).
   std::map<std::string, std::vector<const SwitchLine*>> listed_by;
@@ -168,14 +162,8 @@ SwitchTopology SwitchTopology::from_parts(const std::vector<std::pair<std::strin
                        " is not among the switches; allowed: a listed switch or \"\"");
     topology.parent_[name] = parent;
   }
-  for (const std::string& name : topology.switches_) {
-    std::string at = name;
-    for (std::size_t steps = 0; topology.parent_.count(at); ++steps) {
-      at = topology.parent_.at(at);
-      if (at == name || steps > topology.switches_.size())
-        throw UsageError(source + ": switch " + quoted_input(name) + " is its own ancestor; allowed: a tree");
-    }
-  }
+  if (const std::string name = topology.switch_in_cycle(); !name.empty())
+    throw UsageError(source + ": switch " + quoted_input(name) + " is its own ancestor; allowed: a tree");
   for (const auto& [host, leaf] : leaf_of_host) {
     if (leaf.empty()) continue;
     if (!known(leaf))
@@ -184,6 +172,17 @@ SwitchTopology SwitchTopology::from_parts(const std::vector<std::pair<std::strin
     topology.host_leaf_[host] = leaf;
   }
   return topology;
+}
+
+std::string SwitchTopology::switch_in_cycle() const {
+  for (const std::string& name : switches_) {
+    std::string at = name;
+    for (std::size_t steps = 0; parent_.count(at); ++steps) {
+      at = parent_.at(at);
+      if (at == name || steps > switches_.size()) return name;
+    }
+  }
+  return {};
 }
 
 std::vector<std::string> SwitchTopology::ancestry(const std::string& name) const {

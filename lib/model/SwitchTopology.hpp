@@ -47,6 +47,7 @@ class SwitchTopology {
 
  private:
   std::vector<std::string> ancestry(const std::string& name) const;  // name, its parent, ... the top
+  std::string switch_in_cycle() const;  // a switch that is its own ancestor; "" in a tree
 
   std::vector<std::string> switches_;
   std::map<std::string, std::string> parent_;

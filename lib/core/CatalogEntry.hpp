@@ -4,6 +4,7 @@
 // the catalog is the list of them. The coordinator, the HDF5 writer, the
 // console summary and bwreport work from these entries and from Tables only.
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -28,6 +29,14 @@ struct ExportView {
   std::function<Table(const std::vector<Table>&)> make;
 };
 
+// What a benchmark's own flags (CatalogEntry::make_flags) are judged with:
+// the node flags' rule (--flags.k, --flags.fraction) and hardware cohorts
+// (host -> cohort label; hosts missing form one cohort).
+struct FlagInputs {
+  double k = 0, fraction = 0;
+  const std::map<std::string, std::string>* cohort_of_host = nullptr;
+};
+
 // A benchmark is either node-local (make_benchmark: every rank runs it on
 // its own node) or collective (make_collective: all ranks run it together).
 // Written with designated initializers in the benchmark's folder.
@@ -46,6 +55,11 @@ struct CatalogEntry {
   // The node-level metrics that flag slow nodes (/flags) and that --reference
   // files name, one line each: {name, table, column, unit, rows, groups, ...}.
   std::vector<NodeMetric> node_metrics = {};
+  // Optional: flags that are not one value per node (the link map's
+  // verdicts), as rows of the /flags table (model::make_flags_table), from
+  // the kept tables (all benchmarks'; it reads its own report_tables, which
+  // must list every table it needs: a file's flags are recomputed from them).
+  std::function<Table(const std::vector<Table>& kept, const FlagInputs&)> make_flags = nullptr;
   // Extra flat tables for `bwreport export`.
   std::vector<ExportView> export_views = {};
 

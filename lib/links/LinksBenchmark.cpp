@@ -13,6 +13,8 @@
 #include "links/LinksExchange.hpp"
 #include "links/LinksPlan.hpp"
 #include "links/LinksTables.hpp"
+#include "links/LinksTopology.hpp"
+#include "model/LinkRows.hpp"
 
 namespace bws::links {
 namespace {
@@ -26,6 +28,38 @@ void stream_matrix(Communicator& members, MatrixSink& sink, const char* path, co
   gather_rows(members, row, sink, path);
 }
 
+std::string host_of(const NodeRecord& r) { return std::string(r.host, strnlen(r.host, kHostWidth)); }
+
+// The switch tree for the tables: member 0 (world rank 0, the one rank that
+// holds the topology) finds every member's leaf from the gathered hosts and
+// broadcasts them ([S, leaf of member 0..N-1], -1 unknown); each member
+// reduces its own send row to S per-leaf medians, gathered on member 0.
+LinksTree gather_tree(Communicator& members, const model::SwitchTopology* topology,
+                      const std::vector<NodeRecord>& records, const std::vector<float>& send_Bps) {
+  const int n = members.size(), self = members.rank();
+  LinksTree tree;
+  std::vector<int> shared(static_cast<std::size_t>(n) + 1, 0);
+  if (self == 0 && topology && !topology->empty()) {
+    std::vector<std::string> hosts;
+    for (const NodeRecord& r : records) hosts.push_back(host_of(r));
+    model::HostLeaves leaves = model::host_leaves(*topology, hosts);
+    shared[0] = static_cast<int>(leaves.leaves.size());
+    std::copy(leaves.leaf_of_host.begin(), leaves.leaf_of_host.end(), shared.begin() + 1);
+    tree.leaves = std::move(leaves.leaves);
+    tree.leaf_of_host = std::move(leaves.leaf_of_host);
+    for (const std::string& s : topology->switches()) tree.switch_parents.emplace_back(s, topology->parent_of(s));
+  }
+  members.broadcast_from_root(shared);
+  const auto S = static_cast<std::size_t>(shared[0]);
+  if (S == 0) return {};  // no tree, or none of the run's hosts in it
+  const std::vector<int> leaf_of_host(shared.begin() + 1, shared.end());
+  const std::vector<double> send(send_Bps.begin(), send_Bps.end());
+  const std::vector<double> mine = model::per_leaf_medians(send, self, leaf_of_host, S);
+  tree.leaf_medians_Bps.resize(self == 0 ? static_cast<std::size_t>(n) * S : 0);
+  members.gather_to_root(std::as_bytes(std::span(mine)), std::as_writable_bytes(std::span(tree.leaf_medians_Bps)));
+  return tree;
+}
+
 class LinksPlannedCollective final : public PlannedCollective {
  public:
   LinksPlannedCollective(LinksPlan plan, std::string host) : p_(std::move(plan)), host_(std::move(host)) {}
@@ -36,6 +70,7 @@ class LinksPlannedCollective final : public PlannedCollective {
     const int rank = world.rank();
     const bool member = std::binary_search(p_.member_ranks.begin(), p_.member_ranks.end(), rank);
     std::vector<NodeRecord> records;
+    LinksTree tree;
     if (const std::unique_ptr<Communicator> members = world.split_members(member)) {
       const int n = members->size(), self = members->rank();
       const MemberRows rows = measure_links(*members, p_, [&](int k) {
@@ -52,10 +87,11 @@ class LinksPlannedCollective final : public PlannedCollective {
       records.resize(self == 0 ? static_cast<std::size_t>(n) : 0);
       members->gather_to_root(std::as_bytes(std::span<const NodeRecord>(&mine, 1)),
                               std::as_writable_bytes(std::span(records)));
+      tree = gather_tree(*members, p_.tree.tree.get(), records, rows.send_Bps);
     }
     wait_quietly_at_barrier(world);
     if (rank != 0) return {};
-    return links_tables(records, describe_links(p_));
+    return links_tables(records, describe_links(p_), tree);
   }
 
  private:
@@ -72,7 +108,9 @@ class LinksBenchmark final : public CollectiveBenchmark {
   }
   void add_options(boost::program_options::options_description& desc) const override { links_schema().add_to(desc); }
   std::unique_ptr<PlannedCollective> plan(const Config& config, const RankLayout& layout) const override {
-    return std::make_unique<LinksPlannedCollective>(plan_links(config, layout), layout.host);
+    LinksPlan plan = plan_links(config, layout);
+    if (plan.topology.empty() && layout.rank == 0) plan.tree = topology_from_scontrol();
+    return std::make_unique<LinksPlannedCollective>(std::move(plan), layout.host);
   }
 };
 

@@ -1,6 +1,7 @@
 #include "links/LinksCatalogEntry.hpp"
 
 #include "links/LinksBenchmark.hpp"
+#include "links/LinksFlags.hpp"
 #include "links/LinksTables.hpp"
 
 namespace bws::links {
@@ -11,7 +12,9 @@ CatalogEntry catalog_entry() {
       .in_default_set = false,  // N-1 steps: minutes at scale, asked for by name
       .make_collective = make_links_benchmark,
       .make_report = make_links_report,
-      .report_tables = {kNodesPath},
+      // Every table the flags read back (links/LinksFlags.hpp).
+      .report_tables = {kNodesPath, kHostsPath, kLowPeersPath, kSwitchesPath, kLeafMediansPath},
+      .make_flags = links_flags,
   };
 }
 

@@ -3,19 +3,14 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <set>
 
 #include "core/Errors.hpp"
 #include "core/OptionText.hpp"
 #include "core/Sizes.hpp"
-#include "model/SwitchTopology.hpp"
 
 namespace bws::links {
 namespace {
-
-constexpr std::size_t kMaxTopologyBytes = std::size_t{64} << 20;
 
 std::string seconds_text(double s) {
   char buf[32];
@@ -32,19 +27,6 @@ std::string factor_text(double f) {
 // One window of `window` messages each way, under the model.
 double window_seconds(std::uint64_t bytes, int window) {
   return static_cast<double>(window) * static_cast<double>(bytes) / kAssumedLinkBps + kAssumedLatencySeconds;
-}
-
-// Readable and parseable, or a UsageError naming the option.
-void check_topology(const std::string& flag, const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError(flag + ": cannot read " + quoted_input(path) + "; allowed: a readable Slurm topology.conf");
-  in.seekg(0, std::ios::end);
-  const auto size = static_cast<std::size_t>(std::max<std::streamoff>(0, in.tellg()));
-  in.seekg(0);
-  if (!in || size > kMaxTopologyBytes)
-    throw UsageError(flag + ": " + quoted_input(path) + " is not a file of at most 64 MiB; allowed: a Slurm topology.conf");
-  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  (void)model::SwitchTopology::parse(text, flag + " " + quoted_input(path));
 }
 
 SlowPair slow_pair_from_environment(int members) {
@@ -164,7 +146,8 @@ LinksPlan plan_links(const LinksOptions& o, const RankLayout& layout) {
   plan.latency = o.latency;
   plan.max_time_seconds = o.max_time_seconds;
   plan.topology = o.topology;
-  if (!plan.topology.empty()) check_topology(o.flag(&LinksOptions::topology), plan.topology);
+  plan.tree = plan.topology.empty() ? LinksTopology{nullptr, "no switch tree"}
+                                    : topology_from_file(o.flag(&LinksOptions::topology), plan.topology);
   // After the options: a bad value is named even in a run too small to measure.
   if (plan.members() < 2)
     throw UsageError("--tests links: needs at least 2 nodes (or 2 ranks on one host); this run has 1 rank");
@@ -185,7 +168,7 @@ std::string describe_links(const LinksPlan& p) {
                      " each way" + (p.latency ? ", 8 B latency" : ", no latency") + ", estimate " +
                      seconds_text(p.estimate_seconds) + " (limit --links.max-time " + seconds_text(p.max_time_seconds) + ")";
   if (!p.chosen.empty()) text += "; to fit it: " + p.chosen;
-  if (!p.topology.empty()) text += "; topology " + p.topology;
+  if (!p.tree.source.empty()) text += "; " + p.tree.source;
   if (p.slow.active())
     text += "; TEST HOOK " + std::string(kSlowPairEnvironment) + "=" + member_range_text(p.slow.from, p.slow.from_last) +
             "," + member_range_text(p.slow.to, p.slow.to_last) + "," + factor_text(p.slow.factor);

@@ -2,7 +2,7 @@
 // The link map's plan: who takes part (one rank per node), the message
 // size and repetitions that fit --links.max-time, the estimate the plan
 // line prints, and the slow-pair test hook. Pure but for reading the hook's
-// variable and checking that --links.topology is readable.
+// variable and parsing --links.topology (links/LinksTopology.hpp).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -10,6 +10,7 @@
 #include "core/CollectiveBenchmark.hpp"
 #include "core/Config.hpp"
 #include "links/LinksOptions.hpp"
+#include "links/LinksTopology.hpp"
 
 namespace bws::links {
 
@@ -47,6 +48,7 @@ struct LinksPlan {
   bool latency = true;
   double max_time_seconds = 0;
   std::string topology;           // path to a readable topology.conf, or ""
+  LinksTopology tree;             // the switch tree (on world rank 0 at least) and where it came from
   double estimate_seconds = 0;
   std::string chosen;             // what --links.max-time changed, "" when nothing
   SlowPair slow;

@@ -77,7 +77,7 @@ std::vector<LinkVerdict> node_verdicts(const LinkMapSummary& map, const std::vec
 }
 
 std::vector<LinkVerdict> pair_verdicts(const LinkMapSummary& map, const std::vector<bool>& standing,
-                                       const UplinkJudgement& uplinks) {
+                                       const UplinkJudgement& uplinks, const FlagRule& rule) {
   const std::size_t n = map.hosts.size();
   std::vector<std::pair<std::pair<std::size_t, std::size_t>, LinkVerdict>> found;
   for (std::size_t i = 0; i < n; ++i) {
@@ -86,13 +86,15 @@ std::vector<LinkVerdict> pair_verdicts(const LinkMapSummary& map, const std::vec
     for (const LowPeer& low : from.low_out) {
       if (low.peer < 0 || static_cast<std::size_t>(low.peer) >= n || static_cast<std::size_t>(low.peer) == i) continue;
       const auto j = static_cast<std::size_t>(low.peer);
-      if (standing[j]) continue;
+      // The lists were cut at the measuring node's low fraction; the rule
+      // given here (a recompute with another --flags.fraction) decides.
+      if (standing[j] || !(low.Bps < rule.fraction * from.out_Bps)) continue;
       const LinkRowSummary& to = map.rows[j];
       // The receiver's view, where it measured receives: i among its low senders.
       const LowPeer* seen = nullptr;
       for (const LowPeer& p : to.low_in)
         if (p.peer == static_cast<int>(i)) seen = &p;
-      if (std::isfinite(to.in_Bps) && !seen) continue;
+      if (std::isfinite(to.in_Bps) && !(seen && seen->Bps < rule.fraction * to.in_Bps)) continue;
       if (!uplinks.explained.empty() && i < map.leaves.leaf_of_host.size() && j < map.leaves.leaf_of_host.size()) {
         const int a = map.leaves.leaf_of_host[i], b = map.leaves.leaf_of_host[j];
         if (a >= 0 && b >= 0 && uplinks.explained[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)]) continue;
@@ -131,7 +133,7 @@ std::vector<LinkVerdict> diagnose_links(const LinkMapSummary& map, const NodeCoh
 
   std::vector<LinkVerdict> verdicts = node_verdicts(map, judged, standing);
   verdicts.insert(verdicts.end(), uplinks.verdicts.begin(), uplinks.verdicts.end());
-  const std::vector<LinkVerdict> pairs = pair_verdicts(map, standing, uplinks);
+  const std::vector<LinkVerdict> pairs = pair_verdicts(map, standing, uplinks, rule);
   verdicts.insert(verdicts.end(), pairs.begin(), pairs.end());
   return verdicts;
 }

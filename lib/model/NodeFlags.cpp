@@ -8,6 +8,7 @@
 #include "core/OptionText.hpp"
 #include "core/Report.hpp"
 #include "core/ResultColumns.hpp"
+#include "model/LinkVerdicts.hpp"
 #include "model/References.hpp"
 #include "model/RobustStats.hpp"
 
@@ -207,11 +208,24 @@ bool flag_stands(const Table& flags, std::size_t r) {
   return !flags.has_column("status") || flags.get_string(r, "status") != kFlagTransient;
 }
 
+bool is_link_subject(const std::string& host) { return host.find("->") != std::string::npos; }
+
+std::vector<std::string> flag_row_hosts(const std::string& metric, const std::string& host) {
+  // ':' is never in a Slurm node name: what follows it is a member label's rank.
+  const auto node = [](const std::string& label) { return label.substr(0, label.find(':')); };
+  if (!is_link_subject(host)) return {node(host)};
+  if (metric != kLinksPair) return {};
+  const auto arrow = host.find("->");
+  return {node(host.substr(0, arrow)), node(host.substr(arrow + 2))};
+}
+
 std::vector<std::string> flagged_hosts(const Table& flags, bool only_standing) {
   std::vector<std::string> hosts;
   for (std::size_t r = 0; r < flags.rows(); ++r) {
     if (only_standing && !flag_stands(flags, r)) continue;
-    const std::string& h = flags.get_string(r, "host");
+    const std::string& label = flags.get_string(r, "host");
+    if (is_link_subject(label)) continue;
+    const std::string h = flag_row_hosts(flags.get_string(r, "metric"), label).front();
     if (std::find(hosts.begin(), hosts.end(), h) == hosts.end()) hosts.push_back(h);
   }
   return hosts;

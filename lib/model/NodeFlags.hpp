@@ -68,7 +68,18 @@ std::string cohort_of(const NodeCohorts& cohorts, const NodeMetricValue& value);
 // confirmed (transient)" otherwise. Rows without retests keep their status.
 void apply_retests(Table& flags, const std::vector<NodeMetricValue>& retests);
 
-// The flagged hosts of a /flags table, in order of first appearance;
+// A /flags host value that names a link, not a node: "a->b" (a pair or
+// the path between two leaves), "s1->top" (a switch uplink). '>' is never
+// in a Slurm node name.
+bool is_link_subject(const std::string& host);
+// The nodes a /flags row names: its host (a link map's member label
+// "host:rRANK", from a one-host run, names the host); both ends of a
+// links.pair "a->b"; none for a switch uplink (links.uplink) or any other
+// link subject: the hosts behind an uplink are not in the row.
+std::vector<std::string> flag_row_hosts(const std::string& metric, const std::string& host);
+
+// The flagged hosts of a /flags table (link subjects left out: a slow
+// link is not its nodes' fault; member labels as their host), in order of first appearance;
 // `only_standing`: leave out flags a retest did not confirm.
 std::vector<std::string> flagged_hosts(const Table& flags, bool only_standing = false);
 // Whether row r still stands (confirmed, or not retested).

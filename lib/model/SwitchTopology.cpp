@@ -117,15 +117,9 @@ SwitchTopology SwitchTopology::parse(std::string_view text, const std::string& s
       parent_line.emplace(child, s.line);
     }
   // A cycle: walking up from a switch meets it again (or any switch twice).
-  for (const std::string& name : topology.switches_) {
-    std::string at = name;
-    for (std::size_t steps = 0; topology.parent_.count(at); ++steps) {
-      at = topology.parent_.at(at);
-      if (at == name || steps > topology.switches_.size())
-        throw UsageError(where(source, parent_line[name]) + "switch " + quoted_input(name) +
-                         " is its own ancestor (a cycle in Switches=); allowed: a tree");
-    }
-  }
+  if (const std::string name = topology.switch_in_cycle(); !name.empty())
+    throw UsageError(where(source, parent_line[name]) + "switch " + quoted_input(name) +
+                     " is its own ancestor (a cycle in Switches=); allowed: a tree");
   // Every switch that lists a host; the host's leaf is the deepest of them,
   // and the others must be its ancestors (scontrol's upper switches).
   std::map<std::string, std::vector<const SwitchLine*>> listed_by;
@@ -147,6 +141,48 @@ SwitchTopology SwitchTopology::parse(std::string_view text, const std::string& s
     topology.host_leaf_[host] = deepest->name;
   }
   return topology;
+}
+
+SwitchTopology SwitchTopology::from_parts(const std::vector<std::pair<std::string, std::string>>& switch_parents,
+                                          const std::map<std::string, std::string>& leaf_of_host,
+                                          const std::string& source) {
+  SwitchTopology topology;
+  for (const auto& [name, parent] : switch_parents) {
+    if (name.empty() || std::find(topology.switches_.begin(), topology.switches_.end(), name) != topology.switches_.end())
+      throw UsageError(source + ": switch " + quoted_input(name) + " is empty or listed twice; allowed: one row per switch");
+    topology.switches_.push_back(name);
+  }
+  const auto known = [&](const std::string& name) {
+    return std::find(topology.switches_.begin(), topology.switches_.end(), name) != topology.switches_.end();
+  };
+  for (const auto& [name, parent] : switch_parents) {
+    if (parent.empty()) continue;
+    if (!known(parent))
+      throw UsageError(source + ": the parent " + quoted_input(parent) + " of switch " + quoted_input(name) +
+                       " is not among the switches; allowed: a listed switch or \"\"");
+    topology.parent_[name] = parent;
+  }
+  if (const std::string name = topology.switch_in_cycle(); !name.empty())
+    throw UsageError(source + ": switch " + quoted_input(name) + " is its own ancestor; allowed: a tree");
+  for (const auto& [host, leaf] : leaf_of_host) {
+    if (leaf.empty()) continue;
+    if (!known(leaf))
+      throw UsageError(source + ": the leaf " + quoted_input(leaf) + " of host " + quoted_input(host) +
+                       " is not among the switches; allowed: a listed switch or \"\"");
+    topology.host_leaf_[host] = leaf;
+  }
+  return topology;
+}
+
+std::string SwitchTopology::switch_in_cycle() const {
+  for (const std::string& name : switches_) {
+    std::string at = name;
+    for (std::size_t steps = 0; parent_.count(at); ++steps) {
+      at = parent_.at(at);
+      if (at == name || steps > switches_.size()) return name;
+    }
+  }
+  return {};
 }
 
 std::vector<std::string> SwitchTopology::ancestry(const std::string& name) const {

@@ -11,6 +11,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace bws::model {
@@ -23,6 +24,12 @@ class SwitchTopology {
   // switch under two parents, an unknown switch in Switches=, a cycle, a
   // host under two leaves that are not one above the other, a bad host list.
   static SwitchTopology parse(std::string_view text, const std::string& source);
+  // The tree as a result file stores it (/links/switches, the leaf column
+  // of /links/hosts): {switch, parent ("" for a top)} in the input's
+  // order, and each host's leaf. UsageError naming `source` for a parent or
+  // leaf that is not among the switches, a switch twice, or a cycle.
+  static SwitchTopology from_parts(const std::vector<std::pair<std::string, std::string>>& switch_parents,
+                                   const std::map<std::string, std::string>& leaf_of_host, const std::string& source);
 
   bool empty() const { return switches_.empty(); }
   // Switches in the order the input defines them.
@@ -40,6 +47,7 @@ class SwitchTopology {
 
  private:
   std::vector<std::string> ancestry(const std::string& name) const;  // name, its parent, ... the top
+  std::string switch_in_cycle() const;  // a switch that is its own ancestor; "" in a tree
 
   std::vector<std::string> switches_;
   std::map<std::string, std::string> parent_;

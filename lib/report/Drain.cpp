@@ -177,9 +177,10 @@ std::vector<std::string> drain_lines(const Table& flags, const std::string& job_
     if (!is_alnum(c) && c != '.' && c != '_' && c != '-' && c != '+') c = '_';
   job = job.empty() ? "nojob" : "job " + elided(job, kMaxJobId);
 
-  std::vector<std::string> hosts;  // in order of first appearance
+  std::vector<std::string> hosts;  // in order of first appearance; a slow link or uplink is no node's fault
   for (std::size_t r = 0; r < flags.rows(); ++r)
-    if (std::find(hosts.begin(), hosts.end(), flags.get_string(r, "host")) == hosts.end())
+    if (!model::is_link_subject(flags.get_string(r, "host")) &&
+        std::find(hosts.begin(), hosts.end(), flags.get_string(r, "host")) == hosts.end())
       hosts.push_back(flags.get_string(r, "host"));
 
   std::vector<std::string> lines;
@@ -223,6 +224,7 @@ DrainCounts count_drain_flags(const Table& flags) {
   c.has_status = flags.has_column("status");
   std::vector<std::string> confirmed_hosts;
   for (std::size_t r = 0; r < flags.rows(); ++r) {
+    if (flags.has_column("host") && model::is_link_subject(flags.get_string(r, "host"))) continue;  // never drained
     const std::string status = status_of(flags, r);
     if (status == model::kFlagConfirmed) {
       const std::string& host = flags.get_string(r, "host");

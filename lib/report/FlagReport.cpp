@@ -102,6 +102,12 @@ std::vector<std::string> flag_summary_lines(const Table& flags, long long n_node
       against = std::string(" = ") + pct + " of the cohort median " + with_unit(flags.get_double(r, "median"), unit);
     }
     const double value = flags.get_double(r, "value");
+    const std::string& metric = flags.get_string(r, "metric");
+    if (metric.rfind("links.", 0) == 0) {  // a link map verdict: its line names the node, link or uplink
+      lines.push_back("  " + shown_text(metric) + ": " + shown_text(flags.get_string(r, "reason")) +
+                      retest_text(flags, r));
+      continue;
+    }
     if (!std::isfinite(value)) {  // a configuration finding: its reason says it all
       lines.push_back("  " + shown_text(flags.get_string(r, "host")) + "  " + shown_text(flags.get_string(r, "metric")) + ": " +
                       shown_text(flags.get_string(r, "reason")));

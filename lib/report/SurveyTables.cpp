@@ -4,6 +4,7 @@
 #include <iterator>
 
 #include "catalog/Registry.hpp"
+#include "catalog/SurveyFlags.hpp"
 #include "core/Config.hpp"
 #include "core/Errors.hpp"
 #include "core/IniFile.hpp"
@@ -50,8 +51,10 @@ Table survey_flags(const h5::ResultReader& file, const po::variables_map& given,
   stored = file.exists("/flags") &&
            std::none_of(std::begin(kFlagKeys), std::end(kFlagKeys), [&](const char* key) { return given.count(key) > 0; });
   if (stored) return file.read_table("flags");
-  return model::node_flags(catalog::all_node_metrics(), read_metric_tables(file), flag_settings_for(file, given),
-                           read_node_cohorts(file));
+  std::vector<Table> tables;
+  for (const std::string& path : catalog::flag_input_tables())
+    if (file.exists("/" + path)) tables.push_back(file.read_table(path));
+  return catalog::survey_flags(tables, flag_settings_for(file, given), read_node_cohorts(file));
 }
 
 model::FlagSettings flag_settings_for(const h5::ResultReader& file, const po::variables_map& given) {

@@ -1,5 +1,6 @@
 #include "run/KeptTables.hpp"
 
+#include "catalog/SurveyFlags.hpp"
 #include "core/ResultColumns.hpp"
 #include "model/MemoryFlags.hpp"
 #include "report/RunSummary.hpp"
@@ -72,7 +73,7 @@ model::NodeCohorts KeptTables::cohorts() const {
 
 Table KeptTables::flags(const model::FlagSettings& settings) const {
   const model::NodeCohorts cohorts = this->cohorts();
-  Table flags = model::node_flags(catalog::all_node_metrics(), all(), settings, cohorts);
+  Table flags = catalog::survey_flags(all(), settings, cohorts);
   if (nodes()) {
     const auto findings = nodes_.find("nodes/memory_findings");
     flags.append(model::memory_flags(*nodes(), findings == nodes_.end() ? Table() : findings->second, cohorts));

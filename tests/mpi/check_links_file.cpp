@@ -3,10 +3,15 @@
 // lowest peer that is another member; /links/hosts the same order; the
 // links.payload check passed. With --slow FROM TO (the slow-pair test hook):
 // node FROM's lowest send is to TO and below half its median, and TO's
-// lowest receive is from FROM.
+// lowest receive is from FROM, and /flags holds one link-map row: the
+// links.pair FROM -> TO (members named "host:rRANK", every member being on
+// this one host). Without the hook no links.* flag. With --topology (a
+// topology.conf: leaf s1 under top, naming this host): /links/switches, the
+// leaf column and one per-leaf median per node.
 #include <cmath>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "h5/ResultFile.hpp"
 
@@ -16,11 +21,12 @@ using namespace bws::file_checks;
 
 int main(int argc, char** argv) {
   const bool slow = argc == 6 && std::string(argv[1]) == "--slow";
-  if (argc != 3 && !slow) {
-    std::cerr << "usage: check_links_file FILE MEMBERS | check_links_file --slow FILE MEMBERS FROM TO\n";
+  const bool tree = argc == 4 && std::string(argv[1]) == "--topology";
+  if (argc != 3 && !slow && !tree) {
+    std::cerr << "usage: check_links_file [--topology] FILE MEMBERS | check_links_file --slow FILE MEMBERS FROM TO\n";
     return 2;
   }
-  const int base = slow ? 2 : 1;
+  const int base = slow || tree ? 2 : 1;
   const auto file = bws::h5::ResultReader::open(argv[base]);
   const long n = std::stol(argv[base + 1]);
   check(file.attribute_text("/", "status") == "complete", "status is complete");
@@ -58,6 +64,48 @@ int main(int argc, char** argv) {
             "the slowed pair is below half the node's median: " + std::to_string(nodes.get_double(from, "worst_out_Bps")) +
                 " vs " + std::to_string(nodes.get_double(from, "out_Bps")));
     }
+  }
+  // The link-map rows of /flags.
+  std::vector<std::string> link_flags;
+  if (file.exists("/flags")) {
+    const auto flags = file.read_table("flags");
+    for (std::size_t r = 0; r < flags.rows(); ++r)
+      if (flags.get_string(r, "metric").rfind("links.", 0) == 0)
+        link_flags.push_back(flags.get_string(r, "metric") + " " + flags.get_string(r, "host"));
+  }
+  const auto label = [&](long node) {
+    const auto r = static_cast<std::size_t>(node);
+    return hosts.get_string(r, "host") + ":r" + std::to_string(hosts.get_int(r, "rank"));
+  };
+  if (slow) {
+    const std::string expected = "links.pair " + label(std::stol(argv[4])) + "->" + label(std::stol(argv[5]));
+    check(link_flags == std::vector<std::string>{expected},
+          "/flags holds exactly '" + expected + "' of the link map; it holds " + std::to_string(link_flags.size()) +
+              " rows" + (link_flags.empty() ? "" : ", the first '" + link_flags.front() + "'"));
+  } else {
+    check(link_flags.empty(), "no links.* flag without the hook: " + (link_flags.empty() ? "" : link_flags.front()));
+  }
+  if (tree) {
+    const auto switches = file.read_table("links/switches");
+    check(switches.rows() == 2 && switches.get_string(0, "switch") == "s1" && switches.get_string(0, "parent") == "top" &&
+              switches.get_int(0, "leaf_index") == 0 && switches.get_string(1, "switch") == "top" &&
+              switches.get_string(1, "parent").empty() && switches.get_int(1, "leaf_index") == -1,
+          "/links/switches: s1 (parent top, leaf 0), top (no parent, no leaf)");
+    for (std::size_t r = 0; r < hosts.rows(); ++r)
+      check(hosts.get_string(r, "leaf") == "s1", "host row " + std::to_string(r) + " is on leaf s1");
+    const auto medians = file.read_table("links/leaf_medians");
+    check(static_cast<long>(medians.rows()) == n, "/links/leaf_medians rows: " + std::to_string(medians.rows()));
+    for (std::size_t r = 0; r < medians.rows(); ++r) {
+      const auto& samples = medians.samples(r);
+      check(samples.size() == 1 && std::isfinite(samples[0]) && samples[0] > 0,
+            "node " + std::to_string(r) + ": one finite per-leaf median");
+      // The median send to s1 is the median send to every peer: all are on s1.
+      if (!samples.empty())
+        check(std::fabs(samples[0] - nodes.get_double(r, "out_Bps")) <= 1e-3 * nodes.get_double(r, "out_Bps"),
+              "node " + std::to_string(r) + ": the per-leaf median is its median out");
+    }
+  } else {
+    check(!file.exists("/links/switches") && !file.exists("/links/leaf_medians"), "no tree tables without a tree");
   }
   if (failures) return 1;
   std::cout << "link map file OK: " << n << " nodes\n";

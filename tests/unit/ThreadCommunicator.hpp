@@ -125,7 +125,16 @@ class ThreadCommunicator final : public Communicator {
   void reduce_to_root(std::span<const std::uint64_t> mine, std::span<std::uint64_t> on_root, Reduction op) override {
     reduce_of(mine, on_root, op);
   }
-  void broadcast_from_root(std::span<int>) override { unused(); }
+  void broadcast_from_root(std::span<int> values) override {
+    constexpr int kBroadcastTag = -103;
+    const std::uint64_t bytes = values.size() * sizeof(int);
+    if (rank_ == 0) {
+      for (int r = 1; r < size(); ++r) post_send(reinterpret_cast<const std::byte*>(values.data()), bytes, r, kBroadcastTag);
+      return;
+    }
+    post_receive(reinterpret_cast<std::byte*>(values.data()), bytes, 0, kBroadcastTag);
+    wait_all();
+  }
   void gather_to_root(std::span<const std::byte> mine, std::span<std::byte> on_root) override {
     constexpr int kGatherTag = -100;
     post_send(mine.data(), mine.size(), 0, kGatherTag);
@@ -141,7 +150,6 @@ class ThreadCommunicator final : public Communicator {
   }
 
  private:
-  [[noreturn]] static void unused() { throw std::logic_error("ThreadCommunicator: broadcast is not implemented"); }
   // Every rank's values to rank 0, combined there in rank order.
   template <class T>
   void reduce_of(std::span<const T> mine, std::span<T> on_root, Reduction op) {

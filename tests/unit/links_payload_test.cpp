@@ -64,7 +64,7 @@ TEST(LinksTables, ARowReducesToItsMediansAndLowestPeer) {
   EXPECT_EQ(r.world_rank, 7);
 
   const std::vector<Table> tables = links_tables({r, r}, "plan");
-  ASSERT_EQ(tables.size(), 3u);
+  ASSERT_EQ(tables.size(), 4u);  // no tree: no /links/switches, /links/leaf_medians
   EXPECT_EQ(tables[0].path(), kNodesPath);
   EXPECT_EQ(tables[0].rows(), 2u);
   EXPECT_EQ(tables[0].get_string(1, "host"), "node-b.example");  // '-' and '.' kept
@@ -74,6 +74,14 @@ TEST(LinksTables, ARowReducesToItsMediansAndLowestPeer) {
   ASSERT_EQ(tables[2].rows(), 1u);
   EXPECT_EQ(tables[2].get_string(0, "check"), kPayloadCheck);
   EXPECT_EQ(tables[2].get_int(0, "passed"), 1);
+  // Peers below 0.75 x the median: out 10e9 < 15e9 (peer 0), in 5e9 < 4.5e9 none.
+  EXPECT_EQ(tables[3].path(), kLowPeersPath);
+  ASSERT_EQ(tables[3].rows(), 2u);  // one out peer per record, two records
+  EXPECT_EQ(tables[3].get_string(0, "direction"), "out");
+  EXPECT_EQ(tables[3].get_int(0, "peer"), 0);
+  EXPECT_EQ(tables[3].get_string(0, "peer_host"), "node-b.example");
+  EXPECT_NEAR(tables[3].get_double(0, "Bps"), 10e9, 1e3);
+  EXPECT_EQ(tables[1].get_string(0, "leaf"), "");
 }
 
 TEST(LinksTables, BadMessagesFailThePayloadCheckNamingNodeAndPeer) {

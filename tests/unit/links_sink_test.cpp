@@ -100,7 +100,7 @@ TEST(LinksSink, EveryMembersRowsReachRankZerosSinkInOrder) {
       EXPECT_GE(send[static_cast<std::size_t>(i * n + (i + k) % n)], recv[static_cast<std::size_t>(i * n + (i - k + n) % n)])
           << "row " << i << " step " << k;
 
-  ASSERT_EQ(tables.size(), 3u);
+  ASSERT_EQ(tables.size(), 4u);  // nodes, hosts, checks, low_peers (no switch tree)
   ASSERT_EQ(tables[0].rows(), 3u);
   EXPECT_EQ(tables[0].get_string(2, "host"), "node2");
   EXPECT_EQ(tables[2].get_int(0, "passed"), 1);
@@ -111,7 +111,7 @@ TEST(LinksSink, CorruptMessagesFailThePayloadCheckNamingTheSender) {
   fabric->corrupt_messages_from(1, 4096);  // the 4 KiB messages only, not the rows or the records
   RecordingSink sink;
   const std::vector<Table> tables = run_on_threads(fabric, sink);
-  ASSERT_EQ(tables.size(), 3u);
+  ASSERT_EQ(tables.size(), 4u);
   const Table& nodes = tables[0];
   const Table& checks = tables[2];
   // Node 1 sends to 2 in step 1 and to 0 in step 2: each receives one bad

@@ -28,7 +28,8 @@ void post_receives_in_pieces(Communicator& comm, std::byte* data, std::uint64_t 
 
 std::vector<std::uint64_t> gather_sizes(Communicator& comm, std::uint64_t mine) {
   std::vector<std::uint64_t> sizes(comm.rank() == 0 ? static_cast<std::size_t>(comm.size()) : 0);
-  comm.gather_to_root(std::as_bytes(std::span<const std::uint64_t>(&mine, 1)), std::as_writable_bytes(std::span(sizes)));
+  comm.gather_to_root(std::as_bytes(std::span<const std::uint64_t>(&mine, 1)),
+                      std::as_writable_bytes(std::span(sizes)));
   return sizes;
 }
 

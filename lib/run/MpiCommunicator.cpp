@@ -30,7 +30,8 @@ MPI_Datatype type_of() {
 // sends larger payloads in pieces).
 int count_of(std::uint64_t bytes) {
   if (bytes > static_cast<std::uint64_t>(INT_MAX))
-    throw std::length_error("MpiCommunicator: a message of " + std::to_string(bytes) + " bytes exceeds MPI's int count");
+    throw std::length_error("MpiCommunicator: a message of " + std::to_string(bytes) +
+                            " bytes exceeds MPI's int count");
   return static_cast<int>(bytes);
 }
 

@@ -54,7 +54,9 @@ class CountingCommunicator final : public Communicator {
   }
   void all_reduce(std::span<int> v, Reduction op) override { inner_.all_reduce(v, op); }
   void all_reduce(std::span<double> v, Reduction op) override { inner_.all_reduce(v, op); }
-  void reduce_to_root(std::span<const int> m, std::span<int> r, Reduction op) override { inner_.reduce_to_root(m, r, op); }
+  void reduce_to_root(std::span<const int> m, std::span<int> r, Reduction op) override {
+    inner_.reduce_to_root(m, r, op);
+  }
   void reduce_to_root(std::span<const double> m, std::span<double> r, Reduction op) override {
     inner_.reduce_to_root(m, r, op);
   }
@@ -98,10 +100,13 @@ std::vector<std::byte> payload_of(int rank, std::size_t bytes) {
 }
 
 std::string what_of(const std::exception_ptr& e) {
+  if (!e) return "(returned)";
   try {
     std::rethrow_exception(e);
   } catch (const std::exception& x) {
     return x.what();
+  } catch (...) {
+    return "(not a std::exception)";
   }
 }
 
@@ -142,7 +147,7 @@ TEST(BatchedGather, PayloadsOfEverySizeReachRankZeroWholeAndInRankOrder) {
   });
   for (const auto& e : thrown) EXPECT_FALSE(e) << what_of(e);
   ASSERT_EQ(ranks_seen, (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}));
-  for (int r = 0; r < n; ++r) EXPECT_EQ(got[static_cast<std::size_t>(r)], payload_of(r, sizes[static_cast<std::size_t>(r)])) << r;
+  for (std::size_t r = 0; r < sizes.size(); ++r) EXPECT_EQ(got[r], payload_of(static_cast<int>(r), sizes[r])) << r;
   // Batches {1, 2} (9 B), {3, 4, 5} (3 B), {6} (12 B, alone: over the bound), {7} (1 B):
   // the most receive bytes posted at once is the lone 12 B payload.
   EXPECT_EQ(root_most_bytes, 12u);
@@ -177,7 +182,7 @@ TEST(BatchedGather, PayloadsLargerThanAPieceArriveInPiecesAndWhole) {
   });
   for (const auto& e : thrown) EXPECT_FALSE(e) << what_of(e);
   ASSERT_EQ(got.size(), 3u);
-  for (int r = 0; r < 3; ++r) EXPECT_EQ(got[static_cast<std::size_t>(r)], payload_of(r, 10 + static_cast<std::size_t>(r)));
+  for (std::size_t r = 0; r < 3; ++r) EXPECT_EQ(got[r], payload_of(static_cast<int>(r), 10 + r));
   // Ranks 1 and 2 in one batch: 11 B in 3 pieces of <= 4 B, 12 B in 3.
   EXPECT_EQ(root_most_receives, 6u);
 }
@@ -204,7 +209,7 @@ TEST(BatchedGather, ConsumerFailureOnRankZeroDrainsEveryRankThenIsRethrown) {
   });
   ASSERT_TRUE(thrown[0]);
   EXPECT_EQ(what_of(thrown[0]), "disk full at rank 1");
-  for (int r = 1; r < n; ++r) EXPECT_FALSE(thrown[static_cast<std::size_t>(r)]) << r << ": " << what_of(thrown[static_cast<std::size_t>(r)]);
+  for (std::size_t r = 1; r < thrown.size(); ++r) EXPECT_FALSE(thrown[r]) << r << ": " << what_of(thrown[r]);
   // After the failure no batch reaches the consumer.
   EXPECT_EQ(consumed, (std::vector<int>{0, 1}));
   ASSERT_EQ(second_gather.size(), static_cast<std::size_t>(n));

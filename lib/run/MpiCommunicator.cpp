@@ -1,6 +1,9 @@
 #include "run/MpiCommunicator.hpp"
 
+#include <climits>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 
 namespace bws::run {
@@ -22,8 +25,15 @@ MPI_Datatype type_of() {
   else return MPI_UINT64_T;
 }
 
-// Byte counts go to MPI as int: b_eff's plan keeps messages <= INT_MAX.
-int count_of(std::uint64_t bytes) { return static_cast<int>(bytes); }
+// Byte counts go to MPI as int: a longer message would be cut short, so it
+// is refused (b_eff's plan keeps messages <= INT_MAX; core/BatchedGather
+// sends larger payloads in pieces).
+int count_of(std::uint64_t bytes) {
+  if (bytes > static_cast<std::uint64_t>(INT_MAX))
+    throw std::length_error("MpiCommunicator: a message of " + std::to_string(bytes) +
+                            " bytes exceeds MPI's int count");
+  return static_cast<int>(bytes);
+}
 
 template <class T>
 void reduce_at_root(MPI_Comm comm, std::span<const T> mine, std::span<T> on_root, Reduction op) {

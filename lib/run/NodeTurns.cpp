@@ -4,7 +4,8 @@
 #include <ostream>
 #include <string>
 
-#include "run/GatherToRoot.hpp"
+#include "core/BatchedGather.hpp"
+#include "run/MpiCommunicator.hpp"
 #include "run/RankTurns.hpp"
 #include "run/RecordBundle.hpp"
 
@@ -58,11 +59,12 @@ NodeTurns::NodeTurns(const RunWorld& world, const topo::Topology& topology,
 std::vector<Table> NodeTurns::summarize(const NodeBenchmark& benchmark, const std::vector<Table>& tables) const {
   std::vector<Table> node_tables;
   std::vector<Table> node_rank_tables;
-  gather_to_root(layout_.node_comm, pack_tables(tables), kGatherBytesInFlight,
-                 [&](int local, std::vector<std::byte>& bytes) {
-                   if (turn_of_local_[static_cast<std::size_t>(local)] != widest_turn_) return;
-                   for (Table& t : unpack_tables(bytes.data(), bytes.size())) node_rank_tables.push_back(std::move(t));
-                 });
+  const std::vector<std::byte> payload = pack_tables(tables);
+  MpiCommunicator node(layout_.node_comm);
+  gather_in_batches(node, payload, kGatherBytesInFlight, [&](int local, std::span<const std::byte> bytes) {
+    if (turn_of_local_[static_cast<std::size_t>(local)] != widest_turn_) return;
+    for (Table& t : unpack_tables(bytes.data(), bytes.size())) node_rank_tables.push_back(std::move(t));
+  });
   if (!layout_.leader()) return node_tables;
   node_tables = benchmark.summarize_node(node_rank_tables);
   Table ceiling_checks = model::enforce_node_ceiling(node_tables, layout_.host, ceiling_);

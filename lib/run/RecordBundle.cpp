@@ -18,7 +18,7 @@ void put_part(std::vector<std::byte>& out, const void* data, std::uint64_t size)
 
 class PartReader {
  public:
-  explicit PartReader(const std::vector<std::byte>& bytes) : bytes_(bytes) {}
+  explicit PartReader(std::span<const std::byte> bytes) : bytes_(bytes) {}
   // The next part: its start and its size.
   std::pair<const std::byte*, std::uint64_t> next() {
     std::uint64_t size = 0;
@@ -36,7 +36,7 @@ class PartReader {
   }
 
  private:
-  const std::vector<std::byte>& bytes_;
+  std::span<const std::byte> bytes_;
   std::size_t at_ = 0;
 };
 
@@ -57,7 +57,7 @@ std::vector<std::byte> pack_bundle(const RecordBundle& bundle) {
   return out;
 }
 
-RecordBundle unpack_bundle(const std::vector<std::byte>& bytes) {
+RecordBundle unpack_bundle(std::span<const std::byte> bytes) {
   PartReader reader(bytes);
   RecordBundle bundle;
   for (std::vector<Table>* tables : {&bundle.rank_tables, &bundle.node_tables}) {

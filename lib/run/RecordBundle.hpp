@@ -1,9 +1,10 @@
 #pragma once
 // What one rank sends rank 0 at the end of a step: its own tables, on a
 // node's leader the node-level tables, and metadata that is no table (the
-// node's topology XML), packed into one payload for gather_to_root.
+// node's topology XML), packed into one payload for the batched gather (core/BatchedGather).
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "core/Table.hpp"
@@ -22,6 +23,6 @@ struct RecordBundle {
 
 std::vector<std::byte> pack_bundle(const RecordBundle& bundle);
 // RuntimeFailure for a payload that is cut short.
-RecordBundle unpack_bundle(const std::vector<std::byte>& bytes);
+RecordBundle unpack_bundle(std::span<const std::byte> bytes);
 
 }  // namespace bws::run

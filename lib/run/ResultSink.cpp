@@ -7,8 +7,9 @@
 #include <ostream>
 #include <thread>
 
-#include "run/GatherToRoot.hpp"
+#include "core/BatchedGather.hpp"
 #include "run/MetadataWriter.hpp"
+#include "run/MpiCommunicator.hpp"
 #include "run/RunText.hpp"
 
 namespace bws::run {
@@ -80,7 +81,9 @@ bool ResultSink::survived(const std::string& step) {
 }
 
 void ResultSink::gather(const RecordBundle& mine, const CatalogEntry* entry) {
-  gather_to_root(MPI_COMM_WORLD, pack_bundle(mine), kGatherBytesInFlight, [&](int, std::vector<std::byte>& bytes) {
+  const std::vector<std::byte> payload = pack_bundle(mine);
+  MpiCommunicator world(MPI_COMM_WORLD);
+  gather_in_batches(world, payload, kGatherBytesInFlight, [&](int, std::span<const std::byte> bytes) {
     const RecordBundle bundle = unpack_bundle(bytes);
     for (const Table& t : bundle.rank_tables) store(t, entry);
     for (const Table& t : bundle.node_tables) store(t, entry);

@@ -4,8 +4,8 @@
 
 #include <ostream>
 
+#include "core/BatchedGather.hpp"
 #include "core/OptionText.hpp"
-#include "run/GatherToRoot.hpp"
 #include "run/RecordBundle.hpp"
 #include "run/RunText.hpp"
 #include "run/MpiCommunicator.hpp"
@@ -107,7 +107,9 @@ std::vector<Table> Retest::node_local_round(Phase& phase, bool mine) {
   // Rank 0 keeps only what the metrics read (never the per-sample results).
   const std::vector<std::string> wanted = model::metric_tables(phase.entry->node_metrics);
   std::vector<Table> received;
-  gather_to_root(MPI_COMM_WORLD, pack_bundle(records), kGatherBytesInFlight, [&](int, std::vector<std::byte>& bytes) {
+  const std::vector<std::byte> payload = pack_bundle(records);
+  MpiCommunicator world(MPI_COMM_WORLD);
+  gather_in_batches(world, payload, kGatherBytesInFlight, [&](int, std::span<const std::byte> bytes) {
     RecordBundle bundle = unpack_bundle(bytes);
     for (auto* list : {&bundle.rank_tables, &bundle.node_tables})
       for (Table& t : *list)

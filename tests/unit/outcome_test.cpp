@@ -2,26 +2,9 @@
 
 #include "core/ResultColumns.hpp"
 #include "report/Outcome.hpp"
-#include "run/GatherToRoot.hpp"
 
 using namespace bws;
-using namespace bws::run;
 using namespace bws::report;
-
-TEST(GatherBatches, BoundedBytesInFlightAndEveryRankOnce) {
-  const std::vector<std::uint64_t> sizes = {5, 10, 10, 10, 100, 1, 1, 1};
-  const auto batches = plan_gather_batches(sizes, 25);
-  // rank 0 is never in a batch; 1+2 (20), 3 (10; 30 would exceed), 4 alone (over the limit), 5..7
-  const std::vector<std::pair<int, int>> expected = {{1, 3}, {3, 4}, {4, 5}, {5, 8}};
-  EXPECT_EQ(batches, expected);
-  EXPECT_TRUE(plan_gather_batches({7}, 25).empty());
-  // 10,000 ranks of 1 MB with 64 MB in flight: 64 ranks per batch.
-  const auto many = plan_gather_batches(std::vector<std::uint64_t>(10000, 1u << 20), 64u << 20);
-  EXPECT_EQ(many.front(), std::make_pair(1, 65));
-  int covered = 0;
-  for (auto [a, b] : many) covered += b - a;
-  EXPECT_EQ(covered, 9999);
-}
 
 TEST(Outcome, ExitCodesFollowTheDesign) {
   Outcome clean;

@@ -13,23 +13,16 @@
 #include <sstream>
 #include <string>
 
+#include "TestSupport.hpp"
+
 namespace fs = std::filesystem;
 
 // A named namespace: gtest wants one fixture class per suite across the
 // test files that include this header.
 namespace cli_test_support {
 
-struct RunResult {
-  int exit_code = -1;
-  std::string out, err;
-};
-
-inline std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using bws::test::RunResult;
+using bws::test::slurp;
 
 class CliErrors : public ::testing::Test {
  protected:
@@ -44,14 +37,8 @@ class CliErrors : public ::testing::Test {
   // environment: "NAME=value ..." put before the binary, or "".
   RunResult run(const std::string& args, const std::string& environment = "") {
     std::ostringstream cmd;  // (a stream: gcc 12 warns falsely on chained string +)
-    cmd << "cd '" << dir_.string() << "' && " << environment << " '" << BWS_BWSURVEY << "' " << args
-        << " >out.txt 2>err.txt";
-    const int status = std::system(cmd.str().c_str());
-    RunResult r;
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = slurp(dir_ / "out.txt");
-    r.err = slurp(dir_ / "err.txt");
-    return r;
+    cmd << "cd '" << dir_.string() << "' && " << environment << " '" << BWS_BWSURVEY << "' " << args;
+    return bws::test::run_shell(cmd.str(), dir_ / "out.txt", dir_ / "err.txt");
   }
 
   // Exit 2, one line naming `needle`, no survey file.

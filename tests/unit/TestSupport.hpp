@@ -1,9 +1,13 @@
 #pragma once
 // Helpers shared by the unit tests.
 #include <stdlib.h>
+#include <sys/wait.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <functional>
+#include <sstream>
 #include <map>
 #include <string>
 #include <vector>
@@ -31,6 +35,34 @@ inline std::string usage_error_of(const std::function<void()>& action) {
 inline void expect_one_line_with(const std::string& message, const std::string& part) {
   EXPECT_NE(message.find(part), std::string::npos) << message;
   EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+}
+
+// A file's bytes ("" when it cannot be read).
+inline std::string slurp(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// What a program run through the shell left: its exit status (128 + the
+// signal when a signal ended it) and what it wrote.
+struct RunResult {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+// Runs `command` (a shell command line) with stdout and stderr into the
+// two files, and reads them back.
+inline RunResult run_shell(const std::string& command, const std::filesystem::path& out,
+                           const std::filesystem::path& err) {
+  const std::string line = command + " >'" + out.string() + "' 2>'" + err.string() + "'";
+  const int status = std::system(line.c_str());
+  RunResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
 }
 
 // The lines, each ended by a newline, as one text.

@@ -28,17 +28,8 @@ using bws::Table;
 
 namespace {
 
-struct RunResult {
-  int exit_code = -1;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using bws::test::RunResult;
+using bws::test::slurp;
 
 std::string shell_quoted(const std::string& s) {
   std::string q = "'";
@@ -139,15 +130,8 @@ class BwreportHostile : public bws::test::TempDirTest {
   }
 
   RunResult run(const std::string& args) {
-    const fs::path out = dir_ / "out.txt", err = dir_ / "err.txt";
-    const std::string cmd = "cd " + shell_quoted(dir_.string()) + " && " + shell_quoted(BWS_BWREPORT) + " " + args +
-                            " >" + shell_quoted(out.string()) + " 2>" + shell_quoted(err.string());
-    const int status = std::system(cmd.c_str());
-    RunResult r;
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
+    return bws::test::run_shell("cd " + shell_quoted(dir_.string()) + " && " + shell_quoted(BWS_BWREPORT) + " " + args,
+                                dir_ / "out.txt", dir_ / "err.txt");
   }
 
   // Every subcommand that reads a survey file, on `path`: exit 0 or 2, and

@@ -24,17 +24,7 @@ using bws::Table;
 
 namespace {
 
-struct RunResult {
-  int exit_code = -1;
-  std::string out, err;
-};
-
-std::string slurp(const std::string& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using bws::test::RunResult;
 
 Table link_flags() {
   Table t = bws::model::make_flags_table();
@@ -67,9 +57,7 @@ class BwreportLinkFlags : public bws::test::TempDirTest {
     return path;
   }
   RunResult run(const std::string& args) {
-    const std::string out = file("out.txt"), err = file("err.txt");
-    const int status = std::system((std::string(BWS_BWREPORT) + " " + args + " >" + out + " 2>" + err).c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+    return bws::test::run_shell(std::string(BWS_BWREPORT) + " " + args, file("out.txt"), file("err.txt"));
   }
 };
 

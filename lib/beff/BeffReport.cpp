@@ -15,12 +15,6 @@
 namespace bws::beff {
 namespace {
 
-const Table* find_table(const std::vector<Table>& tables, const char* path) {
-  for (const Table& t : tables)
-    if (t.path() == path) return &t;
-  return nullptr;
-}
-
 std::string printf_line(const char* format, auto... values) {
   char buf[512];
   std::snprintf(buf, sizeof buf, format, values...);

@@ -133,4 +133,10 @@ void Table::clear_rows() {
   samples_.clear();
 }
 
+const Table* find_table(const std::vector<Table>& tables, std::string_view path) {
+  for (const Table& t : tables)
+    if (t.path() == path) return &t;
+  return nullptr;
+}
+
 }  // namespace bws

@@ -92,6 +92,10 @@ class Table {
   std::vector<std::vector<double>> samples_;
 };
 
+// The table of `tables` stored at `path`, or nullptr: a report finds its
+// tables among those kept.
+const Table* find_table(const std::vector<Table>& tables, std::string_view path);
+
 // A flat byte image of tables (schema and rows) for moving them between
 // ranks; unpack(pack(t)) == t.
 std::vector<std::byte> pack_tables(const std::vector<Table>& tables);

@@ -10,12 +10,6 @@
 namespace bws::links {
 namespace {
 
-const Table* find_table(const std::vector<Table>& tables, const char* path) {
-  for (const Table& t : tables)
-    if (t.path() == path) return &t;
-  return nullptr;
-}
-
 // A node index column value as an index below n, or -1.
 int index_below(std::int64_t v, std::size_t n) { return v >= 0 && static_cast<std::size_t>(v) < n ? static_cast<int>(v) : -1; }
 

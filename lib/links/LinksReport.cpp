@@ -49,9 +49,7 @@ std::optional<Pair> lowest_confirmed_pair(const Table& nodes) {
 class LinksReport final : public BenchmarkReport {
  public:
   std::vector<std::string> summary_lines(const std::vector<Table>& tables) const override {
-    const Table* nodes = nullptr;
-    for (const Table& t : tables)
-      if (t.path() == kNodesPath) nodes = &t;
+    const Table* nodes = find_table(tables, kNodesPath);
     if (nodes == nullptr || nodes->rows() == 0) return {};
     std::vector<double> out, in, latency;
     for (std::size_t r = 0; r < nodes->rows(); ++r) {

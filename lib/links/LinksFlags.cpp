@@ -80,6 +80,8 @@ model::LinkMapSummary link_map_from_tables(const std::vector<Table>& kept, model
   const Table* hosts = find_table(kept, kHostsPath);
   if (!nodes || !hosts || nodes->rows() != hosts->rows()) return map;
   map.hosts = member_labels(*hosts);
+  for (std::size_t r = 0; r < hosts->rows(); ++r)
+    if (map.hosts[r] != hosts->get_string(r, "host")) map.judge_nodes = false;  // a shared host: labelled by rank
   map.rows.resize(map.hosts.size());
   for (std::size_t r = 0; r < nodes->rows(); ++r) {
     const int node = index_below(nodes->get_int(r, "node"), map.rows.size());

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "core/Report.hpp"
@@ -46,6 +48,15 @@ std::optional<Pair> lowest_confirmed_pair(const Table& nodes) {
   return lowest;
 }
 
+// Whether two members ran on one host (a run on one host, where every
+// rank stands for a node).
+bool shares_hosts(const Table& nodes) {
+  std::set<std::string> hosts;
+  for (std::size_t r = 0; r < nodes.rows(); ++r)
+    if (!hosts.insert(nodes.get_string(r, "host")).second) return true;
+  return false;
+}
+
 class LinksReport final : public BenchmarkReport {
  public:
   std::vector<std::string> summary_lines(const std::vector<Table>& tables) const override {
@@ -61,6 +72,9 @@ class LinksReport final : public BenchmarkReport {
     lines.push_back("links: " + std::to_string(nodes->rows()) + " nodes, median out " + format_rate(median(out)) +
                     ", median in " + format_rate(median(in)) + ", median 8 B latency " +
                     fixed(median(latency) * 1e6, 2, "n/a") + " us");
+    if (shares_hosts(*nodes))
+      lines.push_back("links: the members share a host (each rank stands for a node): no node verdicts, a rank has no "
+                      "NIC of its own; pair verdicts only");
     if (const auto pair = lowest_confirmed_pair(*nodes))
       lines.push_back("links: lowest pair (low at both ends): node " + std::to_string(pair->from) + " (" +
                       nodes->get_string(pair->from, "host") + ") -> node " + std::to_string(pair->to) + " (" +

@@ -20,7 +20,8 @@ struct NodeJudgement {
 std::vector<NodeJudgement> judge_nodes(const LinkMapSummary& map, const NodeCohorts& cohorts, const FlagRule& rule) {
   const std::size_t n = map.hosts.size();
   std::vector<NodeJudgement> judged(n);
-  if (n < static_cast<std::size_t>(kMinPeersForNodeVerdict) + 1 || map.rows.size() != n) return judged;
+  if (!map.judge_nodes || n < static_cast<std::size_t>(kMinPeersForNodeVerdict) + 1 || map.rows.size() != n)
+    return judged;
   std::map<std::string, std::vector<std::size_t>> members;
   for (std::size_t i = 0; i < n; ++i) {
     const auto it = cohorts.find(map.hosts[i]);

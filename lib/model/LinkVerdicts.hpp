@@ -60,6 +60,11 @@ struct LinkMapSummary {
   const SwitchTopology* topology = nullptr;       // null: node and pair verdicts only
   HostLeaves leaves;                              // host_leaves(*topology, hosts)
   std::vector<std::vector<double>> leaf_medians;  // per host: per_leaf_medians of its row (N x S)
+  // False when the members share hosts (a run on one host, each rank
+  // standing for a node): a rank has no NIC of its own, and its figures
+  // differ from its peers' by where the scheduler put it, so no node
+  // verdict is given; pair verdicts still are.
+  bool judge_nodes = true;
 };
 
 // Node verdicts (host order, out before in), then uplink verdicts (leaf

@@ -51,8 +51,9 @@ Matrices make_matrices(int n, const Faults& factor, unsigned seed = 12345) {
 
 // What rank 0 would hold: every row reduced where it was measured.
 std::vector<LinkVerdict> diagnose(const Matrices& m, const SwitchTopology* topology = nullptr,
-                                  const NodeCohorts& cohorts = {}) {
+                                  const NodeCohorts& cohorts = {}, bool judge_nodes = true) {
   LinkMapSummary map;
+  map.judge_nodes = judge_nodes;
   map.hosts = m.hosts;
   for (std::size_t i = 0; i < m.hosts.size(); ++i)
     map.rows.push_back(summarize_links_row(m.send[i], m.recv[i], static_cast<int>(i)));
@@ -140,6 +141,14 @@ TEST(LinkVerdicts, SlowNicIsOneNodeOutAndInNothingElse) {
     EXPECT_NE(verdicts[0].text.find("%, in "), std::string::npos) << verdicts[0].text;
     EXPECT_NE(verdicts[0].text.find(" % of cohort median"), std::string::npos) << verdicts[0].text;
   }
+}
+
+TEST(LinkVerdicts, MembersSharingAHostGetPairVerdictsButNoNodeVerdict) {
+  const auto slow_nic = make_matrices(8, [](int i, int j) { return i == 5 || j == 5 ? 0.4 : 1.0; });
+  EXPECT_TRUE(diagnose(slow_nic, nullptr, {}, false).empty());
+  const auto slow_pair = make_matrices(8, [](int i, int j) { return i == 2 && j == 6 ? 0.1 : 1.0; });
+  EXPECT_EQ(described(diagnose(slow_pair, nullptr, {}, false)),
+            (std::vector<std::string>{"links.pair " + host_name(2) + "->" + host_name(6)}));
 }
 
 TEST(LinkVerdicts, SlowPairIsThatPairOnly) {

@@ -175,6 +175,11 @@ TEST(LinksFlags, MembersSharingAHostAreNamedByRank) {
   ASSERT_EQ(described(flags), (std::vector<std::string>{"links.pair vm:r1->vm:r3"}));
   EXPECT_EQ(model::flag_row_hosts("links.pair", "vm:r1->vm:r3"), (std::vector<std::string>{"vm", "vm"}));
   EXPECT_EQ(model::flag_row_hosts("links.node_out", "vm:r4"), (std::vector<std::string>{"vm"}));
+  // A rank on a shared host has no NIC of its own: a slow rank is no node verdict.
+  const auto slow_rank = member_rows(5, [](int i, int j) { return i == 2 || j == 2 ? 0.3 : 1.0; });
+  EXPECT_EQ(flags_of(stored_tables(slow_rank, nullptr, std::vector<std::string>(5, "vm"))).rows(), 0u);
+  EXPECT_EQ(described(flags_of(stored_tables(slow_rank, nullptr, named_hosts(5)))),
+            (std::vector<std::string>{"links.node_out n02", "links.node_in n02"}));
 }
 
 TEST(LinksFlags, DrainCountsNodeVerdictsButNeverLinks) {

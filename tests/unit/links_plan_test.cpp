@@ -82,7 +82,7 @@ TEST(LinksPlan, DefaultsAndQuick) {
   EXPECT_NE(line.find("estimate 0.103 s (limit --links.max-time 300 s)"), std::string::npos) << line;
   const LinksPlan q = plan_with({}, layout_of({0, 1, 2}, true));
   EXPECT_EQ(q.bytes, 65536u);
-  EXPECT_EQ(q.reps, 2);
+  EXPECT_EQ(q.reps, 5);
   EXPECT_EQ(q.window, 4);
 }
 

@@ -153,6 +153,43 @@ TEST(BatchedGather, PayloadsOfEverySizeReachRankZeroWholeAndInRankOrder) {
   EXPECT_EQ(root_most_bytes, 12u);
 }
 
+// At scale (the MPI test, mpi_row_gather_128_ranks, is bounded by what 2
+// cores start): 512 ranks of 1 to 40 bytes each under a 100-byte bound.
+// Every payload arrives whole and in rank order, and rank 0 never has
+// more than the bound posted at once, nor a batch that exceeds it.
+TEST(BatchedGather, FiveHundredTwelveRanksOfTinyPayloadsStayUnderTheBound) {
+  constexpr int kRanks = 512;
+  constexpr std::uint64_t kBound = 100;
+  const auto size_of = [](int rank) { return static_cast<std::size_t>(1 + (rank * 7) % 40); };
+  std::vector<int> ranks_seen;
+  bool all_whole = true;
+  std::uint64_t root_most_bytes = 0, batches = 0;
+  const auto thrown = on_threads(kRanks, [&](CountingCommunicator& comm) {
+    const auto mine = payload_of(comm.rank(), size_of(comm.rank()));
+    gather_batches(comm, mine, kBound, [&](const GatheredBatch& batch) {
+      ++batches;
+      std::uint64_t at = 0;
+      for (std::size_t i = 0; i < batch.sizes.size(); ++i) {
+        const int rank = batch.first_rank + static_cast<int>(i);
+        ranks_seen.push_back(rank);
+        const std::vector<std::byte> got(batch.bytes.begin() + static_cast<std::ptrdiff_t>(at),
+                                         batch.bytes.begin() + static_cast<std::ptrdiff_t>(at + batch.sizes[i]));
+        all_whole = all_whole && got == payload_of(rank, size_of(rank));
+        at += batch.sizes[i];
+      }
+    });
+    if (comm.rank() == 0) root_most_bytes = comm.most_bytes_posted;
+  });
+  for (const auto& e : thrown) EXPECT_FALSE(e) << what_of(e);
+  std::vector<int> every_rank(kRanks);
+  for (int r = 0; r < kRanks; ++r) every_rank[static_cast<std::size_t>(r)] = r;
+  EXPECT_EQ(ranks_seen, every_rank);
+  EXPECT_TRUE(all_whole);
+  EXPECT_LE(root_most_bytes, kBound);
+  // 511 payloads of 20.5 B on average, at most 100 B a batch: well over 100 batches.
+  EXPECT_GT(batches, 100u);
+}
+
 TEST(BatchedGather, BoundBelowOnePayloadMovesOnePayloadAtATime) {
   std::vector<std::pair<int, std::size_t>> batches;  // first rank, ranks in it
   std::uint64_t root_most_receives = 0;

@@ -28,8 +28,6 @@ void stream_matrix(Communicator& members, MatrixSink& sink, const char* path, co
   gather_rows(members, row, sink, path);
 }
 
-std::string host_of(const NodeRecord& r) { return std::string(r.host, strnlen(r.host, kHostWidth)); }
-
 // The switch tree for the tables: member 0 (world rank 0, the one rank that
 // holds the topology) finds every member's leaf from the gathered hosts and
 // broadcasts them ([S, leaf of member 0..N-1], -1 unknown); each member

@@ -30,8 +30,6 @@ double median_latency(const std::vector<float>& row, int self) {
   return median_of(values);
 }
 
-std::string host_of(const NodeRecord& r) { return std::string(r.host, strnlen(r.host, kHostWidth)); }
-
 std::int64_t copy_peers(const std::vector<model::LowPeer>& from, PeerBps (&to)[model::kMaxLowPeersPerNode]) {
   const std::size_t n = std::min(from.size(), model::kMaxLowPeersPerNode);
   for (std::size_t k = 0; k < n; ++k) to[k] = {from[k].peer, from[k].Bps};
@@ -87,6 +85,8 @@ std::vector<Table> tree_tables(const std::vector<NodeRecord>& records, const Lin
 }
 
 }  // namespace
+
+std::string host_of(const NodeRecord& r) { return std::string(r.host, strnlen(r.host, kHostWidth)); }
 
 NodeRecord summarize_member(const MemberRows& rows, int self, int world_rank, const std::string& host) {
   const std::vector<double> send = as_doubles(rows.send_Bps), recv = as_doubles(rows.recv_Bps);

@@ -52,6 +52,8 @@ struct NodeRecord {
 };
 
 NodeRecord summarize_member(const MemberRows& rows, int self, int world_rank, const std::string& host);
+// The record's host name (its fixed-width field, up to the first NUL).
+std::string host_of(const NodeRecord& record);
 
 Table make_links_nodes_table();
 Table make_links_hosts_table();

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 
+#include "model/RobustStats.hpp"
 #include "model/UplinkVerdicts.hpp"
 
 namespace bws::model {
@@ -110,6 +111,23 @@ std::vector<LinkVerdict> pair_verdicts(const LinkMapSummary& map, const std::vec
       found.push_back({{i, j}, std::move(v)});
     }
   }
+  // A slow step, not slow links: in the shift pattern step k pairs every
+  // i with i + k, all at once, so a stall of the whole step (the OS, other
+  // jobs' traffic, ranks sharing cores) lowers the step's pairs together,
+  // while a bad link lowers one. A shift where half the nodes or more
+  // (at least 2) have a low pair is a slow step.
+  // Within a slow step a pair far below the step's other low pairs
+  // (fraction x their median) is still named: the step's stall does not
+  // explain it.
+  const auto shift_of = [n](const auto& f) { return (f.first.second + n - f.first.first) % n; };
+  std::map<std::size_t, std::vector<double>> low_in_shift;
+  for (const auto& f : found) low_in_shift[shift_of(f)].push_back(f.second.measured_Bps);
+  const auto slow_step = [&](const auto& f) {
+    const std::vector<double>& step = low_in_shift[shift_of(f)];
+    return step.size() >= kMinPairsForSlowStep && 2 * step.size() >= n &&
+           !(f.second.measured_Bps < rule.fraction * median_of(step));
+  };
+  found.erase(std::remove_if(found.begin(), found.end(), slow_step), found.end());
   std::stable_sort(found.begin(), found.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
   std::vector<LinkVerdict> out;
   for (auto& f : found) out.push_back(std::move(f.second));

@@ -21,7 +21,11 @@
 //     its leaf has an uplink verdict and the node is normal within its leaf.
 //   links.pair: i -> j below fraction * i's median send, confirmed by j
 //     (i is among j's low receives) when j measured receives; neither i nor j
-//     has a node verdict; the leaves' block has no uplink verdict.
+//     has a node verdict; the leaves' block has no uplink verdict; and not
+//     one of a slow step: when half the nodes or more (at least
+//     kMinPairsForSlowStep) have such a pair in one shift k (j = i + k mod
+//     N), the step was slow as a whole, a transient, and only its pairs
+//     below fraction * the median of its low pairs are named.
 // N = 2 gives nothing (one value per direction, no reference); N = 3 gives
 // pair verdicts but no node verdicts. Pure.
 #include <string>
@@ -41,6 +45,8 @@ inline constexpr const char* kLinksUplink = "links.uplink";
 
 // Peers a node needs for a node verdict (see above).
 inline constexpr int kMinPeersForNodeVerdict = 3;
+// Low pairs of one shift that, with half the nodes or more, make a slow step.
+inline constexpr std::size_t kMinPairsForSlowStep = 2;
 // Leaf blocks out of (into) a leaf needed to blame its uplink alone.
 inline constexpr int kMinBlocksForLeafUplink = 2;
 

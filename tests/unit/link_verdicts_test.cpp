@@ -151,6 +151,34 @@ TEST(LinkVerdicts, MembersSharingAHostGetPairVerdictsButNoNodeVerdict) {
             (std::vector<std::string>{"links.pair " + host_name(2) + "->" + host_name(6)}));
 }
 
+// A stall of a whole step lowers every pair i -> i + k of that step at
+// once: a transient, not links. Below half the nodes, the pairs are named.
+TEST(LinkVerdicts, ASlowStepIsNoPairVerdictAFewSlowPairsOfOneShiftAre) {
+  const auto step3 = make_matrices(8, [](int i, int j) { return (j - i + 8) % 8 == 3 ? 0.1 : 1.0; });
+  EXPECT_TRUE(diagnose(step3).empty());
+  const auto half_of_step3 =
+      make_matrices(8, [](int i, int j) { return (j - i + 8) % 8 == 3 && i % 2 == 0 ? 0.1 : 1.0; });
+  EXPECT_TRUE(diagnose(half_of_step3).empty());  // 4 of 8: half the nodes
+  const auto three_of_step3 = make_matrices(8, [](int i, int j) { return (j - i + 8) % 8 == 3 && i < 3 ? 0.1 : 1.0; });
+  EXPECT_EQ(described(diagnose(three_of_step3)),
+            (std::vector<std::string>{"links.pair " + host_name(0) + "->" + host_name(3),
+                                      "links.pair " + host_name(1) + "->" + host_name(4),
+                                      "links.pair " + host_name(2) + "->" + host_name(5)}));
+  // Three nodes, step 1 stalled: each node's one pair of it is low.
+  const auto three_nodes = make_matrices(3, [](int i, int j) { return (j - i + 3) % 3 == 1 ? 0.05 : 1.0; });
+  EXPECT_TRUE(diagnose(three_nodes).empty());
+  // A pair far below its slow step's other pairs is still named.
+  const auto pair_in_slow_step = make_matrices(8, [](int i, int j) {
+    if ((j - i + 8) % 8 != 3) return 1.0;
+    return i == 6 ? 0.001 : 0.1;
+  });
+  EXPECT_EQ(described(diagnose(pair_in_slow_step)),
+            (std::vector<std::string>{"links.pair " + host_name(6) + "->" + host_name(1)}));
+  const auto one_pair_of_three = make_matrices(3, [](int i, int j) { return i == 0 && j == 2 ? 0.05 : 1.0; });
+  EXPECT_EQ(described(diagnose(one_pair_of_three)),
+            (std::vector<std::string>{"links.pair " + host_name(0) + "->" + host_name(2)}));
+}
+
 TEST(LinkVerdicts, SlowPairIsThatPairOnly) {
   for (int n : kSizes) {
     const int to = n > 9 ? 9 : n - 1;  // 2 -> 9, or 2 -> the last host

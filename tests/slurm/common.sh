@@ -13,6 +13,9 @@ fi
 rm -rf "$work" && mkdir -p "$work"
 trap slurm_cluster_stop EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# The pretend nodes all live at 127.0.0.1: Open MPI's TCP stays on the
+# loopback (the VM's other interface once refused connects under load).
+export OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
 # What the job template reads (sbatch exports the environment to the job).
 export BWSURVEY=$bwsurvey BWS_OUT_DIR=$work
 # Short enough for CI on 2 cores: 1 thread per rank, 3 message sizes, one ring.
@@ -27,14 +30,29 @@ start_cluster() {
 
 # Submits with sbatch (arguments as given), waits, prints the job's log and
 # sets job_id and job_exit.
+# Open MPI's start-up across pretend nodes crashes now and then (a task's
+# segfault in MPI_Init, before bwsurvey printed anything; once in a CI run
+# beside stress-ng, and docs/design-notes.md "Slurm tests"): srun -K
+# (SLURM_KILL_BAD_EXIT) ends such a step instead of leaving the other ranks
+# waiting for the dead one, and such a job is submitted once more. A job
+# in which bwsurvey printed a line is never retried.
 run_job() {
-  job_id=$(sbatch --parsable --output="$work/job-%j.log" "$@")
-  local state
-  state=$(slurm_wait_job "$job_id" 240)
-  job_exit=$(slurm_job_exit_code "$job_id")
-  echo "---- job $job_id: $state, exit code $job_exit"
-  cat "$work/job-$job_id.log" || true
-  echo "----"
+  local state attempt log
+  for attempt in 1 2; do
+    job_id=$(SLURM_KILL_BAD_EXIT=1 sbatch --parsable --output="$work/job-%j.log" "$@")
+    state=$(slurm_wait_job "$job_id" 240)
+    job_exit=$(slurm_job_exit_code "$job_id")
+    log=$work/job-$job_id.log
+    echo "---- job $job_id: $state, exit code $job_exit"
+    cat "$log" || true
+    echo "----"
+    if [ "$attempt" = 1 ] && [ "$job_exit" != 0 ] && ! grep -q "^bwsurvey" "$log" 2>/dev/null &&
+      grep -Eq "Segmentation fault|MPI_Init" "$log" 2>/dev/null; then
+      echo "job $job_id: the MPI start-up failed before bwsurvey ran; submitting it once more"
+      continue
+    fi
+    return 0
+  done
 }
 
 # On pretend nodes that share 2 cores, b_eff cannot scale: the linear-scaling

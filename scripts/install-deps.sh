@@ -5,7 +5,8 @@
 # DGEMM), h5py and matplotlib for the analysis and the tests, likwid, hpcc
 # and clpeak for the comparison benchmarks (bench/), and Slurm with munge
 # for the Slurm integration tests (no daemon is started: the tests start
-# their own cluster).
+# their own cluster); SQLite for the history archive; Prometheus's promtool
+# and node_exporter to test the metrics export.
 set -euo pipefail
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
@@ -15,12 +16,14 @@ packages=(
   libhdf5-dev hdf5-tools
   libhwloc-dev hwloc
   libboost-program-options-dev
+  libsqlite3-dev
   libgtest-dev
   ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd clinfo
   python3 python3-h5py python3-numpy python3-matplotlib
   libopenblas-dev
   likwid hpcc clpeak
   slurmctld slurmd slurm-client munge
+  prometheus prometheus-node-exporter
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -19,19 +19,33 @@ slurm_cluster_install() {
   fi
 }
 
-# A free TCP port range of $1 ports starting at a pid-derived base.
+# A free TCP port range of $1 ports starting at a pid-derived base; $2
+# (default 0) moves the search on, for another try after a start failed.
 slurm_cluster_free_ports() {
-  local count=$1 base
-  for attempt in $(seq 0 50); do
+  local count=$1 first=${2:-0} base
+  for attempt in $(seq "$first" $((first + 50))); do
     base=$(( 20000 + ( ($$ * 7 + attempt * 97) % 30000 ) ))
     local busy=0
     for p in $(seq "$base" $((base + count - 1))); do
-      if ss -Htln "sport = :$p" 2>/dev/null | grep -q .; then busy=1; break; fi
+      if ss -Htan "sport = :$p" 2>/dev/null | grep -q .; then busy=1; break; fi
     done
     [ $busy -eq 0 ] && { echo "$base"; return 0; }
   done
   echo "slurm fixture: no free ports" >&2
   return 1
+}
+
+# Whether the daemon of pid file $1 is running: 0 running, 1 dead (or
+# never wrote its pid after $2 polls of 0.2 s), 2 not known yet.
+slurm_cluster_daemon_state() {
+  local file=$1 polls=$2 pid
+  if [ -s "$file" ]; then
+    pid=$(cat "$file" 2>/dev/null)
+    [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && return 0
+    return 1
+  fi
+  [ "$polls" -ge 25 ] && return 1
+  return 2
 }
 
 slurm_cluster_start() {
@@ -58,8 +72,30 @@ slurm_cluster_start() {
     --pid-file="$dir/munge/munged.pid" --log-file="$dir/munge/munged.log" --seed-file="$dir/munge/munged.seed"
   munge -n -S "$dir/munge/munge.socket" | unmunge -S "$dir/munge/munge.socket" >/dev/null
 
-  local port
-  port=$(slurm_cluster_free_ports $((nodes + 1)))
+  # A port another process takes between the check and the bind (a test
+  # beside this one, a daemon of a cluster just stopped) makes slurmctld or
+  # a slurmd exit at once ("Address already in use"): such a start is
+  # stopped and tried again on other ports, never waited on.
+  local attempt port=0
+  for attempt in 0 1 2 3 4; do
+    port=$(slurm_cluster_free_ports $((nodes + 1)) $((attempt * 53))) || return 1
+    slurm_cluster_write_conf "$dir" "$nodes" "$port" "$topology"
+    export SLURM_CONF=$dir/slurm.conf
+    slurm_cluster_start_daemons "$dir" "$nodes" && return 0
+    echo "slurm fixture: start on ports $port-$((port + nodes)) failed (try $((attempt + 1)) of 5); trying other ports" >&2
+    tail -3 "$dir/log/slurmctld.log" >&2 2>/dev/null || true
+    slurm_cluster_stop_daemons "$dir"
+    rm -rf "$dir/state" "$dir/log" "$dir/run"
+    mkdir -p "$dir/state" "$dir/log" "$dir/run"
+  done
+  echo "slurm fixture: the cluster did not start in 5 tries (ports in use, or the daemons failing: see $dir/log)" >&2
+  return 1
+}
+
+# Writes slurm.conf (and topology.conf) for DIR NODES PORT [TOPOLOGY].
+slurm_cluster_write_conf() {
+  local dir=$1 nodes=$2 port=$3 topology=$4 i cpus
+  cpus=$(nproc)
   # Every pretend node declares this machine's CPUs (they share them).
   {
     echo "ClusterName=bwstest"
@@ -100,22 +136,28 @@ slurm_cluster_start() {
       cp "$topology" "$dir/topology.conf"
     fi
   } >"$dir/slurm.conf"
-  export SLURM_CONF=$dir/slurm.conf
+}
 
+# Starts slurmctld and the slurmds; 0 once every node is idle, 1 as soon as
+# a daemon died (or after 30 s without every node idle).
+slurm_cluster_start_daemons() {
+  local dir=$1 nodes=$2 i t f
   slurmctld -i
   for i in $(seq 1 "$nodes"); do
     # Its own UTS namespace: `hostname` and MPI_Get_processor_name say n$i in its jobs.
     unshare --uts sh -c "hostname n$i && exec slurmd -N n$i"
   done
-  local t
-  for t in $(seq 1 100); do
-    [ "$(sinfo -h -o '%t' 2>/dev/null | grep -c idle)" -ge 1 ] &&
-      [ "$(sinfo -h -N -o '%N %t' 2>/dev/null | grep -c ' idle')" -eq "$nodes" ] && return 0
+  for t in $(seq 1 150); do
+    for f in "$dir/run/slurmctld.pid" $(for i in $(seq 1 "$nodes"); do echo "$dir/run/slurmd-n$i.pid"; done); do
+      local state=0
+      slurm_cluster_daemon_state "$f" "$t" || state=$?
+      [ "$state" -eq 1 ] && { echo "slurm fixture: $(basename "$f" .pid) is not running" >&2; return 1; }
+    done
+    [ "$(timeout 5 sinfo -h -N -o '%N %t' 2>/dev/null | grep -c ' idle')" -eq "$nodes" ] && return 0
     sleep 0.2
   done
-  echo "slurm fixture: the nodes did not become idle" >&2
-  sinfo -N >&2 || true
-  tail -20 "$dir/log/slurmctld.log" >&2 || true
+  echo "slurm fixture: the nodes did not become idle in 30 s" >&2
+  timeout 5 sinfo -N >&2 || true
   return 1
 }
 
@@ -130,22 +172,26 @@ slurm_cluster_kill_pidfile() {
   kill -9 "$pid" 2>/dev/null || true
 }
 
-slurm_cluster_stop() {
-  local dir=${SLURM_CLUSTER_DIR:-}
-  [ -n "$dir" ] || return 0
-  if [ -n "${SLURM_CONF:-}" ]; then scancel --full -u "$(id -un)" 2>/dev/null || true; fi
-  local f
+# Stops slurmctld, the slurmds and their leftover slurmstepds of DIR.
+slurm_cluster_stop_daemons() {
+  local dir=$1 f pid
   for f in "$dir"/run/slurmd-*.pid; do slurm_cluster_kill_pidfile "$f"; done
   slurm_cluster_kill_pidfile "$dir/run/slurmctld.pid"
   # A slurmstepd can hang in PMIx finalize after a failed step: kill such
   # leftovers by pid, only those whose spool directory is ours.
-  local pid
   for pid in $(pgrep -x slurmstepd 2>/dev/null); do
     if grep -qs "$dir" "/proc/$pid/cmdline" "/proc/$pid/environ" 2>/dev/null ||
        ls -l "/proc/$pid/cwd" 2>/dev/null | grep -q "$dir"; then
       kill -9 "$pid" 2>/dev/null || true
     fi
   done
+}
+
+slurm_cluster_stop() {
+  local dir=${SLURM_CLUSTER_DIR:-}
+  [ -n "$dir" ] || return 0
+  if [ -n "${SLURM_CONF:-}" ]; then timeout 10 scancel --full -u "$(id -un)" 2>/dev/null || true; fi
+  slurm_cluster_stop_daemons "$dir"
   slurm_cluster_kill_pidfile "$dir/munge/munged.pid"
   SLURM_CLUSTER_DIR=
 }

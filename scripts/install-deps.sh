@@ -16,7 +16,7 @@ packages=(
   libhdf5-dev hdf5-tools
   libhwloc-dev hwloc
   libboost-program-options-dev
-  libsqlite3-dev
+  libsqlite3-dev sqlite3
   libgtest-dev
   ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd clinfo
   python3 python3-h5py python3-numpy python3-matplotlib

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The history archive end to end on pretend nodes: ten quick STREAM surveys
+# of four nodes, n3 made slow (its kernels take 4x as long,
+# BWSURVEY_SLOW_HOST) from the sixth on, go into an archive; `bwreport
+# history changes` names n3 and the sixth survey's start, and nothing else;
+# `bwreport history baseline` writes a reference file that the next survey
+# reads and by which n3 fails and is named.
+# Four nodes share two cores: each node's Triad moves from survey to survey
+# (56-60 GB/s measured beside compiles, more beside a CPU hog: docs/
+# PERFORMANCE.md, "History on pretend nodes"); --min-change 0.3 keeps such
+# moves out, and a 4x slowdown (-75 %) is far beyond it.
+stream_elements=4M
+. "$(dirname "$0")/common.sh"
+start_cluster 4
+archive=$work/history.sqlite
+export BWS_RETEST=0
+survey_options=("${quick_options[@]}" --tests stream --stream.reps 10)
+files=()
+for i in $(seq 1 10); do
+  if [ "$i" -ge 6 ]; then export BWSURVEY_SLOW_HOST=n3:4; fi
+  run_job --nodes=4 "$repo/jobs/survey.sbatch" "${survey_options[@]}"
+  [ "$job_exit" = 0 ] || { echo "survey $i: exit code $job_exit, expected 0"; exit 1; }
+  files+=("$work/survey-$job_id.h5")
+done
+"$bwreport" history add "$archive" "${files[@]}"
+# The same files once more: nothing new.
+"$bwreport" history add "$archive" "${files[@]}" | tee "$work/readd.txt"
+[ "$(sqlite3 "$archive" 'SELECT COUNT(*) FROM surveys')" = 10 ] || { echo "expected 10 surveys in the archive"; exit 1; }
+# The sixth survey's start, read from its file (not from the archive).
+sixth_start=$(/usr/bin/python3 -c "import h5py,sys; print(h5py.File(sys.argv[1],'r').attrs['created_utc'])" "${files[5]}")
+echo "sixth survey started $sixth_start"
+"$bwreport" history changes "$archive" --min-change 0.3 | tee "$work/changes.txt"
+"$bwreport" history changes "$archive" --min-change 0.3 --format tsv >"$work/changes.tsv"
+cat "$work/changes.tsv"
+/usr/bin/python3 - "$work/changes.tsv" "$sixth_start" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
+assert rows, "no change found"
+for r in rows:
+    assert r["host"] == "n3", f"a change on {r['host']}: {r}"
+    assert r["changed_utc"] == sys.argv[2], f"change dated {r['changed_utc']}, expected {sys.argv[2]}"
+    assert float(r["change_percent"]) < -50, f"n3's change {r['change_percent']} %, expected about -75"
+print(f"history changes: {len(rows)} row(s), all n3 at {sys.argv[2]}")
+PY
+"$bwreport" history show "$archive" --node n3 | tee "$work/show.txt"
+grep -q "n3" "$work/show.txt"
+# A baseline from the archive, and a survey that reads it: n3 (still slow)
+# fails its reference, and the file says so.
+"$bwreport" history baseline "$archive" --out "$work/ref.ini"
+cat "$work/ref.ini"
+run_job --nodes=4 "$repo/jobs/survey.sbatch" "${survey_options[@]}" --reference "$work/ref.ini"
+[ "$job_exit" = 3 ] || { echo "the survey with the baseline: exit code $job_exit, expected 3 (n3 below its reference)"; exit 1; }
+/usr/bin/python3 - "$work/survey-$job_id.h5" <<'PY'
+import h5py, sys
+f = h5py.File(sys.argv[1], "r")
+checks = f["checks"][:]
+def text(v): return v.decode() if isinstance(v, bytes) else str(v)
+model = [r for r in checks if text(r["kind"]) == "model" and text(r["check"]).startswith("reference.")]
+assert model, "no reference check rows"
+# subject: "<host> <metric>"
+failed = {text(r["subject"]).split(" ")[0] for r in model if not int(r["passed"])}
+assert "n3" in failed, f"n3 did not fail its reference: failed {failed}"
+print(f"reference checks: {len(model)} rows, failed on {sorted(failed)}")
+PY

@@ -58,11 +58,7 @@ std::vector<ArchivedMetric> metrics_of_host(SqliteDb& db, std::int64_t host) {
 }
 
 std::vector<SeriesPoint> node_series(SqliteDb& db, std::int64_t host, std::int64_t metric) {
-  SqliteStatement q = db.prepare(
-      "SELECT s.id, s.started_utc, s.job_id, v.value, v.valid, v.flagged, c.median, v.cohort_id "
-      "FROM node_values v JOIN surveys s ON s.id = v.survey_id "
-      "LEFT JOIN cohort_stats c ON c.survey_id = v.survey_id AND c.metric_id = v.metric_id AND c.cohort_id = v.cohort_id "
-      "WHERE v.host_id = ?1 AND v.metric_id = ?2 ORDER BY s.started_unix_s, s.id");
+  SqliteStatement q = db.prepare(kNodeSeriesSql);
   q.bind(1, host).bind(2, metric);
   // An archive written without cohort_stats rows (by another tool): the
   // median from that survey's values of the cohort.
@@ -96,9 +92,7 @@ std::vector<Mover> movers(SqliteDb& db, std::int64_t metric, std::size_t top) {
     while (q.step()) survey_order[q.column_int64(0)] = {q.column_int64(1), q.column_text(2)};
   }
   // Hosts outer, the primary key (host_id, metric_id) inner: only this metric's rows are read.
-  SqliteStatement q = db.prepare(
-      "SELECT h.name, v.survey_id, v.value FROM hosts h CROSS JOIN node_values v "
-      "ON v.host_id = h.id AND v.metric_id = ?1 WHERE v.valid = 1 ORDER BY h.id");
+  SqliteStatement q = db.prepare(kMoversSql);
   q.bind(1, metric);
   std::vector<Mover> found;
   std::string host;

@@ -13,6 +13,18 @@
 
 namespace bws::history {
 
+// The two queries that read many rows (bench/history_archive_scale shows
+// their EXPLAIN QUERY PLAN): ?1 host id, ?2 metric id; ?1 metric id.
+inline constexpr const char* kNodeSeriesSql =
+    "SELECT s.id, s.started_utc, s.job_id, v.value, v.valid, v.flagged, c.median, v.cohort_id "
+    "FROM node_values v JOIN surveys s ON s.id = v.survey_id "
+    "LEFT JOIN cohort_stats c ON c.survey_id = v.survey_id AND c.metric_id = v.metric_id AND c.cohort_id = v.cohort_id "
+    "WHERE v.host_id = ?1 AND v.metric_id = ?2 ORDER BY s.started_unix_s, s.id";
+// Hosts outer, the primary key (host_id, metric_id) inner: only this metric's rows are read.
+inline constexpr const char* kMoversSql =
+    "SELECT h.name, v.survey_id, v.value FROM hosts h CROSS JOIN node_values v "
+    "ON v.host_id = h.id AND v.metric_id = ?1 WHERE v.valid = 1 ORDER BY h.id";
+
 struct ArchivedMetric {
   std::int64_t id = 0;
   std::string name, unit;

@@ -83,6 +83,8 @@ void prepare_archive(SqliteDb& db) {
   db.prepare("INSERT INTO archive_info(key, value) VALUES('created_utc', ?1)").bind(1, utc_now_iso8601()).step();
 }
 
+void tune_for_bulk_insert(SqliteDb& db) { db.exec("PRAGMA cache_size = -262144"); }
+
 std::int64_t survey_with_sha256(SqliteDb& db, const std::string& sha256) {
   SqliteStatement q = db.prepare("SELECT id FROM surveys WHERE sha256 = ?1");
   q.bind(1, sha256);

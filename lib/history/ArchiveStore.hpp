@@ -20,6 +20,10 @@ void require_archive_version(SqliteDb& db);
 // database; an existing archive is only checked.
 void prepare_archive(SqliteDb& db);
 
+// A larger page cache for the writer (256 MiB): one survey's rows land on
+// pages all over the primary key's B-tree of a large archive.
+void tune_for_bulk_insert(SqliteDb& db);
+
 // The survey id of an archived file with this content hash, or 0.
 std::int64_t survey_with_sha256(SqliteDb& db, const std::string& sha256);
 

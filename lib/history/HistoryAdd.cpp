@@ -45,6 +45,7 @@ int run_add(const report::CommandArgs& args, std::ostream& out) {
   const bool existing_archive = std::filesystem::file_size(archive, ec) > 0 && !ec;
   SqliteDb db(archive, SqliteDb::Mode::kReadWriteCreate);
   if (existing_archive) require_archive_version(db);  // before any write: a foreign file stays untouched
+  tune_for_bulk_insert(db);
   SqliteTransaction transaction(db);
   prepare_archive(db);
   const std::string added_utc = utc_now_iso8601();

@@ -4,6 +4,7 @@
 // archives; `history show` for a node and the movers of a synthetic
 // archive (rows inserted directly with the schema); the dispatcher.
 #include <sqlite3.h>
+#include <stdlib.h>
 
 #include <algorithm>
 #include <cmath>
@@ -390,6 +391,32 @@ TEST_F(HistoryArchive, MoversAreSortedByTheMoveAgainstTheNodesOwnPast) {
   EXPECT_EQ(rows[2][0], "up5");
   EXPECT_EQ(rows[2][4], "+5.0");
   EXPECT_EQ(rows[2][5], "2");
+}
+
+// --plot runs analysis/history_plot.py with the fixed arguments (a stand-in
+// script here, found through BWSURVEY_ANALYSIS_DIR, records its argv).
+TEST_F(HistoryArchive, PlotRunsTheHistoryPlotScriptWithTheArchiveNodeAndMetric) {
+  write_survey(file("s1.h5"), first_survey());
+  ASSERT_EQ(bwreport_history({"add", file("a.db"), file("s1.h5")}).code, 0);
+  fs::create_directory(file("analysis"));
+  {
+    std::ofstream script(file("analysis/history_plot.py"));
+    script << "import sys\nout = sys.argv[sys.argv.index('--out') + 1]\n"
+              "open(out, 'w').write('\\n'.join(sys.argv[1:]))\n";
+  }
+  ::setenv("BWSURVEY_ANALYSIS_DIR", file("analysis").c_str(), 1);
+  ::setenv("BWSURVEY_PYTHON", "/usr/bin/python3", 1);
+  const CommandRun r = bwreport_history({"show", file("a.db"), "--node", "n1", "--metric", "stream.triad", "--plot",
+                                         file("n1.png")});
+  const CommandRun unknown = bwreport_history({"show", file("a.db"), "--node", "n9", "--plot", file("n9.png")});
+  ::unsetenv("BWSURVEY_ANALYSIS_DIR");
+  ::unsetenv("BWSURVEY_PYTHON");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(file_bytes(file("n1.png")),
+            file("a.db") + "\n--node\nn1\n--metric\nstream.triad\n--out\n" + file("n1.png"));
+  EXPECT_EQ(unknown.code, 2);  // checked before Python starts
+  EXPECT_FALSE(fs::exists(file("n9.png")));
+  EXPECT_EQ(bwreport_history({"show", file("a.db"), "--metric", "stream.triad", "--plot", file("x.png")}).code, 2);
 }
 
 TEST(HistoryCommand, UnknownSubCommandIsOneLineAndExitTwo) {

@@ -229,7 +229,7 @@ TEST_F(HistoryArchive, ReAddingTheSameContentIsANoOp) {
   EXPECT_NE(again.out.find("copy.h5: already in the archive as survey 1"), std::string::npos) << again.out;
   EXPECT_EQ(one(file("a.db"), "SELECT count(*) FROM surveys"), "1");
   EXPECT_EQ(one(file("a.db"), "SELECT count(*) FROM node_values"), "4");
-  (void)before;
+  EXPECT_EQ(file_bytes(file("a.db")), before);  // not one byte written
 }
 
 TEST_F(HistoryArchive, SecondSurveyAddsASecondPointToEachSeries) {

@@ -44,6 +44,15 @@ CREATE TABLE IF NOT EXISTS node_values(
   flagged INTEGER NOT NULL,        -- 1: the survey's /flags names this host and metric
   PRIMARY KEY(host_id, metric_id, survey_id)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS node_values_by_survey ON node_values(survey_id, metric_id);
+-- Each survey's cohort medians, written by 'history add' (a node's value as
+-- a % of its cohort's median without reading all nodes of every survey).
+CREATE TABLE IF NOT EXISTS cohort_stats(
+  survey_id INTEGER NOT NULL REFERENCES surveys(id),
+  metric_id INTEGER NOT NULL REFERENCES metrics(id),
+  cohort_id INTEGER NOT NULL REFERENCES cohorts(id),
+  median REAL NOT NULL,            -- of the valid values, the metric's unit
+  n_valid INTEGER NOT NULL,
+  PRIMARY KEY(survey_id, metric_id, cohort_id)) WITHOUT ROWID;
 CREATE VIEW IF NOT EXISTS node_series AS
   SELECT s.id AS survey_id, s.started_utc, s.started_unix_s, s.job_id, s.status,
          h.name AS host, m.name AS metric, m.unit, m.higher_is_better,

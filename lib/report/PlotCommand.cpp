@@ -26,40 +26,6 @@ const char* const kUsage =
     "  --ai X          a kernel's arithmetic intensity (FLOP/byte) drawn on the roofline plot\n"
     "  --type T        which ceilings the roofline plot draws: double (default) or float\n";
 
-std::string python_interpreter() {
-  if (const char* p = std::getenv("BWSURVEY_PYTHON"); p && *p) return p;
-  if (::access("/usr/bin/python3", X_OK) == 0) return "/usr/bin/python3";
-  return "python3";
-}
-
-std::string self_executable(const std::string& fallback) {
-  std::error_code ec;
-  const fs::path p = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? fallback : p.string();
-}
-
-// Runs argv; returns its exit status. Throws RuntimeFailure when it could
-// not start (the child's 127).
-int run_program(const std::vector<std::string>& argv) {
-  std::vector<char*> c_argv;
-  for (const std::string& a : argv) c_argv.push_back(const_cast<char*>(a.c_str()));
-  c_argv.push_back(nullptr);
-  const pid_t pid = ::fork();
-  if (pid < 0) throw RuntimeFailure(std::string("cannot start ") + argv[0] + ": " + std::strerror(errno));
-  if (pid == 0) {
-    ::execvp(c_argv[0], c_argv.data());
-    _exit(127);
-  }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) throw RuntimeFailure(std::string("waitpid: ") + std::strerror(errno));
-  if (WIFEXITED(status)) {
-    if (WEXITSTATUS(status) == 127) throw RuntimeFailure("could not run " + argv[0]);
-    return WEXITSTATUS(status);
-  }
-  return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-}
-
 int run_plot(const CommandArgs& args, std::ostream& out) {
   std::vector<std::string> files, extra;
   std::string out_dir;
@@ -105,7 +71,41 @@ int run_plot(const CommandArgs& args, std::ostream& out) {
 
 }  // namespace
 
-std::optional<std::string> find_report_script(const std::string& executable_path) {
+std::string python_interpreter() {
+  if (const char* p = std::getenv("BWSURVEY_PYTHON"); p && *p) return p;
+  if (::access("/usr/bin/python3", X_OK) == 0) return "/usr/bin/python3";
+  return "python3";
+}
+
+std::string self_executable(const std::string& fallback) {
+  std::error_code ec;
+  const fs::path p = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fallback : p.string();
+}
+
+// Runs argv; returns its exit status. Throws RuntimeFailure when it could
+// not start (the child's 127).
+int run_program(const std::vector<std::string>& argv) {
+  std::vector<char*> c_argv;
+  for (const std::string& a : argv) c_argv.push_back(const_cast<char*>(a.c_str()));
+  c_argv.push_back(nullptr);
+  const pid_t pid = ::fork();
+  if (pid < 0) throw RuntimeFailure(std::string("cannot start ") + argv[0] + ": " + std::strerror(errno));
+  if (pid == 0) {
+    ::execvp(c_argv[0], c_argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) throw RuntimeFailure(std::string("waitpid: ") + std::strerror(errno));
+  if (WIFEXITED(status)) {
+    if (WEXITSTATUS(status) == 127) throw RuntimeFailure("could not run " + argv[0]);
+    return WEXITSTATUS(status);
+  }
+  return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+std::optional<std::string> find_analysis_script(const std::string& script_name, const std::string& executable_path) {
   std::vector<fs::path> candidates;
   if (const char* dir = std::getenv("BWSURVEY_ANALYSIS_DIR"); dir && *dir) candidates.emplace_back(dir);
   const fs::path bin_dir = fs::path(executable_path).parent_path();
@@ -114,10 +114,14 @@ std::optional<std::string> find_report_script(const std::string& executable_path
   candidates.push_back(fs::path(BWS_SOURCE_DIR) / "analysis");  // the tree it was built from
   for (const fs::path& dir : candidates) {
     std::error_code ec;
-    const fs::path script = dir / kReportScriptName;
+    const fs::path script = dir / script_name;
     if (fs::is_regular_file(script, ec)) return fs::weakly_canonical(script, ec).string();
   }
   return std::nullopt;
+}
+
+std::optional<std::string> find_report_script(const std::string& executable_path) {
+  return find_analysis_script(kReportScriptName, executable_path);
 }
 
 ReportCommand plot_command() {

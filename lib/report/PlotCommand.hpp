@@ -11,6 +11,7 @@
 // which has python3-h5py and python3-matplotlib), else python3 on PATH.
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace bws::report {
 
@@ -18,5 +19,15 @@ inline constexpr const char* kReportScriptName = "survey_report.py";
 
 // The first candidate directory holding the script, or nullopt.
 std::optional<std::string> find_report_script(const std::string& executable_path);
+// The same search for any script of the analysis folder (history_plot.py).
+std::optional<std::string> find_analysis_script(const std::string& script_name, const std::string& executable_path);
+
+// $BWSURVEY_PYTHON, else /usr/bin/python3, else python3 on PATH.
+std::string python_interpreter();
+// This process's executable (/proc/self/exe), else `fallback`.
+std::string self_executable(const std::string& fallback);
+// Runs argv and returns its exit status (128 + signal when killed);
+// RuntimeFailure when it could not start.
+int run_program(const std::vector<std::string>& argv);
 
 }  // namespace bws::report

@@ -1,0 +1,82 @@
+// `bwreport history add ARCHIVE FILE... [--partial]`: indexes survey files
+// into the archive. Every file is read and checked before the archive is
+// opened, and all of one call's surveys go in one transaction: a bad file
+// leaves the archive as it was (not even created), never half a survey.
+#include <filesystem>
+#include <ostream>
+#include <set>
+
+#include "core/Errors.hpp"
+#include "core/PrintableText.hpp"
+#include "core/Timestamps.hpp"
+#include "history/ArchiveStore.hpp"
+#include "history/HistoryCommands.hpp"
+
+namespace bws::history {
+namespace {
+
+namespace po = boost::program_options;
+
+int run_add(const report::CommandArgs& args, std::ostream& out) {
+  po::options_description desc("Options");
+  desc.add_options()("partial", po::bool_switch(),
+                     "also add surveys that are not complete (running, aborted), with status 'partial: <why>' "
+                     "(default: off, such a file is refused)");
+  const report::ParsedCommand parsed = report::parse_command("history add", args, desc, 2, -1);
+  if (parsed.help) {
+    report::print_command_help(out, history_add_command(), desc);
+    return kExitOk;
+  }
+  const bool partial = parsed.options["partial"].as<bool>();
+  const std::string& archive = parsed.positional[0];
+  const std::vector<std::string> files(parsed.positional.begin() + 1, parsed.positional.end());
+  report::refuse_output_over_input("history add", "ARCHIVE", archive, files);
+
+  std::vector<SurveyIndex> surveys;
+  for (const std::string& file : files) {
+    SurveyIndex index = read_survey_index(file);
+    if (!index.survey.incomplete_reason.empty() && !partial)
+      throw UsageError("'" + printable_text(file, 200) + "' is not a complete survey (" +
+                       index.survey.incomplete_reason + "); add it with --partial to keep it as partial");
+    surveys.push_back(std::move(index));
+  }
+
+  std::error_code ec;
+  const bool existing_archive = std::filesystem::file_size(archive, ec) > 0 && !ec;
+  SqliteDb db(archive, SqliteDb::Mode::kReadWriteCreate);
+  if (existing_archive) require_archive_version(db);  // before any write: a foreign file stays untouched
+  tune_for_bulk_insert(db);
+  SqliteTransaction transaction(db);
+  prepare_archive(db);
+  const std::string added_utc = utc_now_iso8601();
+  std::vector<std::string> lines;
+  for (std::size_t i = 0; i < surveys.size(); ++i) {
+    const SurveyIndex& index = surveys[i];
+    const std::string name = printable_text(files[i], 200);
+    if (const std::int64_t existing = survey_with_sha256(db, index.survey.sha256)) {
+      lines.push_back(name + ": already in the archive as survey " + std::to_string(existing) +
+                      " (same sha256); nothing added");
+      continue;
+    }
+    const std::string status =
+        index.survey.incomplete_reason.empty() ? std::string("complete") : "partial: " + index.survey.incomplete_reason;
+    const std::int64_t id = insert_survey(db, index, status, added_utc);
+    lines.push_back(name + ": added as survey " + std::to_string(id) + " (" + status + ", " +
+                    std::to_string(index.survey.nodes.size()) + " nodes, " + std::to_string(index.values.size()) +
+                    " node values, started " + printable_text(index.survey.started_utc, 40) + ")");
+  }
+  transaction.commit();
+  for (const std::string& line : lines) out << line << "\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+report::ReportCommand history_add_command() {
+  return {"add", "history add ARCHIVE FILE... [--partial]   index survey files into the archive (SQLite; made when missing)",
+          [](const report::CommandArgs& args, std::ostream& out) {
+            return report::with_command_name("history add", run_add, args, out);
+          }};
+}
+
+}  // namespace bws::history

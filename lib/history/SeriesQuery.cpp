@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/Errors.hpp"
+#include "core/PrintableText.hpp"
 #include "core/SampleStats.hpp"
 
 namespace bws::history {
@@ -19,6 +21,21 @@ std::optional<std::int64_t> ArchiveIndex::metric_id(const std::string& name) con
 }
 
 ArchiveIndex read_archive_index(SqliteDb& db) {
+  // A file that is not an archive (not SQLite, or without its tables) is
+  // the user's mistake: one line, exit 2.
+  std::size_t tables = 0;
+  try {
+    SqliteStatement names = db.prepare(
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('surveys', 'hosts', 'metrics', "
+        "'cohorts', 'node_values')");
+    if (names.step()) tables = static_cast<std::size_t>(names.column_int64(0));
+  } catch (const RuntimeFailure&) {
+    tables = 0;
+  }
+  if (tables != 5)
+    throw UsageError("archive '" + printable_text(db.path(), 200) +
+                     "' is not a history archive (no surveys, hosts, metrics, cohorts and node_values tables); "
+                     "give one made by 'bwreport history add'");
   ArchiveIndex index;
   SqliteStatement surveys = db.prepare(
       "SELECT id, started_utc, started_unix_s FROM surveys WHERE status = 'complete' ORDER BY started_unix_s, id");

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 #include <functional>
 
 #include "HistoryArchiveTestSupport.hpp"
@@ -124,9 +125,10 @@ TEST_F(HistoryChanges, MinChangeHidesSmallerSteps) {
 
 TEST_F(HistoryChanges, UnknownNodeOrMetricOrBadOptionIsOneLineExit2) {
   const std::string path = archive([](int, int) { return 100.0; });
+  std::ofstream(file("not.db")) << "survey.h5 is not an archive\n";
   for (const std::vector<std::string>& args :
        {std::vector<std::string>{path, "--node", "n77"}, {path, "--metric", "stream.copy"},
-        {path, "--min-change", "0"}, {path, "--format", "csv"}, {file("none.db")}}) {
+        {path, "--min-change", "0"}, {path, "--format", "csv"}, {file("none.db")}, {file("not.db")}}) {
     const test::CommandResult r = test::run_command(history::history_changes_command(), args);
     EXPECT_EQ(r.code, 2) << args[1];
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;

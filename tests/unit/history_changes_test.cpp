@@ -17,12 +17,12 @@ using bws::test::ArchiveBuilder;
 namespace {
 
 constexpr int kSurveys = 12;
-constexpr int kHosts = 6;
+constexpr int kHosts = 10;
 const std::string kTriad = "stream.triad[double]";
 
 // Survey ids are not in time order (they are the order files were added).
 std::int64_t survey_id(int position) { return (position * 5) % kSurveys + 1; }
-std::string host(int h) { return "n0" + std::to_string(h + 1); }
+std::string host(int h) { return (h < 9 ? "n0" : "n") + std::to_string(h + 1); }
 // +-1 % of deterministic noise.
 double noisy(double level, int h, int position) { return level * (1 + 0.01 * (((h * 37 + position * 11) % 7) - 3) / 3.0); }
 
@@ -83,7 +83,7 @@ TEST_F(HistoryChanges, OneNodesDropIsNamedWithItsDateAndSize) {
   // The text: a count of series, the change in GB/s, no survey-wide change.
   const test::CommandResult text = test::run_command(history::history_changes_command(), {path});
   EXPECT_EQ(text.code, 0);
-  EXPECT_NE(text.out.find("6 node series examined"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("10 node series examined"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("node changes: 1"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find(utc_ + "  n03  " + kTriad), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("GB/s"), std::string::npos);
@@ -137,4 +137,28 @@ TEST_F(HistoryChanges, UnknownNodeOrMetricOrBadOptionIsOneLineExit2) {
   const test::CommandResult r = test::run_command(history::history_changes_command(), {path, "--node", "n77"});
   EXPECT_NE(r.err.find("--node 'n77'"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(file("none.db")));
+}
+
+TEST_F(HistoryChanges, TextIsInDateOrderThenLargestFirst) {
+  // n02 -40 % at the 9th survey; n05 -25 % and n03 -15 % at the 5th.
+  const std::string path = archive([](int h, int p) {
+    if (h == 1 && p >= 8) return 60.0;
+    if (h == 4 && p >= 4) return 75.0;
+    if (h == 2 && p >= 4) return 85.0;
+    return 100.0;
+  });
+  const test::CommandResult text = test::run_command(history::history_changes_command(), {path});
+  ASSERT_EQ(text.code, 0) << text.err;
+  const std::size_t n05 = text.out.find("  n05  "), n03 = text.out.find("  n03  "), n02 = text.out.find("  n02  ");
+  ASSERT_NE(n05, std::string::npos) << text.out;
+  ASSERT_NE(n03, std::string::npos) << text.out;
+  ASSERT_NE(n02, std::string::npos) << text.out;
+  EXPECT_LT(n05, n03);
+  EXPECT_LT(n03, n02);
+  EXPECT_NE(text.out.find("node changes: 3"), std::string::npos) << text.out;
+  // --node given twice: the two nodes' rows alone.
+  const auto rows = tsv(path, {"--node", "n02", "--node", "n03"});
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[1][0], "n03");
+  EXPECT_EQ(rows[2][0], "n02");
 }

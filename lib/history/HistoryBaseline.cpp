@@ -156,6 +156,10 @@ int run_baseline(const CommandArgs& args, std::ostream& out) {
     lines[key.first].push_back({metric.name, target, fraction, metric.higher_is_better, metric.unit});
     cohort_surveys[key.first].insert(pool.surveys.begin(), pool.surveys.end());
   }
+  if (lines.empty())
+    throw UsageError("bwreport history baseline: archive '" + printable_text(path, 200) + "' has no valid value of a " +
+                     "metric this bwsurvey knows in a complete survey (" + std::to_string(index.surveys.size()) +
+                     " complete surveys); nothing to learn a reference from, no file written");
   std::map<std::int64_t, std::vector<std::string>> cohort_hosts;
   for (const auto& [host, cohort] : host_cohort) cohort_hosts[cohort].push_back(index.hosts.at(host));
 

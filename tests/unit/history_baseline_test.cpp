@@ -161,6 +161,12 @@ TEST_F(HistoryBaseline, BadOptionsAndTheArchiveAsOutputChangeNothing) {
     EXPECT_EQ(r.code, 2) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   }
+  // Nothing to learn from: no file.
+  const std::string empty = file("empty.db");
+  { ArchiveBuilder b(empty); b.survey(1, 0, "partial: killed"); b.value(1, "a01", kTriad, 1e9); }
+  const test::CommandResult r = test::run_command(history::history_baseline_command(), {empty, "--out", file("r.ini")});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("nothing to learn"), std::string::npos) << r.err;
   EXPECT_EQ(read_text(path), before);
   EXPECT_FALSE(std::filesystem::exists(file("r.ini")));
   EXPECT_FALSE(std::filesystem::exists(file("none.db")));

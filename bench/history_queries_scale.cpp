@@ -125,7 +125,7 @@ int main(int argc, char** argv) {
   std::printf("history changes --node n7: %.2f s\n", node_s);
   std::printf("history baseline: %.2f s\n", baseline_s);
   if (std::getenv("BWS_KEEP_ARCHIVE")) {
-    std::printf("kept %s\n%s", path.c_str(), sink.str().c_str());
+    std::printf("kept %s\n%s%s", path.c_str(), sink.str().c_str(), one.str().c_str());
     return 0;
   }
   std::filesystem::remove(path);

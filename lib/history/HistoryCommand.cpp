@@ -13,8 +13,8 @@ const std::vector<report::ReportCommand>& sub_commands() {
   static const std::vector<report::ReportCommand> kSubCommands = {
       history_add_command(),
       history_show_command(),
-      // history_changes_command() and history_baseline_command() (helper
-      // "base", other files) join this table when the branches are merged.
+      history_changes_command(),
+      history_baseline_command(),
   };
   return kSubCommands;
 }

@@ -1,0 +1,249 @@
+// bwreport history baseline ARCHIVE --out ref.ini: the --reference file
+// (model/References.hpp) learned from the site's own history. Per cohort and
+// metric: the target is the median of the cohort's valid values over its
+// most recent --window complete surveys; the bound on the bad side is
+// -k x 1.4826 x MAD / median (a robust standard deviation, in fractions of
+// the target), never tighter than kSpreadFloor: a metric that hardly varies
+// would otherwise flag a node for a 1 % dip. The good side stays open.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <ostream>
+#include <set>
+#include <sstream>
+
+#include "catalog/Registry.hpp"
+#include "core/Errors.hpp"
+#include "core/OptionText.hpp"
+#include "core/PrintableText.hpp"
+#include "core/SampleStats.hpp"
+#include "core/Timestamps.hpp"
+#include "history/HistoryCommands.hpp"
+#include "history/SeriesQuery.hpp"
+#include "model/References.hpp"
+#include "model/RobustStats.hpp"
+
+namespace po = boost::program_options;
+
+namespace bws::history {
+namespace {
+
+using report::CommandArgs;
+
+constexpr double kSpreadFloor = 0.05;  // bounds no tighter than 5 % of the target
+constexpr double kSpreadCap = 0.9;     // nor wider than 90 % (a bound at 0 judges nothing)
+
+struct Pool {
+  std::vector<double> values;
+  std::set<std::int64_t> surveys;  // survey ids in the window
+};
+
+struct Line {
+  std::string metric;
+  double target = 0;  // the metric's unit
+  double fraction = 0;
+  bool higher_is_better = true;
+  std::string unit;
+};
+
+std::string format(const char* spec, double v) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, spec, v);
+  return buf;
+}
+
+// A host name as a glob that matches it alone.
+std::string glob_escaped(const std::string& text) {
+  std::string s;
+  for (char c : text) {
+    if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\') s += '\\';
+    s += c;
+  }
+  return s;
+}
+
+std::string common_prefix(const std::vector<std::string>& names) {
+  if (names.empty()) return "";
+  std::string prefix = names.front();
+  for (const std::string& n : names) {
+    std::size_t i = 0;
+    while (i < prefix.size() && i < n.size() && prefix[i] == n[i]) ++i;
+    prefix.resize(i);
+  }
+  return prefix;
+}
+
+std::string line_text(const Line& l) {
+  const bool bytes = l.unit == "B/s";
+  const std::string target = format("%.6g", bytes ? l.target / 1e9 : l.target);
+  const std::string bound = format("%.4f", l.fraction);
+  return l.metric + " = " + target + ", " + (l.higher_is_better ? "-" + bound : "none") + ", " +
+         (l.higher_is_better ? "none" : bound) + ", " + (bytes ? "GB/s" : l.unit);
+}
+
+int run_baseline(const CommandArgs& args, std::ostream& out) {
+  po::options_description desc("Options");
+  desc.add_options()("out", po::value<std::string>(), "the reference file to write (required; replaced atomically)")(
+      "window", po::value<long long>()->default_value(10),
+      "surveys per cohort and metric, the most recent complete ones (default 10, 1 to 100000)")(
+      "k", po::value<double>()->default_value(4.0),
+      "bound = k robust standard deviations (1.4826 x MAD) of the window, at least 5 % (default 4, > 0 to 100)");
+  const report::ParsedCommand parsed = report::parse_command("history baseline", args, desc, 1, 1);
+  if (parsed.help) {
+    report::print_command_help(out, history_baseline_command(), desc);
+    return 0;
+  }
+  const std::string& path = parsed.positional[0];
+  if (!parsed.options.count("out")) throw UsageError("bwreport history baseline: --out: missing; allowed: a path of the reference file to write");
+  const std::string out_path = parsed.options["out"].as<std::string>();
+  if (out_path.empty()) throw UsageError("bwreport history baseline: --out: empty; allowed: a path of the reference file to write");
+  const long long window = parsed.options["window"].as<long long>();
+  if (window < 1 || window > 100000)
+    throw UsageError("bwreport history baseline: --window " + std::to_string(window) + ": allowed: 1 to 100000 surveys");
+  const double k = parsed.options["k"].as<double>();
+  if (!std::isfinite(k) || k <= 0 || k > 100)
+    throw UsageError("bwreport history baseline: --k " + format("%g", k) + ": allowed: > 0 to 100");
+  report::refuse_output_over_input("history baseline", "--out", out_path, {path});
+
+  SqliteDb db(path, SqliteDb::Mode::kReadOnly);
+  const ArchiveIndex index = read_archive_index(db);
+  const std::vector<model::NodeMetric> known = catalog::all_node_metrics();
+
+  // Newest survey first: each (cohort, metric) takes values until its window is full.
+  std::map<std::pair<std::int64_t, std::int64_t>, Pool> pools;  // (cohort, metric)
+  std::map<std::int64_t, std::int64_t> host_cohort;             // a host's cohort in its newest survey
+  std::map<std::int64_t, std::string> skipped;                  // metric id -> why
+  SqliteStatement statement = prepare_survey_metric(db);
+  std::set<std::int64_t> surveys_used;
+  for (const auto& [metric_id, metric] : index.metrics) {
+    std::string why;
+    const model::NodeMetric* resolved = model::resolve_metric_key(known, metric.name, why);
+    if (!resolved || resolved->unit != metric.unit) {
+      skipped[metric_id] = resolved ? "unit " + metric.unit + ", bwsurvey's is " + resolved->unit : "unknown to this bwsurvey";
+      continue;
+    }
+    for (std::size_t s = index.surveys.size(); s-- > 0;) {
+      const std::int64_t survey_id = index.surveys[s].id;
+      std::set<std::int64_t> taken;
+      for (const CohortValue& v : read_survey_metric(statement, survey_id, metric_id)) {
+        Pool& pool = pools[{v.cohort_id, metric_id}];
+        if (!pool.surveys.count(survey_id) && pool.surveys.size() >= static_cast<std::size_t>(window)) continue;
+        pool.surveys.insert(survey_id);
+        pool.values.push_back(v.value);
+        host_cohort.emplace(v.host_id, v.cohort_id);
+        surveys_used.insert(survey_id);
+      }
+    }
+  }
+
+  // Per cohort: its lines, and the hosts its section names.
+  std::map<std::int64_t, std::vector<Line>> lines;
+  std::map<std::int64_t, std::set<std::int64_t>> cohort_surveys;
+  for (const auto& [key, pool] : pools) {
+    const ArchiveMetric& metric = index.metrics.at(key.second);
+    const double target = median_of(pool.values);
+    if (!(target > 0) || !std::isfinite(target)) {
+      skipped[key.second] = "a median <= 0";
+      continue;
+    }
+    const double mad = model::median_absolute_deviation(pool.values);
+    const double fraction = std::min(std::max(k * model::kMadToSigma * mad / target, kSpreadFloor), kSpreadCap);
+    lines[key.first].push_back({metric.name, target, fraction, metric.higher_is_better, metric.unit});
+    cohort_surveys[key.first].insert(pool.surveys.begin(), pool.surveys.end());
+  }
+  if (lines.empty())
+    throw UsageError("bwreport history baseline: archive '" + printable_text(path, 200) + "' has no valid value of a " +
+                     "metric this bwsurvey knows in a complete survey (" + std::to_string(index.surveys.size()) +
+                     " complete surveys); nothing to learn a reference from, no file written");
+  std::map<std::int64_t, std::vector<std::string>> cohort_hosts;
+  for (const auto& [host, cohort] : host_cohort) cohort_hosts[cohort].push_back(index.hosts.at(host));
+
+  std::ostringstream text;
+  text << "# bwsurvey reference file (bwsurvey --reference), written by 'bwreport history baseline'\n"
+       << "# archive: " << printable_text(path, 300) << "\n"
+       << "# written: " << utc_now_iso8601() << "\n"
+       << "# window: the " << window << " most recent complete surveys with valid values, per cohort and metric\n"
+       << "# surveys used: " << surveys_used.size();
+  if (!surveys_used.empty()) {
+    std::string ids;
+    for (std::int64_t id : surveys_used) ids += (ids.empty() ? "" : ",") + std::to_string(id);
+    text << " (ids " << printable_text(ids, 400) << ")";
+  }
+  text << "\n# target: the cohort's median of those values; bound on the bad side: max(" << format("%g", k)
+       << " x 1.4826 x MAD / median, " << format("%g", kSpreadFloor) << "), at most " << format("%g", kSpreadCap)
+       << "; the good side is open (upper none for higher-is-better metrics, lower none for times)\n";
+  for (const auto& [metric_id, why] : skipped)
+    text << "# left out: " << printable_text(index.metrics.at(metric_id).name, 128) << " (" << why << ")\n";
+
+  std::size_t sections = 0, metric_lines = 0;
+  for (auto& [cohort, cohort_lines] : lines) {
+    std::sort(cohort_lines.begin(), cohort_lines.end(), [](const Line& a, const Line& b) { return a.metric < b.metric; });
+    std::vector<std::string>& hosts = cohort_hosts[cohort];
+    std::sort(hosts.begin(), hosts.end());
+    // One glob for the cohort when one matches its hosts and no other cohort's.
+    std::vector<std::string> patterns;
+    if (lines.size() == 1) {
+      patterns.push_back("*");
+    } else {
+      const std::string prefix = common_prefix(hosts);
+      bool alone = !prefix.empty();
+      for (const auto& [other, other_hosts] : cohort_hosts)
+        if (other != cohort)
+          for (const std::string& h : other_hosts) alone = alone && h.compare(0, prefix.size(), prefix) != 0;
+      if (alone)
+        patterns.push_back(glob_escaped(prefix) + "*");
+      else
+        for (const std::string& h : hosts) patterns.push_back(glob_escaped(h));
+    }
+    text << "\n# cohort " << printable_text(index.cohorts.at(cohort), 200) << ": " << hosts.size() << " hosts, "
+         << cohort_surveys[cohort].size() << " surveys\n";
+    for (const std::string& pattern : patterns) {
+      text << "[" << pattern << "]\n";
+      ++sections;
+      for (const Line& l : cohort_lines) {
+        text << line_text(l) << "\n";
+        ++metric_lines;
+      }
+    }
+  }
+  // What bwsurvey will read must parse: checked before the file is in place.
+  model::parse_references(text.str(), "history baseline --out", known);
+
+  namespace fs = std::filesystem;
+  const std::string scratch = out_path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream file(scratch, std::ios::binary | std::ios::trunc);
+    file << text.str();
+    file.close();
+    if (!file) {
+      std::error_code ec;
+      fs::remove(scratch, ec);
+      throw RuntimeFailure("bwreport history baseline: --out: cannot write '" + printable_text(out_path, 200) + "'");
+    }
+  }
+  std::error_code ec;
+  fs::rename(scratch, out_path, ec);
+  if (ec) {
+    fs::remove(scratch, ec);
+    throw RuntimeFailure("bwreport history baseline: --out: cannot write '" + printable_text(out_path, 200) + "'");
+  }
+  out << "wrote " << printable_text(out_path, 200) << ": " << lines.size() << " cohorts, " << sections
+      << " sections, " << metric_lines << " references from " << surveys_used.size() << " surveys\n";
+  return 0;
+}
+
+}  // namespace
+
+report::ReportCommand history_baseline_command() {
+  return {"baseline",
+          "history baseline ARCHIVE --out ref.ini [--window N] [--k K]   a --reference file from the archive: per "
+          "cohort, the median of its recent surveys and bounds from their spread",
+          [](const CommandArgs& args, std::ostream& out) { return run_baseline(args, out); }};
+}
+
+}  // namespace bws::history

@@ -26,9 +26,11 @@ def sections(f, path, options, archive_path, changes_path):
         notes = [archive_line(ha, conn, path)]
         hosts = survey_hosts(f)
         flagged = flagged_pairs(f)
+        have_changes = bool(changes_path) and os.path.isfile(changes_path)
+        changes = [c for c in ha.read_changes(changes_path) if hosts is None or c.host in hosts] if have_changes else None
         result = [Section(title="History", notes=notes)]
-        result.append(series_section(ha, conn, flagged, options))
-        result.append(changes_section(ha, changes_path, hosts))
+        result.append(series_section(ha, conn, flagged, options, changes or []))
+        result.append(changes_section(changes))
         return result
     finally:
         conn.close()
@@ -84,7 +86,7 @@ def archive_metric(ha, conn, host, metric):
     return close[0] if len(close) == 1 else None
 
 
-def series_section(ha, conn, flagged, options):
+def series_section(ha, conn, flagged, options, changes):
     section = Section(title="History: series of the flagged nodes")
     if not flagged:
         section.notes.append("No node is flagged in this survey (/flags holds no node rows).")
@@ -100,7 +102,7 @@ def series_section(ha, conn, flagged, options):
         drawn.append(ha.node_series(conn, host, name))
     rest = len(flagged) - len(drawn) - len(missing)
     if drawn:
-        section.png = draw(drawn, options)
+        section.png = draw(drawn, options, changes)
         section.tables.append(series_table(ha, drawn))
     if missing:
         shown = ", ".join(missing[:20]) + (f" and {len(missing) - 20} more" if len(missing) > 20 else "")
@@ -111,11 +113,11 @@ def series_section(ha, conn, flagged, options):
     return section
 
 
-def draw(series, options):
+def draw(series, options, changes):
     from history_plot import draw_series, grid_figure, plot_label
     fig, axes = grid_figure(len(series))
     for i, (ax, s) in enumerate(zip(axes, series)):
-        draw_series(ax, s, title=f"{plot_label(s.host, 30)}: {plot_label(s.metric, 40)}", legend=(i == 0))
+        draw_series(ax, s, changes, title=f"{plot_label(s.host, 30)}: {plot_label(s.metric, 40)}", legend=(i == 0))
     fig.tight_layout()
     return save(fig, options, "history_flagged.png")
 
@@ -132,17 +134,17 @@ def series_table(ha, series):
                  ["host", "metric", "surveys", "flagged in", "latest", "cohort median", "% of median"], rows)
 
 
-def changes_section(ha, changes_path, hosts):
+def changes_section(changes):
+    """changes: those of this survey's nodes, or None without the TSV."""
     section = Section(title="History: change points of this survey's nodes")
-    if not changes_path or not os.path.isfile(changes_path):
+    if changes is None:
         section.notes.append(f"No {CHANGES_FILE} (bwreport plot --history ARCHIVE writes it from "
                              "bwreport history changes).")
         return section
-    changes = [c for c in ha.read_changes(changes_path) if hosts is None or c.host in hosts]
     if not changes:
         section.notes.append("No change point in the series of this survey's nodes.")
         return section
-    changes.sort(key=lambda c: (-abs(c.change_percent), -c.confidence, c.host, c.metric))
+    changes = sorted(changes, key=lambda c: (-abs(c.change_percent), -c.confidence, c.host, c.metric))
     rows = [[c.host, c.metric, c.changed_utc, f"{c.change_percent:+.1f}", fixed(c.confidence, 3)] for c in changes]
     rows, note = capped(rows, MAX_CHANGE_ROWS)
     section.tables.append(Table(f"Change points ({len(changes)}), largest first", ["host", "metric", "date",

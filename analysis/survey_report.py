@@ -80,6 +80,9 @@ def parse_args(argv):
         p.error("--ai: must be > 0 (FLOP/byte)")
     if args.history_changes and not args.history:
         p.error("--history-changes: needs --history ARCHIVE")
+    if args.history_changes and not os.path.isfile(args.history_changes):
+        p.error(f"--history-changes: {args.history_changes!r} is not a file; allowed: the TSV of "
+                "bwreport history changes --format tsv")
     return args
 
 

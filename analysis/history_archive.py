@@ -113,7 +113,8 @@ def cohort_stats(conn, host, metric):
     values of metric in the node's cohort of each survey it is in."""
     rows = conn.execute(
         "SELECT v.survey_id, v.value FROM node_values me "
-        "JOIN node_values v ON v.survey_id = me.survey_id AND v.metric_id = me.metric_id AND v.cohort_id = me.cohort_id "
+        "JOIN node_values v ON v.survey_id = me.survey_id AND v.metric_id = me.metric_id "
+        "AND v.cohort_id = me.cohort_id "
         "WHERE me.host_id = (SELECT id FROM hosts WHERE name = ?) "
         "AND me.metric_id = (SELECT id FROM metrics WHERE name = ?) "
         "AND v.valid = 1 AND v.value IS NOT NULL ORDER BY v.survey_id", (host, metric)).fetchall()

@@ -135,8 +135,8 @@ def main(argv):
     fig, axes = grid_figure(len(series))
     for i, (ax, s) in enumerate(zip(axes, series)):
         draw_series(ax, s, changes, legend=(i == 0))
-    fig.suptitle(f"{plot_label(args.node, 60)}: {len(series[0].values)} surveys, cohort {plot_label(series[0].cohorts[-1], 60)}",
-                 fontsize=10)
+    latest_cohort = plot_label(series[0].cohorts[-1], 60)
+    fig.suptitle(f"{plot_label(args.node, 60)}: {len(series[0].values)} surveys, cohort {latest_cohort}", fontsize=10)
     fig.tight_layout()
     fig.savefig(args.out, dpi=100)
     plt.close(fig)

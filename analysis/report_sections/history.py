@@ -27,7 +27,9 @@ def sections(f, path, options, archive_path, changes_path):
         hosts = survey_hosts(f)
         flagged = flagged_pairs(f)
         have_changes = bool(changes_path) and os.path.isfile(changes_path)
-        changes = [c for c in ha.read_changes(changes_path) if hosts is None or c.host in hosts] if have_changes else None
+        changes = None
+        if have_changes:
+            changes = [c for c in ha.read_changes(changes_path) if hosts is None or c.host in hosts]
         result = [Section(title="History", notes=notes)]
         result.append(series_section(ha, conn, flagged, options, changes or []))
         result.append(changes_section(changes))

@@ -76,7 +76,8 @@ void write_survey_changes(const std::string& archive, const std::vector<std::str
   std::error_code ec;
   fs::create_directories(out_dir, ec);
   if (ec) throw UsageError("-o: cannot create '" + printable_text(out_dir, 200) + "': " + ec.message());
-  write_history_changes_tsv(archive, {hosts.begin(), hosts.end()}, (fs::path(out_dir) / "history_changes.tsv").string());
+  write_history_changes_tsv(archive, {hosts.begin(), hosts.end()},
+                            (fs::path(out_dir) / "history_changes.tsv").string());
 }
 
 int run_plot(const CommandArgs& args, std::ostream& out) {
@@ -99,7 +100,8 @@ int run_plot(const CommandArgs& args, std::ostream& out) {
       extra.push_back(a);
       extra.push_back(value(a.c_str()));
     } else if (!a.empty() && a[0] == '-') {
-      throw UsageError("unknown option '" + printable_text(a, 100) + "'; allowed: -o DIR, --ai X, --type double|float, --history ARCHIVE");
+      throw UsageError("unknown option '" + printable_text(a, 100) +
+                       "'; allowed: -o DIR, --ai X, --type double|float, --history ARCHIVE");
     } else {
       files.push_back(a);
     }

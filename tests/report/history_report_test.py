@@ -78,7 +78,8 @@ def test_series(archive):
     s = ha.node_series(conn, "n4", TRIAD)
     # Cohort A per survey: {10,11,12,13}, then {9,10,11,12}, then {9,10,12}
     # (n2 not valid): median, 25th and 75th percentile (linear between ranks).
-    expect(np.allclose(s.cohort_median, np.array([11.5, 11.5, 11.5, 10.5, 10.5, 10.0]) * 1e9), f"medians {s.cohort_median}")
+    expect(np.allclose(s.cohort_median, np.array([11.5, 11.5, 11.5, 10.5, 10.5, 10.0]) * 1e9),
+           f"medians {s.cohort_median}")
     expect(np.allclose(s.cohort_q25, np.array([10.75, 10.75, 10.75, 9.75, 9.75, 9.5]) * 1e9), f"q25 {s.cohort_q25}")
     expect(np.allclose(s.cohort_q75, np.array([12.25, 12.25, 12.25, 11.25, 11.25, 11.0]) * 1e9), f"q75 {s.cohort_q75}")
     expect(list(s.cohort_count) == [4, 4, 4, 4, 4, 3], f"cohort counts {list(s.cohort_count)}")
@@ -103,7 +104,8 @@ def test_plot(archive, changes):
     out = os.path.join(WORK, "n4.png")
     r = run([PYTHON, PLOT, archive, "--node", "n4", "--changes", changes, "--out", out])
     expect(r.returncode == 0 and "2 panels" in r.stdout, f"plot n4: {r.returncode} {r.stdout} {r.stderr}")
-    expect(os.path.isfile(out) and check_png(out) is None, f"n4.png: {check_png(out) if os.path.isfile(out) else 'none'}")
+    expect(os.path.isfile(out) and check_png(out) is None,
+           f"n4.png: {check_png(out) if os.path.isfile(out) else 'none'}")
     one = os.path.join(WORK, "n4-latency.png")
     r = run([PYTHON, PLOT, archive, "--node", "n4", "--metric", "pmbw.latency", "--out", one])
     expect(r.returncode == 0 and "1 panels" in r.stdout and check_png(one) is None, f"latency plot: {r.stderr}")

@@ -40,13 +40,24 @@ class Series:
     cohort_count: np.ndarray    # int: valid values of the cohort in that survey
 
 
+class ArchiveConnection(sqlite3.Connection):
+    """A connection with the cohort figures it has computed,
+    {(survey id, metric id, cohort id): (median, q25, q75, count)}: the
+    flagged nodes of one report mostly share a metric and a cohort, whose
+    values (at 10,000 nodes x 100 surveys ~1 M rows) are then read once."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.cohort_figures = {}
+
+
 def open_archive(path):
     """A read-only connection; ArchiveError when path is not an archive."""
     if not os.path.isfile(path):
         raise ArchiveError(f"{path}: no such file")
     uri = "file:" + urllib.parse.quote(os.path.abspath(path)) + "?mode=ro"
     try:
-        conn = sqlite3.connect(uri, uri=True)
+        conn = sqlite3.connect(uri, uri=True, factory=ArchiveConnection)
         names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
     except sqlite3.DatabaseError as e:
         raise ArchiveError(f"{path}: not a history archive ({e})") from None
@@ -111,26 +122,32 @@ def node_series(conn, host, metric):
 def cohort_stats(conn, host, metric):
     """{survey id: (median, 25th, 75th percentile, count)} of the valid
     values of metric in the node's cohort of each survey it is in."""
-    rows = conn.execute(
-        "SELECT v.survey_id, v.value FROM node_values me "
-        "JOIN node_values v ON v.survey_id = me.survey_id AND v.metric_id = me.metric_id "
-        "AND v.cohort_id = me.cohort_id "
-        "WHERE me.host_id = (SELECT id FROM hosts WHERE name = ?) "
-        "AND me.metric_id = (SELECT id FROM metrics WHERE name = ?) "
-        "AND v.valid = 1 AND v.value IS NOT NULL ORDER BY v.survey_id", (host, metric)).fetchall()
-    if not rows:
-        return {}
-    data = np.array(rows, dtype=np.float64)
-    ids, starts = np.unique(data[:, 0], return_index=True)
-    out = {}
-    for k, survey in enumerate(ids):
-        end = starts[k + 1] if k + 1 < len(starts) else len(data)
-        vals = data[starts[k]:end, 1]
-        vals = vals[np.isfinite(vals)]
-        if len(vals):
-            q25, med, q75 = np.percentile(vals, [25, 50, 75])
-            out[int(survey)] = (med, q25, q75, len(vals))
-    return out
+    keys = conn.execute(
+        "SELECT survey_id, metric_id, cohort_id FROM node_values WHERE host_id = (SELECT id FROM hosts WHERE name = ?) "
+        "AND metric_id = (SELECT id FROM metrics WHERE name = ?)", (host, metric)).fetchall()
+    cache = conn.cohort_figures
+    missing = {}
+    for survey, metric_id, cohort in keys:
+        if (survey, metric_id, cohort) not in cache:
+            missing.setdefault((metric_id, cohort), []).append(survey)
+    for (metric_id, cohort), surveys in missing.items():
+        values = {survey: [] for survey in surveys}
+        for first in range(0, len(surveys), 500):  # SQLite's bound parameters: at most 999 in older builds
+            part = surveys[first:first + 500]
+            rows = conn.execute(
+                f"SELECT survey_id, value FROM node_values WHERE survey_id IN ({', '.join('?' * len(part))}) "
+                "AND metric_id = ? AND cohort_id = ? AND valid = 1 AND value IS NOT NULL", (*part, metric_id, cohort))
+            for survey, value in rows:
+                values[survey].append(value)
+        for survey, vals in values.items():
+            vals = np.asarray(vals, dtype=np.float64)
+            vals = vals[np.isfinite(vals)]
+            if len(vals):
+                q25, med, q75 = np.percentile(vals, [25, 50, 75])
+                cache[(survey, metric_id, cohort)] = (med, q25, q75, len(vals))
+            else:
+                cache[(survey, metric_id, cohort)] = (np.nan, np.nan, np.nan, 0)
+    return {survey: cache[(survey, metric_id, cohort)] for survey, metric_id, cohort in keys}
 
 
 def display_scale(unit, values):

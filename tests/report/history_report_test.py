@@ -131,7 +131,7 @@ def quick_survey():
     plain = os.path.join(WORK, "survey.h5")
     r = run([BWSURVEY, "--tests", "stream", "--quick", "--stream.elements", "1M", "--out", plain])
     if r.returncode != 0:
-        failures.append(f"bwsurvey exited {r.returncode}: {r.stderr[-300:]}")
+        expect(False, f"bwsurvey exited {r.returncode}: {(r.stdout + r.stderr)[-300:]}")
         return None, None
     flagged = os.path.join(WORK, "survey-flagged.h5")
     shutil.copyfile(plain, flagged)

@@ -1,15 +1,17 @@
 #!/usr/bin/python3
 """The survey report: PNGs and an index.html from bwsurvey HDF5 files.
 
-    survey_report.py -o DIR [--ai X] [--type double|float] FILE...
-    (or: bwreport plot FILE... -o DIR [--ai X] [--type double|float])
+    survey_report.py -o DIR [--ai X] [--type double|float] [--history ARCHIVE] FILE...
+    (or: bwreport plot FILE... -o DIR [--ai X] [--type double|float] [--history ARCHIVE])
 
 Reads only the files (h5py) and draws what they hold: STREAM Triad per node
 with the flag band, BS1-BS7 sweeps with their fits and B0.8, pmbw scan
 bandwidth and permutation latency, b_eff per message size with its model,
 the b_eff scaling of a scaling study (a merged file, or several files), and
 the roofline per node (with the kernel's AI when --ai is given), and any
-other benchmark's tables (report_sections/generic.py). The sections are
+other benchmark's tables (report_sections/generic.py); with --history, the
+flagged nodes' series from a history archive and the change points of the
+survey's nodes (report_sections/history.py). The sections are
 found from the tables in the file (report_sections/catalog.py). A group
 that is not in a file is left out and named as missing. Needs Debian's
 python3-h5py and python3-matplotlib (scripts/install-deps.sh).
@@ -37,7 +39,8 @@ matplotlib.rcParams["text.parse_math"] = False
 warnings.simplefilter("ignore")
 logging.getLogger("matplotlib").setLevel(logging.ERROR)
 
-from report_sections import catalog, generic, overview, scaling  # noqa: E402
+import history_archive  # noqa: E402
+from report_sections import catalog, generic, history, overview, scaling  # noqa: E402
 from report_sections.common import Options, UnitMismatch  # noqa: E402
 from report_sections.page import write_page  # noqa: E402
 
@@ -65,10 +68,21 @@ def parse_args(argv):
     p.add_argument("--ai", type=float, help="a kernel's arithmetic intensity (FLOP/byte) for the roofline plot")
     p.add_argument("--type", choices=["double", "float"], default="double",
                    help="which roofline ceilings are drawn (default double)")
+    p.add_argument("--history", metavar="ARCHIVE",
+                   help="a history archive (bwreport history add): adds the History section "
+                        "(report_sections/history.py)")
+    p.add_argument("--history-changes", metavar="TSV",
+                   help="change points (bwreport history changes --format tsv) for the History section "
+                        "(default: OUT/history_changes.tsv, which bwreport plot --history writes)")
     p.add_argument("files", nargs="+", help="bwsurvey HDF5 files")
     args = p.parse_args(argv)
     if args.ai is not None and not args.ai > 0:
         p.error("--ai: must be > 0 (FLOP/byte)")
+    if args.history_changes and not args.history:
+        p.error("--history-changes: needs --history ARCHIVE")
+    if args.history_changes and not os.path.isfile(args.history_changes):
+        p.error(f"--history-changes: {args.history_changes!r} is not a file; allowed: the TSV of "
+                "bwreport history changes --format tsv")
     return args
 
 
@@ -90,6 +104,11 @@ def fail(code, message):
 
 def main(argv):
     args = parse_args(argv)
+    if args.history:
+        try:
+            history_archive.open_archive(args.history).close()
+        except history_archive.ArchiveError as e:
+            return fail(2, f"--history: {e}")
     try:
         os.makedirs(args.out, exist_ok=True)
     except OSError as e:
@@ -127,6 +146,9 @@ def write_report(args, files):
             if catalog.present(family, f):
                 sections += family.sections(f, options)
         sections += generic.sections(f, options, catalog.claimed_groups(families))
+        if args.history:
+            changes = args.history_changes or os.path.join(args.out, history.CHANGES_FILE)
+            sections += history.sections(f, path, options, args.history, changes)
         extra = overview.problems(f)
         if extra:
             sections.append(extra)

@@ -254,7 +254,7 @@ int run_changes(const CommandArgs& args, std::ostream& out) {
   sort_changes(index, wide_found);
 
   if (options.format == "tsv") {
-    out << "host\tmetric\tchanged_utc\tsurvey_id\tchange_percent\tconfidence\tbefore\tafter\tunit\n";
+    out << kChangesTsvHeader;
     print_tsv(out, index, node_found, "");
     // A survey-wide change is a cohort's row, "cohort:NAME", in the full
     // listing; a listing of named nodes (--node) holds their rows alone.

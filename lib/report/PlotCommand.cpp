@@ -8,11 +8,15 @@
 #include <cstring>
 #include <filesystem>
 #include <ostream>
+#include <set>
 
 #include "bws/Version.hpp"
 #include "core/Errors.hpp"
 #include "core/PrintableText.hpp"
+#include "h5/ResultFile.hpp"
+#include "report/HistoryChangesHook.hpp"
 #include "report/ReportCommand.hpp"
+#include "report/SurveyTables.hpp"
 
 namespace bws::report {
 namespace {
@@ -20,15 +24,35 @@ namespace {
 namespace fs = std::filesystem;
 
 const char* const kUsage =
-    "Usage: bwreport plot FILE... -o DIR [--ai X] [--type double|float]\n"
+    "Usage: bwreport plot FILE... -o DIR [--ai X] [--type double|float] [--history ARCHIVE]\n"
     "  FILE...         survey files (a merged scaling-study file too); only their HDF5 content is read\n"
     "  -o, --out DIR   directory for the PNGs and index.html (created)\n"
     "  --ai X          a kernel's arithmetic intensity (FLOP/byte) drawn on the roofline plot\n"
-    "  --type T        which ceilings the roofline plot draws: double (default) or float\n";
+    "  --type T        which ceilings the roofline plot draws: double (default) or float\n"
+    "  --history A     a history archive (bwreport history add): adds a History section, the flagged nodes'\n"
+    "                  series and the change points of the survey's nodes (DIR/history_changes.tsv); default none\n";
+
+// The writer plot_command() was handed (apps/bwreport.cpp).
+HistoryChangesWriter history_changes_writer = nullptr;
+
+// DIR/history_changes.tsv: the change points of the files' hosts, for the
+// report's History section (report_sections/history.py).
+void write_survey_changes(const std::string& archive, const std::vector<std::string>& files,
+                          const std::string& out_dir) {
+  std::set<std::string> hosts;  // a host in several files is asked for once
+  for (const std::string& f : files)
+    for (const auto& [host, cohort] : read_node_cohorts(h5::ResultReader::open(f))) hosts.insert(host);
+  std::error_code ec;
+  fs::create_directories(out_dir, ec);
+  if (ec) throw UsageError("-o: cannot create '" + printable_text(out_dir, 200) + "': " + ec.message());
+  if (!history_changes_writer) throw UsageError("--history: this bwreport was built without the history archive");
+  history_changes_writer(archive, {hosts.begin(), hosts.end()},
+                            (fs::path(out_dir) / "history_changes.tsv").string());
+}
 
 int run_plot(const CommandArgs& args, std::ostream& out) {
   std::vector<std::string> files, extra;
-  std::string out_dir;
+  std::string out_dir, archive;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](const char* name) {
@@ -40,11 +64,14 @@ int run_plot(const CommandArgs& args, std::ostream& out) {
       return kExitOk;
     } else if (a == "-o" || a == "--out") {
       out_dir = value("-o");
+    } else if (a == "--history") {
+      archive = value("--history");
     } else if (a == "--ai" || a == "--type") {
       extra.push_back(a);
       extra.push_back(value(a.c_str()));
     } else if (!a.empty() && a[0] == '-') {
-      throw UsageError("unknown option '" + printable_text(a, 100) + "'; allowed: -o DIR, --ai X, --type double|float");
+      throw UsageError("unknown option '" + printable_text(a, 100) +
+                       "'; allowed: -o DIR, --ai X, --type double|float, --history ARCHIVE");
     } else {
       files.push_back(a);
     }
@@ -56,6 +83,29 @@ int run_plot(const CommandArgs& args, std::ostream& out) {
     if (!fs::is_regular_file(f, ec))
       throw UsageError("'" + printable_text(f, 200) + "' is not a file; allowed: survey files");
   }
+  std::error_code exists_ec;
+  const bool out_dir_is_new = !fs::exists(out_dir, exists_ec);
+  // Bad input leaves no folder behind that this run made (the changes table
+  // comes before the script, which checks the rest).
+  auto undo_out_dir = [&] {
+    if (!out_dir_is_new) return;
+    std::error_code ec;
+    fs::remove(fs::path(out_dir) / "history_changes.tsv", ec);
+    fs::remove(out_dir, ec);  // only when empty
+  };
+  if (!archive.empty()) {
+    std::error_code ec;
+    if (!fs::is_regular_file(archive, ec))
+      throw UsageError("--history: '" + printable_text(archive, 200) + "' is not a file; allowed: a history archive");
+    try {
+      write_survey_changes(archive, files, out_dir);
+    } catch (const UsageError&) {
+      undo_out_dir();
+      throw;
+    }
+    extra.push_back("--history");
+    extra.push_back(archive);
+  }
   const auto script = find_report_script(self_executable("bwreport"));
   if (!script)
     throw RuntimeFailure(std::string("cannot find analysis/") + kReportScriptName +
@@ -66,6 +116,7 @@ int run_plot(const CommandArgs& args, std::ostream& out) {
   for (const std::string& f : files) argv.push_back(f);
   out.flush();
   const int code = run_program(argv);
+  if (code == kExitUsage) undo_out_dir();
   return code == 0 ? kExitOk : code == kExitUsage ? kExitUsage : kExitFailure;
 }
 
@@ -124,7 +175,8 @@ std::optional<std::string> find_report_script(const std::string& executable_path
   return find_analysis_script(kReportScriptName, executable_path);
 }
 
-ReportCommand plot_command() {
+ReportCommand plot_command(HistoryChangesWriter history_changes) {
+  history_changes_writer = history_changes;
   return {"plot", "plot FILE... -o DIR   PNGs and index.html of the survey",
           [](const CommandArgs& args, std::ostream& out) { return with_command_name("plot", run_plot, args, out); }};
 }

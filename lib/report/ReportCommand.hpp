@@ -11,6 +11,8 @@
 #include <boost/program_options/options_description.hpp>
 #include <boost/program_options/variables_map.hpp>
 
+#include "report/HistoryChangesHook.hpp"
+
 namespace bws::report {
 
 using CommandArgs = std::vector<std::string>;
@@ -30,7 +32,9 @@ ReportCommand flags_command();
 ReportCommand retest_command();
 ReportCommand drain_command();     // report/Drain.cpp
 ReportCommand roofline_command();  // report/RooflineCommand.cpp
-ReportCommand plot_command();      // report/PlotCommand.cpp
+// plot; `history_changes` writes the History section's change points
+// (report/HistoryChangesHook.hpp), nullptr: --history is refused.
+ReportCommand plot_command(HistoryChangesWriter history_changes = nullptr);  // report/PlotCommand.cpp
 
 // Runs `command` as bwreport does: its exit code, or for what it throws one
 // line on `err` ("bwreport: error: ...", bounded) and exit 2 (UsageError)

@@ -19,10 +19,12 @@
 //     is equally likely, whatever their distribution, so the threshold holds
 //     for any noise, heavy tails included. The quantile is simulated once
 //     per (length, min_segment, alpha) with a fixed seed and cached;
-//  4. among the splits below that threshold, those whose medians differ by
-//     at least min_change_fraction are candidates; the one with the smallest
-//     p (then the largest change) is a change point, and both sides are
-//     searched again.
+//  4. the split of smallest p is a change point when its two sides' medians
+//     differ by at least min_change_fraction; significant or not big enough,
+//     both sides are searched again;
+//  5. a segment without a significant split gets the edge test (below): is
+//     the level of its last min_segment..kEdgeMaxSide surveys off?
+// Each test has half of max_false_alarm.
 // Finally every change point's medians are taken between its neighbours.
 #include "model/ChangePoints.hpp"
 
@@ -186,7 +188,7 @@ double change_fraction_of(double before, double after) {
 // Gaussian noise (the statistic is location- and scale-free, so one null per
 // length serves every series); heavy tails are the skipped mean's job.
 
-constexpr std::size_t kEdgeMaxSide = 8;     // short sides of min_segment..this surveys
+constexpr std::size_t kEdgeMaxSide = 5;     // short sides of min_segment..this surveys (the rank test sees more)
 constexpr double kMedianVarianceFactor = 1.5707963267948966;  // var(median) ~ (pi/2) sigma^2 / n
 
 // The noise sigma from the first differences, the largest 10 % of them left
@@ -288,10 +290,11 @@ struct Found {
   double confidence;
 };
 
-// The rank test's change point of a segment (its position in the segment;
-// 0: none), and its confidence. Half the false-alarm budget.
+// The rank test's most significant split of a segment (its position in the
+// segment; 0: none significant) and its confidence; `big_enough`: whether
+// its medians differ by min_change_fraction.
 std::size_t rank_split(const std::vector<double>& values, std::size_t lo, std::size_t hi,
-                       const ChangePointOptions& options, double alpha, double& confidence) {
+                       const ChangePointOptions& options, double alpha, double& confidence, bool& big_enough) {
   const std::size_t n = hi - lo;
   double tie_term = 0;
   const auto ranks = mid_ranks(values.data() + lo, n, tie_term);
@@ -307,7 +310,7 @@ std::size_t rank_split(const std::vector<double>& values, std::size_t lo, std::s
   if (best > threshold) return 0;
   const double size =
       std::fabs(change_fraction_of(median_of_range(values, lo, lo + best_at), median_of_range(values, lo + best_at, hi)));
-  if (!(size >= options.min_change_fraction)) return 0;
+  big_enough = size >= options.min_change_fraction;
   // The permutation p-value: the share of random orders whose smallest
   // split p-value is at least as small (times 2: half the budget).
   const auto at_or_below = std::upper_bound(null.begin(), null.end(), best) - null.begin();
@@ -337,10 +340,18 @@ void search(const std::vector<double>& values, std::size_t lo, std::size_t hi, c
   if (n < 2 * options.min_segment) return;
   const double alpha = options.max_false_alarm / 2;  // half to each test: together at most max_false_alarm
   double confidence = 0;
-  std::size_t k = rank_split(values, lo, hi, options, alpha, confidence);
-  if (k == 0) k = edge_split(values, lo, hi, options, alpha, confidence);
+  bool big_enough = false;
+  std::size_t k = rank_split(values, lo, hi, options, alpha, confidence, big_enough);
+  if (k == 0) {
+    k = edge_split(values, lo, hi, options, alpha, confidence);
+    big_enough = k != 0;
+  }
   if (k == 0) return;
-  found.push_back({lo + k, confidence});
+  // A significant split too small to report still splits the segment: a
+  // step up and back down (40 surveys at 100, 40 at 115, 40 at 100) has its
+  // most significant split where the medians are mixed, and each side then
+  // shows one step of full size.
+  if (big_enough) found.push_back({lo + k, confidence});
   search(values, lo, lo + k, options, found);
   search(values, lo + k, hi, options, found);
 }

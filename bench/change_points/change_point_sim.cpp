@@ -131,7 +131,7 @@ int main(int argc, char** argv) {
     else if (a == "--quick") opt.quick = true;
     else {
       std::fprintf(stderr,
-                   "usage: %s [--trials N (4000)] [--min-change F (0.05)] [--false-alarm A (0.001)]\n"
+                   "usage: %s [--trials N (4000)] [--min-change F (0.05)] [--false-alarm A (0.006)]\n"
                    "          [--min-segment N (3)] [--outlier-rate R (0.01)] [--seed N] [--quick]\n",
                    argv[0]);
       return a == "--help" ? 0 : 2;

@@ -22,9 +22,10 @@
 //  4. the split of smallest p is a change point when its two sides' medians
 //     differ by at least min_change_fraction; significant or not big enough,
 //     both sides are searched again;
-//  5. a segment without a significant split gets the edge test (below): is
-//     the level of its last min_segment..kEdgeMaxSide surveys off?
-// Each test has half of max_false_alarm.
+//  5. a segment that ends with the series and has no significant split gets
+//     the edge test (below): is the level of its last
+//     min_segment..kEdgeMaxSide surveys off?
+// The two tests share max_false_alarm (kRankShare).
 // Finally every change point's medians are taken between its neighbours.
 #include "model/ChangePoints.hpp"
 
@@ -45,7 +46,7 @@ namespace {
 constexpr std::size_t kExactMaxSide = 12;         // exact rank-sum tail up to this smaller side
 constexpr double kExactMaxCount = 2000;           // ... and this many rank inversions (else normal)
 constexpr double kExactBelowNormalP = 0.2;        // ... where the normal approximation gives p below this
-constexpr double kNullSimulationsPerAlpha = 25;   // null draws = this / alpha: ~25 beyond the quantile
+constexpr double kNullSimulationsPerAlpha = 60;   // null draws = this / alpha: ~60 beyond the quantile (+-13 %)
 constexpr std::uint64_t kNullSeed = 0x6270737572766579ULL;  // fixed: the same thresholds every run
 
 // log C(n, k).
@@ -285,6 +286,8 @@ const std::vector<double>& edge_null_of(std::size_t n, std::size_t min_segment, 
 
 // --- Binary segmentation ---------------------------------------------------
 
+constexpr double kRankShare = 0.4;  // of max_false_alarm; the edge test has the rest
+
 struct Found {
   std::size_t index;
   double confidence;
@@ -312,9 +315,9 @@ std::size_t rank_split(const std::vector<double>& values, std::size_t lo, std::s
       std::fabs(change_fraction_of(median_of_range(values, lo, lo + best_at), median_of_range(values, lo + best_at, hi)));
   big_enough = size >= options.min_change_fraction;
   // The permutation p-value: the share of random orders whose smallest
-  // split p-value is at least as small (times 2: half the budget).
+  // split p-value is at least as small (over the test's share of the budget).
   const auto at_or_below = std::upper_bound(null.begin(), null.end(), best) - null.begin();
-  confidence = 1.0 - std::min(1.0, 2.0 * double(at_or_below + 1) / double(null.size() + 1));
+  confidence = 1.0 - std::min(1.0, double(at_or_below + 1) / double(null.size() + 1) / kRankShare);
   return best_at;
 }
 
@@ -330,20 +333,25 @@ std::size_t edge_split(const std::vector<double>& values, std::size_t lo, std::s
   const double size = std::fabs(change_fraction_of(best.before_level, best.after_level));
   if (!(size >= options.min_change_fraction)) return 0;
   const auto at_or_above = std::upper_bound(null.begin(), null.end(), best.z, std::greater<double>()) - null.begin();
-  confidence = 1.0 - std::min(1.0, 2.0 * double(at_or_above + 1) / double(null.size() + 1));
+  confidence = 1.0 - std::min(1.0, double(at_or_above + 1) / double(null.size() + 1) / (1 - kRankShare));
   return best.k;
 }
 
 void search(const std::vector<double>& values, std::size_t lo, std::size_t hi, const ChangePointOptions& options,
             std::vector<Found>& found) {
+  const bool newest = hi == values.size();  // the edge test is for the newest surveys only
   const std::size_t n = hi - lo;
   if (n < 2 * options.min_segment) return;
-  const double alpha = options.max_false_alarm / 2;  // half to each test: together at most max_false_alarm
+  // The budget: together at most max_false_alarm. The edge test gets more:
+  // three surveys after a step need every bit, the rank test has power to
+  // spare (docs/PERFORMANCE.md).
+  const double rank_alpha = options.max_false_alarm * kRankShare;
+  const double edge_alpha = options.max_false_alarm * (1 - kRankShare);
   double confidence = 0;
   bool big_enough = false;
-  std::size_t k = rank_split(values, lo, hi, options, alpha, confidence, big_enough);
-  if (k == 0) {
-    k = edge_split(values, lo, hi, options, alpha, confidence);
+  std::size_t k = rank_split(values, lo, hi, options, rank_alpha, confidence, big_enough);
+  if (k == 0 && newest) {
+    k = edge_split(values, lo, hi, options, edge_alpha, confidence);
     big_enough = k != 0;
   }
   if (k == 0) return;

@@ -10,7 +10,7 @@ namespace bws::model {
 
 struct ChangePointOptions {
   double min_change_fraction = 0.05;  // smaller steps are not reported: |after/before - 1| >= this
-  double max_false_alarm = 0.01;      // per series without a step: the chance of a change (at most)
+  double max_false_alarm = 0.006;     // per series without a step: the chance of a change (at most)
   std::size_t min_segment = 3;        // surveys on each side of a change, the newest change included
 };
 

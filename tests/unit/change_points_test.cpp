@@ -43,7 +43,7 @@ const ChangePointOptions kDefaults{};
 
 TEST(ChangePoints, DefaultsAreTheDocumentedOnes) {
   EXPECT_DOUBLE_EQ(kDefaults.min_change_fraction, 0.05);
-  EXPECT_DOUBLE_EQ(kDefaults.max_false_alarm, 0.01);
+  EXPECT_DOUBLE_EQ(kDefaults.max_false_alarm, 0.006);
   EXPECT_EQ(kDefaults.min_segment, 3u);
 }
 

@@ -110,27 +110,52 @@ std::vector<double> mid_ranks(const double* values, std::size_t n, double& tie_t
   return ranks;
 }
 
-// The p-value of every split of a segment given its ranks: p[k] for the
-// split before position k (k in [min_segment, n - min_segment]), 1 elsewhere.
-std::vector<double> split_p_values(const std::vector<double>& ranks, double tie_term, std::size_t min_segment) {
+struct BestSplit {
+  std::size_t k = 0;  // split before position k of the segment; 0: none
+  double p = 1.0;
+};
+
+// The split of smallest rank-sum p-value of a segment given its ranks
+// (k in [min_segment, n - min_segment]). Where the normal approximation is
+// used, p falls as |z| grows whatever the side sizes, so only the largest
+// |z| among those splits needs its p; the splits with a small side (exact
+// tails) are evaluated one by one.
+BestSplit best_rank_split(const std::vector<double>& ranks, double tie_term, std::size_t min_segment) {
   const std::size_t n = ranks.size();
-  std::vector<double> p(n + 1, 1.0);
+  BestSplit best;
+  if (n < 2 * min_segment) return best;
   double total = 0;
   for (double r : ranks) total += r;
+  const double nd = double(n);
+  const double tie_factor = (nd + 1) - tie_term / (nd * (nd - 1));
   double before_sum = 0;
+  std::size_t normal_k = 0;
+  double normal_z = -1;
   for (std::size_t k = 0; k + min_segment <= n; ++k) {
     if (k >= min_segment) {
       const std::size_t na = n - k, nb = k;
-      const double after_sum = total - before_sum;
-      const double u = after_sum - double(na) * double(na + 1) / 2.0;
-      p[k] = rank_sum_p(u, na, nb, tie_term);
+      const double u = (total - before_sum) - double(na) * double(na + 1) / 2.0;
+      if (std::min(na, nb) <= kExactMaxSide) {
+        const double p = rank_sum_p(u, na, nb, tie_term);
+        if (p < best.p) best = {k, p};
+      } else {
+        const double pairs = double(na) * double(nb);
+        const double variance = pairs / 12.0 * tie_factor;
+        const double z = variance > 0 ? (std::fabs(u - pairs / 2.0) - 0.5) / std::sqrt(variance) : 0.0;
+        if (z > normal_z) {
+          normal_z = z;
+          normal_k = k;
+        }
+      }
     }
     before_sum += ranks[k];
   }
-  return p;
+  if (normal_k != 0) {
+    const double p = normal_z <= 0 ? 1.0 : std::min(1.0, std::erfc(normal_z / std::sqrt(2.0)));
+    if (p < best.p) best = {normal_k, p};
+  }
+  return best;
 }
-
-double smallest(const std::vector<double>& p) { return *std::min_element(p.begin(), p.end()); }
 
 // The null distribution of a segment's smallest split p-value, by random
 // permutations of 1..n (no ties), sorted ascending.
@@ -143,7 +168,7 @@ std::vector<double> simulate_null(std::size_t n, std::size_t min_segment, double
   out.reserve(simulations);
   for (std::size_t s = 0; s < simulations; ++s) {
     for (std::size_t i = n - 1; i > 0; --i) std::swap(ranks[i], ranks[rng() % (i + 1)]);  // Fisher-Yates, portable
-    out.push_back(smallest(split_p_values(ranks, 0.0, min_segment)));
+    out.push_back(best_rank_split(ranks, 0.0, min_segment).p);
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -301,9 +326,9 @@ std::size_t rank_split(const std::vector<double>& values, std::size_t lo, std::s
   const std::size_t n = hi - lo;
   double tie_term = 0;
   const auto ranks = mid_ranks(values.data() + lo, n, tie_term);
-  const auto p = split_p_values(ranks, tie_term, options.min_segment);
-  const auto best_at = static_cast<std::size_t>(std::min_element(p.begin(), p.end()) - p.begin());
-  const double best = p[best_at];
+  const BestSplit split = best_rank_split(ranks, tie_term, options.min_segment);
+  const std::size_t best_at = split.k;
+  const double best = split.p;
   if (!(best <= alpha)) return 0;  // the threshold never exceeds alpha: no simulation needed
   const auto& null = null_of(n, options.min_segment, alpha);
   // The alpha-quantile of the null: a segment whose smallest p is at or
@@ -326,6 +351,10 @@ std::size_t edge_split(const std::vector<double>& values, std::size_t lo, std::s
   const std::size_t n = hi - lo;
   const EdgeSplit best = best_edge_split(values.data() + lo, n, options.min_segment);
   if (best.k == 0) return 0;
+  // The threshold of the largest of several |z| (each a ratio with an
+  // estimated sigma: tails at least normal) is above one normal |z|'s: below
+  // that no simulation is needed.
+  if (!(std::erfc(best.z / std::sqrt(2.0)) <= alpha)) return 0;
   const auto& null = edge_null_of(n, options.min_segment, alpha);  // descending
   const std::size_t q = static_cast<std::size_t>(std::floor(alpha * double(null.size())));
   const double threshold = q == 0 ? INFINITY : null[q - 1];

@@ -26,8 +26,9 @@ struct ChangePoint {
 // left out by the caller (with their surveys); any left in are skipped, and
 // indices stay those of `values`. Throws std::invalid_argument for
 // max_false_alarm outside (0, 1) or a negative min_change_fraction.
-// The first call for a series length simulates that length's thresholds
-// (about 0.1 s, cached for the process, thread-safe).
+// The first series of a length that comes near significance simulates that
+// length's thresholds (up to 0.23 s at 100 values; cached for the process,
+// thread-safe): 17-45 us per 100-value series after that.
 std::vector<ChangePoint> find_change_points(const std::vector<double>& values, const ChangePointOptions& options);
 
 }  // namespace bws::model

@@ -15,12 +15,13 @@
 //     p = 1e-5, the normal approximation never below 3e-3;
 //  3. the smallest p over the splits is compared with the alpha-quantile of
 //     the same statistic on random permutations of that segment length
-//     (max_false_alarm = alpha): under "no change" every order of the values
-//     is equally likely, whatever their distribution, so the threshold holds
-//     for any noise, heavy tails included. The quantile is simulated once
+//     (alpha: its share of max_false_alarm): under "no change" every order
+//     of the values is equally likely, whatever their distribution, so the
+//     threshold holds for any noise, heavy tails included (ties: see the
+//     tie-corrected p; the null has none). The quantile is simulated once
 //     per (length, min_segment, alpha) with a fixed seed and cached;
 //  4. the split of smallest p is a change point when its two sides' medians
-//     differ by at least min_change_fraction; significant or not big enough,
+//     differ by at least min_change_fraction; reported or too small,
 //     both sides are searched again;
 //  5. a segment that ends with the series and has no significant split gets
 //     the edge test (below): is the level of its last

@@ -10,8 +10,8 @@ namespace bws::model {
 
 struct ChangePointOptions {
   double min_change_fraction = 0.05;  // smaller steps are not reported: |after/before - 1| >= this
-  double max_false_alarm = 0.001;     // per series: the chance a series without a step yields a change
-  std::size_t min_segment = 3;        // surveys on each side of a change (the last change may have fewer: see .cpp)
+  double max_false_alarm = 0.006;     // per series without a step: the chance of a change (at most)
+  std::size_t min_segment = 3;        // surveys on each side of a change, the newest change included
 };
 
 struct ChangePoint {
@@ -22,8 +22,13 @@ struct ChangePoint {
   double confidence = 0;        // 1 - the test's p-value for this split, in [0, 1]
 };
 
-// The change points of `values`, in index order. Non-finite values must be
-// left out by the caller (with their surveys).
+// The change points of `values`, in index order. Non-finite values should be
+// left out by the caller (with their surveys); any left in are skipped, and
+// indices stay those of `values`. Throws std::invalid_argument for
+// max_false_alarm outside (0, 1) or a negative min_change_fraction.
+// The first series of a length that comes near significance simulates that
+// length's thresholds (up to 0.23 s at 100 values; cached for the process,
+// thread-safe): 17-45 us per 100-value series after that.
 std::vector<ChangePoint> find_change_points(const std::vector<double>& values, const ChangePointOptions& options);
 
 }  // namespace bws::model

@@ -62,13 +62,16 @@ std::size_t utf8_length(std::string_view text, std::size_t i) {
 }
 
 // The exposition format's escapes: '\\' and newline always, '"' in label
-// values only (HELP text keeps it); invalid UTF-8 becomes U+FFFD.
+// values only (HELP text keeps it). Invalid UTF-8 (Prometheus refuses it)
+// and other control characters (a terminal showing the file would obey
+// them: text from the file never reaches stdout raw) become U+FFFD.
 std::string escaped(std::string_view text, bool quote) {
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size();) {
     const std::size_t n = utf8_length(text, i);
-    if (n == 0) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if (n == 0 || (n == 1 && ((byte < 0x20 && byte != '\n') || byte == 0x7f))) {
       out += "\xEF\xBF\xBD";
       ++i;
       continue;
@@ -193,7 +196,8 @@ void write_prometheus(std::ostream& out, const PrometheusRecords& records, bool 
     if (added) subjects.push_back(key);
     else it->second = std::max(it->second, value);
   };
-  for (const model::NodeMetricValue& v : records.values) note(v.host, v.metric, 0);
+  for (const model::NodeMetricValue& v : records.values)
+    if (std::isfinite(v.value)) note(v.host, v.metric, 0);
   const Table& flags = records.flags;
   if (flags.has_column("host") && flags.has_column("metric"))
     for (std::size_t r = 0; r < flags.rows(); ++r) {

@@ -51,7 +51,7 @@ std::string prometheus_metric_name(std::string_view metric, std::string_view uni
 
 // A label value as the exposition format writes it between quotes: '\'
 // -> "\\", '"' -> "\"", newline -> "\n"; bytes that are not valid UTF-8
-// become U+FFFD (Prometheus refuses invalid UTF-8).
+// (Prometheus refuses them) and other control characters become U+FFFD.
 std::string prometheus_label_value(std::string_view text);
 
 // "2025-01-31T12:00:00Z" -> Unix seconds; NaN when the text is not that form.

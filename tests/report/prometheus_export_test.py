@@ -190,6 +190,18 @@ def export(bwreport, path, *options):
     return run.stdout.decode("utf-8")
 
 
+def check_usage_errors(bwreport, path):
+    """Conflicting options: exit 2, one stderr line naming the option, nothing on stdout."""
+    for options, needle in ((["--prometheus", "--csv"], "--prometheus"),
+                            (["--csv", "--prometheus-timestamps"], "--prometheus-timestamps"),
+                            (["--prometheus", "--dir", "x"], "--dir"),
+                            (["--prometheus", "--table", "flags"], "--table")):
+        run = subprocess.run([bwreport, "export", *options, path], capture_output=True, text=True)
+        if run.returncode != 2 or run.stdout or run.stderr.count("\n") != 1 or needle not in run.stderr:
+            fail("export %s: exit %d, stdout %r, stderr %r" % (" ".join(options), run.returncode, run.stdout[:200],
+                                                               run.stderr))
+
+
 def check_promtool(bwreport, files):
     promtool = shutil.which("promtool")
     if not promtool:
@@ -307,6 +319,7 @@ def main():
     synthetic = make_synthetic(survey, work)
     if mode == "promtool":
         check_promtool(bwreport, [survey, synthetic])
+        check_usage_errors(bwreport, survey)
     else:
         check_node_exporter(bwreport, synthetic, work)
     return 0

@@ -1,11 +1,11 @@
 #include "report/PrometheusExport.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <ctime>
 #include <map>
 #include <ostream>
-#include <set>
 #include <sstream>
 
 #include <boost/program_options/variables_map.hpp>

@@ -313,6 +313,8 @@ def main():
     if mode == "node-exporter" and not (shutil.which("prometheus-node-exporter") or shutil.which("node_exporter")):
         print("SKIP: prometheus-node-exporter is not installed (Debian package; scripts/install-deps.sh)")
         return SKIP
+    # A SIGTERM (ctest's timeout) unwinds too, so the exporter is stopped.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     survey = make_survey(mpirun, bwsurvey, work)

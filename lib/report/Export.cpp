@@ -1,7 +1,9 @@
 // bwreport export --csv|--json FILE [--table PATH] [--dir DIR]: every table
 // of a survey file (and each benchmark's export views, e.g. the
 // BabelStream-style stream/babelstream) as flat CSV or JSON files, one per
-// table, or one table to standard output.
+// table, or one table to standard output. --prometheus: the node metrics
+// and flags in the Prometheus text format, to standard output
+// (report/PrometheusExport.hpp).
 #include <cctype>
 #include <filesystem>
 #include <fstream>
@@ -11,7 +13,9 @@
 #include "core/Errors.hpp"
 #include "core/PrintableText.hpp"
 #include "h5/ResultFile.hpp"
+#include "report/PrometheusExport.hpp"
 #include "report/ReportCommand.hpp"
+#include "report/SurveyTables.hpp"
 #include "report/TableText.hpp"
 
 namespace po = boost::program_options;
@@ -48,8 +52,14 @@ void write(std::ostream& out, const Table& table, bool json) {
 
 int run_export(const CommandArgs& args, std::ostream& out) {
   po::options_description desc("Options");
-  desc.add_options()("csv", po::bool_switch(), "write CSV (one of --csv, --json)")(
+  desc.add_options()("csv", po::bool_switch(), "write CSV (one of --csv, --json, --prometheus)")(
       "json", po::bool_switch(), "write JSON")(
+      "prometheus", po::bool_switch(),
+      "write the node metrics, flags and survey info in the Prometheus text format to standard output, for "
+      "node_exporter's textfile collector (write to a temporary file and rename it into the collector's directory)")(
+      "prometheus-timestamps", po::bool_switch(),
+      "with --prometheus: every sample carries the survey's start time in ms (for a Pushgateway or remote write; "
+      "node_exporter's textfile collector rejects files with timestamps) (default: off)")(
       "table", po::value<std::string>(),
       "only this table (e.g. stream/results, stream/babelstream, flags), to standard output")(
       "dir", po::value<std::string>(),
@@ -60,9 +70,20 @@ int run_export(const CommandArgs& args, std::ostream& out) {
     return 0;
   }
   const bool csv = parsed.options["csv"].as<bool>(), json = parsed.options["json"].as<bool>();
-  if (csv == json) throw UsageError("bwreport export: give exactly one of --csv and --json");
+  const bool prometheus = parsed.options["prometheus"].as<bool>();
+  const bool timestamps = parsed.options["prometheus-timestamps"].as<bool>();
+  if (int(csv) + int(json) + int(prometheus) != 1)
+    throw UsageError("bwreport export: give exactly one of --csv, --json and --prometheus");
+  if (timestamps && !prometheus) throw UsageError("bwreport export: --prometheus-timestamps needs --prometheus");
+  if (prometheus && (parsed.options.count("table") || parsed.options.count("dir")))
+    throw UsageError("bwreport export: --prometheus writes to standard output; --table and --dir are for --csv and --json");
   const std::string& path = parsed.positional[0];
   const auto file = h5::ResultReader::open(path);
+  if (prometheus) {
+    require_survey_file(file, path, "export");
+    write_prometheus(out, read_prometheus_records(file), timestamps);
+    return 0;
+  }
   std::vector<Named> tables = exportable(file);
 
   if (parsed.options.count("table")) {
@@ -111,8 +132,8 @@ int run_export(const CommandArgs& args, std::ostream& out) {
 
 ReportCommand export_command() {
   return {"export",
-          "export --csv|--json FILE [--table PATH] [--dir DIR]   flat tables; stream/babelstream has "
-          "BabelStream's --csv columns",
+          "export --csv|--json FILE [--table PATH] [--dir DIR] | --prometheus FILE   flat tables; "
+          "stream/babelstream has BabelStream's --csv columns; --prometheus: node metrics for node_exporter",
           run_export};
 }
 

@@ -87,6 +87,51 @@ expected_args=$(printf '%s\n' --out "$out_dir/survey-77.h5" --retest 1 --referen
 [ "$(cat "$work/args" 2>/dev/null)" = "$expected_args" ] ||
   fail "bwsurvey got other arguments:"$'\n'"$(cat "$work/args" 2>/dev/null)"$'\n'"expected:"$'\n'"$expected_args"
 
+# BWS_PROMETHEUS_DIR: after the survey (here one that flagged nodes: exit
+# 3), bwreport export --prometheus writes DIR/bwsurvey.prom through a
+# temporary file and a rename; the job keeps the survey's exit status. A
+# failed export leaves the previous file as it was and no temporary file;
+# unset, nothing is exported.
+mkdir -p "$work/bin3"
+cat >"$work/bin3/srun" <<'FAKE'
+#!/usr/bin/env bash
+# Makes the --out file as a survey that flagged nodes would, and exits 3.
+while [ $# -gt 0 ]; do
+  if [ "$1" = --out ]; then mkdir -p "$(dirname "$2")"; echo survey >"$2"; fi
+  shift
+done
+exit 3
+FAKE
+cat >"$work/bin3/bwreport" <<'FAKE'
+#!/usr/bin/env bash
+printf '%s\n' "$@" >>"$FAKE_BWREPORT_ARGS"
+[ -z "${FAKE_BWREPORT_FAIL:-}" ] || { echo 'bwsurvey_partial 1'; exit 1; }
+printf '# TYPE bwsurvey_x gauge\nbwsurvey_x{host="n1"} 1\n'
+FAKE
+chmod +x "$work/bin3/srun" "$work/bin3/bwreport"
+prom_dir="$work/prom dir"
+run_prometheus_job() {
+  PATH="$work/bin3:$PATH" BWREPORT="$work/bin3/bwreport" FAKE_BWREPORT_ARGS="$work/bwreport-args" \
+    SLURM_JOB_ID=78 SLURM_JOB_NUM_NODES=2 SLURM_CPUS_ON_NODE=4 "$@" bash "$work/job.sbatch" >"$work/prom.log" 2>&1
+}
+run_prometheus_job env BWS_PROMETHEUS_DIR="$prom_dir"
+code=$?
+[ "$code" -eq 3 ] || fail "BWS_PROMETHEUS_DIR: the job exited $code, not the survey's 3: $(cat "$work/prom.log")"
+[ "$(cat "$prom_dir/bwsurvey.prom" 2>/dev/null)" = $'# TYPE bwsurvey_x gauge\nbwsurvey_x{host="n1"} 1' ] ||
+  fail "BWS_PROMETHEUS_DIR: no bwsurvey.prom with bwreport's output: $(ls -A "$prom_dir" 2>&1) $(cat "$work/prom.log")"
+[ "$(cat "$work/bwreport-args" 2>/dev/null)" = "$(printf '%s\n' export --prometheus "$out_dir/survey-78.h5")" ] ||
+  fail "bwreport got other arguments: $(cat "$work/bwreport-args" 2>/dev/null)"
+[ "$(ls -A "$prom_dir")" = bwsurvey.prom ] || fail "BWS_PROMETHEUS_DIR: files besides bwsurvey.prom: $(ls -A "$prom_dir")"
+run_prometheus_job env BWS_PROMETHEUS_DIR="$prom_dir" FAKE_BWREPORT_FAIL=1
+code=$?
+[ "$code" -eq 3 ] || fail "a failed export changed the job's exit status to $code"
+[ "$(ls -A "$prom_dir")" = bwsurvey.prom ] || fail "a failed export left: $(ls -A "$prom_dir")"
+grep -q 'bwsurvey_x{host="n1"} 1' "$prom_dir/bwsurvey.prom" || fail "a failed export replaced the previous file"
+grep -q "could not write bwsurvey.prom" "$work/prom.log" || fail "a failed export was not reported: $(cat "$work/prom.log")"
+rm -f "$work/bwreport-args"
+run_prometheus_job env -u BWS_PROMETHEUS_DIR
+[ ! -e "$work/bwreport-args" ] || fail "bwreport ran without BWS_PROMETHEUS_DIR"
+
 # BWS_OPTIONS (split on blanks) is never globbed either.
 BWS_OPTIONS='--tests * --quick' "$source_dir/jobs/survey" --dry-run >"$work/dry2" 2>&1 || fail "BWS_OPTIONS refused"
 grep -q 'survey.sbatch --tests \\\* --quick$' "$work/dry2" || fail "BWS_OPTIONS globbed: $(tail -2 "$work/dry2")"

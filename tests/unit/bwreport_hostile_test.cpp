@@ -146,6 +146,7 @@ class BwreportHostile : public bws::test::TempDirTest {
         {"drain", "drain " + q},
         {"export", "export --csv " + q + " --dir " + shell_quoted((dir_ / "export").string())},
         {"export --table", "export --json --table flags " + q},
+        {"export --prometheus", "export --prometheus " + q},
         {"scaling", "scaling --no-store " + q},
         {"roofline", "roofline --ai 1 " + q},
         {"plot", "plot " + q + " -o " + shell_quoted((dir_ / "plot").string())},

@@ -157,7 +157,9 @@ class BwreportHostile : public bws::test::TempDirTest {
       const RunResult r = run(args);
       SCOPED_TRACE(name + " on " + path);
       EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 2) << r.exit_code << "\n" << r.err;
-      if (r.exit_code == 2) EXPECT_EQ(line_count(r.err), 1u) << r.err;
+      if (r.exit_code == 2) {
+        EXPECT_EQ(line_count(r.err), 1u) << r.err;
+      }
       EXPECT_FALSE(has_raw_control(r.err)) << r.err;
       EXPECT_FALSE(has_raw_control(r.out)) << r.out;
       for (const char* leak : {"std::", "bad_alloc", "variant", "Traceback", "terminate", "HDF5-DIAG"})

@@ -103,6 +103,23 @@ TEST(ChangePoints, StepInTheLastThreeSurveysIsFound) {
   EXPECT_NEAR(found[0].change_fraction, -0.20, 0.03);
 }
 
+TEST(ChangePoints, ANewStepInAShortSeriesIsPlacedAtItsFirstSurvey) {
+  // Ten surveys, the level down 75 % from the sixth (index 5) or the
+  // seventh (index 6) on, 1 % noise: too short for the rank test, so the
+  // edge test finds it, and it must name the first survey at the new level,
+  // not one later (each of its splits scores alike; the place is its own).
+  for (const std::size_t first_low : {std::size_t{5}, std::size_t{6}}) {
+    Noise noise(11);
+    std::vector<double> v;
+    noise.append(v, first_low, 100.0, 0.01);
+    noise.append(v, 10 - first_low, 25.0, 0.01);
+    const auto found = find_change_points(v, kDefaults);
+    ASSERT_EQ(found.size(), 1u) << first_low;
+    EXPECT_EQ(found[0].index, first_low);
+    EXPECT_NEAR(found[0].change_fraction, -0.75, 0.03);
+  }
+}
+
 TEST(ChangePoints, TwoStepsAreBothFound) {
   // 40 at 100, 40 at 115, 40 at 100 (2 % noise): changes at 40 and 80.
   Noise noise(5);

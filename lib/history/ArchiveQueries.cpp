@@ -4,14 +4,10 @@
 #include <cmath>
 #include <map>
 
+#include "core/SampleStats.hpp"
+
 namespace bws::history {
 namespace {
-
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 ArchivedMetric metric_row(const SqliteStatement& q) {
   return {q.column_int64(0), q.column_text(1), q.column_text(2), q.column_int64(3) != 0};

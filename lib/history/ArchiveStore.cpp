@@ -7,6 +7,7 @@
 
 #include "core/Errors.hpp"
 #include "core/PrintableText.hpp"
+#include "core/SampleStats.hpp"
 #include "core/Timestamps.hpp"
 #include "history/ArchiveSchema.hpp"
 
@@ -40,12 +41,6 @@ std::string joined(const std::vector<std::string>& names) {
   std::string text;
   for (const std::string& n : names) text += (text.empty() ? "" : ",") + n;
   return text;
-}
-
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 }  // namespace

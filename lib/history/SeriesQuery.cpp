@@ -129,10 +129,24 @@ CohortLevels read_cohort_levels(SqliteDb& db, const ArchiveIndex& index, const s
   if (metrics.empty())
     for (const auto& [id, m] : index.metrics) metrics.push_back(id);
   SqliteStatement statement = prepare_survey_metric(db);
+  // `history add` stores each survey's cohort medians (cohort_stats, its
+  // primary key: a few rows per survey and metric); an archive written
+  // without them (another tool, a test) has them computed from the values.
+  SqliteStatement stored = db.prepare(
+      "SELECT cohort_id, median, n_valid FROM cohort_stats WHERE survey_id = ?1 AND metric_id = ?2");
   CohortLevels levels;
   std::map<std::int64_t, std::vector<double>> by_cohort;
   for (std::size_t s = 0; s < index.surveys.size(); ++s)
     for (const std::int64_t metric : metrics) {
+      stored.bind(1, index.surveys[s].id).bind(2, metric);
+      bool have_stored = false;
+      while (stored.step()) {
+        have_stored = true;
+        levels[{s, metric, stored.column_int64(0)}] = {stored.column_double(1),
+                                                       static_cast<std::size_t>(stored.column_int64(2))};
+      }
+      stored.reset();
+      if (have_stored) continue;
       by_cohort.clear();
       for (const CohortValue& v : read_survey_metric(statement, index.surveys[s].id, metric))
         by_cohort[v.cohort_id].push_back(v.value);

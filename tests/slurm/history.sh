@@ -13,7 +13,8 @@ stream_elements=4M
 . "$(dirname "$0")/common.sh"
 start_cluster 4
 archive=$work/history.sqlite
-export BWS_RETEST=0
+# Each job adds its survey to the archive (the template's BWS_HISTORY).
+export BWS_RETEST=0 BWS_HISTORY=$archive
 survey_options=("${quick_options[@]}" --tests stream --stream.reps 10)
 files=()
 for i in $(seq 1 10); do
@@ -22,9 +23,11 @@ for i in $(seq 1 10); do
   [ "$job_exit" = 0 ] || { echo "survey $i: exit code $job_exit, expected 0"; exit 1; }
   files+=("$work/survey-$job_id.h5")
 done
-"$bwreport" history add "$archive" "${files[@]}"
+unset BWS_HISTORY
+[ "$(sqlite3 "$archive" 'SELECT COUNT(*) FROM surveys')" = 10 ] || { echo "expected 10 surveys in the archive"; exit 1; }
 # The same files once more: nothing new.
 "$bwreport" history add "$archive" "${files[@]}" | tee "$work/readd.txt"
+[ "$(grep -c "nothing added" "$work/readd.txt")" = 10 ] || { echo "re-adding added something"; exit 1; }
 [ "$(sqlite3 "$archive" 'SELECT COUNT(*) FROM surveys')" = 10 ] || { echo "expected 10 surveys in the archive"; exit 1; }
 # The sixth survey's start, read from its file (not from the archive).
 sixth_start=$(/usr/bin/python3 -c "import h5py,sys; print(h5py.File(sys.argv[1],'r').attrs['created_utc'])" "${files[5]}")

@@ -41,6 +41,8 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "core/SampleStats.hpp"
+
 namespace bws::model {
 namespace {
 
@@ -175,24 +177,7 @@ std::vector<double> simulate_null(std::size_t n, std::size_t min_segment, double
   return out;
 }
 
-// The cached null of one segment length (thread-safe; computed once).
-const std::vector<double>& null_of(std::size_t n, std::size_t min_segment, double alpha) {
-  static std::mutex mutex;
-  static std::map<std::tuple<std::size_t, std::size_t, double>, std::vector<double>> cache;
-  std::lock_guard<std::mutex> lock(mutex);
-  auto key = std::make_tuple(n, min_segment, alpha);
-  auto it = cache.find(key);
-  if (it == cache.end()) it = cache.emplace(key, simulate_null(n, min_segment, alpha)).first;
-  return it->second;
-}
-
-double median_of_values(std::vector<double> v) {
-  const std::size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(mid), v.end());
-  const double upper = v[mid];
-  if (v.size() % 2) return upper;
-  return (*std::max_element(v.begin(), v.begin() + std::ptrdiff_t(mid)) + upper) / 2.0;
-}
+double median_of_values(const std::vector<double>& v) { return median_of(v); }
 
 double median_of_range(const std::vector<double>& values, std::size_t lo, std::size_t hi) {
   return median_of_values(std::vector<double>(values.begin() + std::ptrdiff_t(lo), values.begin() + std::ptrdiff_t(hi)));
@@ -300,13 +285,18 @@ std::vector<double> simulate_edge_null(std::size_t n, std::size_t min_segment, d
   return out;
 }
 
-const std::vector<double>& edge_null_of(std::size_t n, std::size_t min_segment, double alpha) {
+// The two tests' nulls per segment length, each simulated once (thread-safe).
+enum class NullKind { kRank, kEdge };
+
+const std::vector<double>& cached_null(NullKind kind, std::size_t n, std::size_t min_segment, double alpha) {
   static std::mutex mutex;
-  static std::map<std::tuple<std::size_t, std::size_t, double>, std::vector<double>> cache;
+  static std::map<std::tuple<NullKind, std::size_t, std::size_t, double>, std::vector<double>> cache;
   std::lock_guard<std::mutex> lock(mutex);
-  auto key = std::make_tuple(n, min_segment, alpha);
+  const auto key = std::make_tuple(kind, n, min_segment, alpha);
   auto it = cache.find(key);
-  if (it == cache.end()) it = cache.emplace(key, simulate_edge_null(n, min_segment, alpha)).first;
+  if (it == cache.end())
+    it = cache.emplace(key, kind == NullKind::kRank ? simulate_null(n, min_segment, alpha)
+                                                   : simulate_edge_null(n, min_segment, alpha)).first;
   return it->second;
 }
 
@@ -331,7 +321,7 @@ std::size_t rank_split(const std::vector<double>& values, std::size_t lo, std::s
   const std::size_t best_at = split.k;
   const double best = split.p;
   if (!(best <= alpha)) return 0;  // the threshold never exceeds alpha: no simulation needed
-  const auto& null = null_of(n, options.min_segment, alpha);
+  const auto& null = cached_null(NullKind::kRank, n, options.min_segment, alpha);
   // The alpha-quantile of the null: a segment whose smallest p is at or
   // below it has a change.
   const std::size_t q = static_cast<std::size_t>(std::floor(alpha * double(null.size())));
@@ -381,7 +371,7 @@ std::size_t edge_split(const std::vector<double>& values, std::size_t lo, std::s
   // estimated sigma: tails at least normal) is above one normal |z|'s: below
   // that no simulation is needed.
   if (!(std::erfc(best.z / std::sqrt(2.0)) <= alpha)) return 0;
-  const auto& null = edge_null_of(n, options.min_segment, alpha);  // descending
+  const auto& null = cached_null(NullKind::kEdge, n, options.min_segment, alpha);  // descending
   const std::size_t q = static_cast<std::size_t>(std::floor(alpha * double(null.size())));
   const double threshold = q == 0 ? INFINITY : null[q - 1];
   if (!(best.z >= threshold)) return 0;

@@ -40,7 +40,7 @@ warnings.simplefilter("ignore")
 logging.getLogger("matplotlib").setLevel(logging.ERROR)
 
 import history_archive  # noqa: E402
-from report_sections import catalog, generic, history, overview, scaling  # noqa: E402
+from report_sections import catalog, generic, history, node_metrics, node_table, overview, scaling, verdicts  # noqa: E402,E501
 from report_sections.common import Options, UnitMismatch  # noqa: E402
 from report_sections.page import write_page  # noqa: E402
 
@@ -135,12 +135,22 @@ def main(argv):
 
 
 def write_report(args, files):
-    blocks, pngs = [], []
+    """The page's order: what needs action (every file's verdicts), each
+    file's cohort summary and node table, then the details per file."""
+    blocks, pngs, verdict_sections, front = [], [], [], []
     families = catalog.families()
     several = len(files) > 1
     for i, (path, f) in enumerate(files):
         prefix = f"{i + 1}_{os.path.splitext(os.path.basename(path))[0]}_" if several else ""
         options = Options(out_dir=args.out, prefix=prefix, kernel_ai=args.ai, precision=args.type)
+        view = node_metrics.node_view(f)
+        verdict_sections.append(verdicts.verdict_section(
+            f, path, view, f"What needs action: {path}" if several else "What needs action"))
+        summary = [verdicts.cohort_summary(view)]
+        nodes = node_table.section(view, options, "bws-nodes" if i == 0 else f"bws-nodes-{i + 1}")
+        if nodes:
+            summary.append(nodes)
+        front.append((f"Summary: {path}" if several else "", summary))
         sections = [overview.overview(f, path, catalog.drawn_tables(families))]
         for family in families:
             if catalog.present(family, f):
@@ -158,7 +168,7 @@ def write_report(args, files):
         blocks.append(("Across the runs" if several else "", study))
     for _, sections in blocks:
         pngs += [s.png for s in sections if s.png]
-    page = write_page(args.out, "bwsurvey report", blocks)
+    page = write_page(args.out, "bwsurvey report", blocks, verdicts=verdict_sections, front=front)
     print(f"{page}: {len(pngs)} plots ({', '.join(pngs) if pngs else 'none: no measured tables in the file'})")
     return 0
 

@@ -27,6 +27,12 @@ class Section:
     png: str = None
     tables: list = dataclasses.field(default_factory=list)
     notes: list = dataclasses.field(default_factory=list)
+    # Optional, for the page's own blocks (node_table.py): markup the report
+    # made (never text from the file unescaped), shown after the tables;
+    # inline scripts (each included once per page); (file, text) links.
+    html: str = ""
+    scripts: list = dataclasses.field(default_factory=list)
+    links: list = dataclasses.field(default_factory=list)
 
 
 @dataclasses.dataclass

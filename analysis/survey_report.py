@@ -146,11 +146,12 @@ def write_report(args, files):
         view = node_metrics.node_view(f)
         verdict_sections.append(verdicts.verdict_section(
             f, path, view, f"What needs action: {path}" if several else "What needs action"))
-        summary = [verdicts.cohort_summary(view)]
+        summary = [verdicts.cohort_summary(view)] if view.stats else []
         nodes = node_table.section(view, options, "bws-nodes" if i == 0 else f"bws-nodes-{i + 1}")
         if nodes:
             summary.append(nodes)
-        front.append((f"Summary: {path}" if several else "", summary))
+        if summary:
+            front.append((f"Summary: {path}" if several else "", summary))
         sections = [overview.overview(f, path, catalog.drawn_tables(families))]
         for family in families:
             if catalog.present(family, f):

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from .common import read_table, text
+from .common import check_units, read_table, text
 
 
 @dataclasses.dataclass
@@ -85,6 +85,7 @@ def metric_values(f):
         names = table.dtype.names
         if any(c not in names for c in spec.group_by):
             continue
+        check_units(f, spec.table, {spec.column: spec.unit})  # UnitMismatch: the report's one-line error, exit 1
         table = table[where_mask(table, spec.where)]
         sums = {}
         for r in table:

@@ -69,7 +69,8 @@ def verdict_section(f, path, view, title):
     tables, notes = [], []
     flags = read_table(f, "flags")
     if flags is None:
-        notes.append("This file has no /flags: its nodes were not judged (run `bwreport flags FILE`).")
+        notes.append("This file has no /flags table: no node verdicts to show (`bwreport flags FILE` judges a "
+                     "survey's nodes).")
         flags = []
     links = [r for r in flags if "->" in cell(r, "host")]
     nodes = [r for r in flags if "->" not in cell(r, "host")]

@@ -52,9 +52,9 @@ def replace_rows(dataset, rows):
     dataset[...] = rows
 
 
-def flag_row(dtype, host, value, median, status, reason, retest_median=float("nan")):
+def flag_row(dtype, host, value, median, status, reason, retest_median=float("nan"), metric=TRIAD):
     row = np.zeros((), dtype=dtype)
-    row["host"], row["metric"], row["unit"], row["rule"] = host.encode(), TRIAD.encode(), b"B/s", b"fraction"
+    row["host"], row["metric"], row["unit"], row["rule"] = host.encode(), metric.encode(), b"B/s", b"fraction"
     row["value"], row["median"], row["mad"], row["robust_z"] = value, median, 1e9, -9.0
     row["percent_of_median"], row["threshold"] = 100.0 * value / median, 0.75 * median
     row["reason"], row["status"], row["retest_median"] = reason.encode(), status.encode(), retest_median
@@ -203,7 +203,9 @@ def quick_case(source, work, bwsurvey):
     models = {h: "Test CPU" for h in hosts_gbs}
     grow(edited, hosts_gbs, models,
          [("node5", 21.5e9, 41.5e9, "confirmed", "below 0.75 x cohort median", 21.0e9),
-          ("node4", 43.0e9, 41.0e9, "not retested", "a test row, never flagged by the rule")], True)
+          ("node4", 43.0e9, 41.0e9, "not retested", "a test row, never flagged by the rule"),
+          ("node1->node2", 5.0e9, 20.0e9, "not retested", "node1->node2: 25 % of the sender's median", float("nan"),
+           "links.pair")], True)
     out = os.path.join(work, "edited")
     page = report(source, edited, out)
     block = verdict_block(page)
@@ -216,6 +218,11 @@ def quick_case(source, work, bwsurvey):
     expect("<td>node4</td>" in block[block.index("Flags not confirmed"):] if "Flags not confirmed" in block else False,
            "the unconfirmed flag is listed after the confirmed one")
     expect("page.test_check" in block, "the failed model check is a verdict")
+    links = block[block.index("Link verdicts"):] if "Link verdicts" in block else ""
+    expect("<td>node1-&gt;node2</td>" in links and "5.00 GB/s" in links and "25.0 %" in links,
+           "the link verdict is listed apart, with its value and %")
+    expect("node1-&gt;node2" not in block[:block.index("Link verdicts")] if links else False,
+           "the link verdict is not among the node flags")
     expect("Nothing needs action" not in block, "no 'nothing needs action' with flags")
     expect(page.count("GiB/s") <= 1 or "pmbw" in page, "GiB/s only for pmbw's convention")
     check_summary(page, edited, lambda r: text(r["cpu_model"]))

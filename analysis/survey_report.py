@@ -40,7 +40,8 @@ warnings.simplefilter("ignore")
 logging.getLogger("matplotlib").setLevel(logging.ERROR)
 
 import history_archive  # noqa: E402
-from report_sections import catalog, generic, history, node_metrics, node_table, overview, scaling, verdicts  # noqa: E402,E501
+from report_sections import catalog, generic, history, overview, scaling  # noqa: E402
+from report_sections import node_metrics, node_table, verdicts  # noqa: E402
 from report_sections.common import Options, UnitMismatch  # noqa: E402
 from report_sections.page import write_page  # noqa: E402
 

@@ -125,7 +125,8 @@ def node_cohorts(f):
     if table is None or not {"host", "cores", "memory_bytes"} <= set(table.dtype.names):
         return {}
     has_model = "cpu_model" in table.dtype.names
-    return {text(r["host"]): hardware_class(text(r["cpu_model"]) if has_model else "", r["cores"], int(r["memory_bytes"]))
+    return {text(r["host"]): hardware_class(text(r["cpu_model"]) if has_model else "", r["cores"],
+                                            int(r["memory_bytes"]))
             for r in table}
 
 
@@ -214,5 +215,5 @@ def node_view(f):
     if flags is not None and {"host", "metric"} <= set(flags.dtype.names):
         for r in flags:
             flagged[(text(r["host"]), text(r["metric"]))] = r
-    return NodeView(metrics, sorted(hosts, key=host_key), cohort, {label: f"C{i + 1}" for i, label in enumerate(ordered)},
-                    stats, flagged, hosts_cohort)
+    ids = {label: f"C{i + 1}" for i, label in enumerate(ordered)}
+    return NodeView(metrics, sorted(hosts, key=host_key), cohort, ids, stats, flagged, hosts_cohort)

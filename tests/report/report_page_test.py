@@ -138,7 +138,8 @@ def check_summary(page, survey, label_of):
         median = np.median(x)
         expect(int(row[2]) == len(x), f"{label}: {row[2]} nodes, expected {len(x)}")
         for column, want in ((3, median), (4, np.median(np.abs(x - median))), (6, x.min()), (7, x.max())):
-            expect(abs(float(row[column]) - want) <= 0.006, f"{label}: column {column} {row[column]}, expected {want:.3f}")
+            expect(abs(float(row[column]) - want) <= 0.006,
+                   f"{label}: column {column} {row[column]}, expected {want:.3f}")
         expect(row[8] == "GB/s", f"{label}: unit {row[8]}")
     return groups
 
@@ -152,7 +153,8 @@ def node_table_rows(page):
     expect(table is not None, "the page has the node table")
     body = table.group(1).split("<tbody>", 1)[1] if table else ""
     import html
-    return [[html.unescape(c) for c in re.findall(r"<td>(.*?)</td>", r)] for r in re.findall(r"<tr.*?</tr>", body)], False
+    rows = [[html.unescape(c) for c in re.findall(r"<td>(.*?)</td>", r)] for r in re.findall(r"<tr.*?</tr>", body)]
+    return rows, False
 
 
 def check_common(page, out, hosts_gbs, large):
@@ -209,7 +211,8 @@ def quick_case(source, work, bwsurvey):
     out = os.path.join(work, "edited")
     page = report(source, edited, out)
     block = verdict_block(page)
-    confirmed = block[block.index("Confirmed flags"):block.index("Flags not confirmed")] if "Flags not confirmed" in block else ""
+    confirmed = block[block.index("Confirmed flags"):block.index("Flags not confirmed")] \
+        if "Flags not confirmed" in block else ""
     expect("<td>node5</td>" in confirmed, "the confirmed flag names node5")
     expect("21.50 GB/s" in confirmed, "with its value in GB/s")
     expect(f"{100 * 21.5 / 41.5:.1f} %" in confirmed, "and its % of the cohort median")

@@ -17,6 +17,7 @@ copy (two cohorts, noise, flags):
   - index.html loads nothing from the network and stays < 2 MB at 2,000 nodes.
 usage: report_page_test.py SOURCE_DIR WORK_DIR BWSURVEY   (exit 77: no h5py/matplotlib)"""
 import csv
+import html
 import json
 import os
 import re
@@ -152,7 +153,6 @@ def node_table_rows(page):
     table = re.search(r'<table class="bws-sortable" id="bws-nodes"[^>]*>(.*?)</table>', page, re.S)
     expect(table is not None, "the page has the node table")
     body = table.group(1).split("<tbody>", 1)[1] if table else ""
-    import html
     rows = [[html.unescape(c) for c in re.findall(r"<td>(.*?)</td>", r)] for r in re.findall(r"<tr.*?</tr>", body)]
     return rows, False
 

@@ -18,7 +18,6 @@ OUT/[prefix]distributions.json, so a test or script reads what was drawn.
 All drawing is numpy-vectorised: one step line, one bar call per picture."""
 import json
 import math
-import os
 import re
 
 import numpy as np
@@ -219,7 +218,7 @@ def metric_views(options, title, metric, hosts, values, unit, cohort_of, flagged
     for index, i in enumerate(order):
         members = cohort == names[i]
         base = image or f"dist_{safe_name(metric)}"
-        png = f"{base}_c{index + 1}.png" if len(order) > 1 else f"{base}.png"
+        png = f"{base}_c{index + 1}.png" if index else f"{base}.png"  # the largest cohort keeps the plain name
         sections.append(cohort_view(options, title, metric, names[i], hosts[members], values[members], unit,
                                     set(flagged), k, fraction, higher_is_better, leaves or {}, png))
     return sections
@@ -375,6 +374,8 @@ def sections(f, options):
         for group, hosts, values in metric_values(table, metric):
             name = full_name(metric["name"], group)
             unit = metric["unit"]
-            result += metric_views(options, name, name, hosts, values, unit, cohorts, flagged.get(name, set()), k,
-                                   fraction, metric.get("higher_is_better", True), leaves)
+            # A flag row names the metric with its group, or (older files) without.
+            named = flagged.get(name, set()) | flagged.get(metric["name"], set())
+            result += metric_views(options, name, name, hosts, values, unit, cohorts, named, k, fraction,
+                                   metric.get("higher_is_better", True), leaves)
     return result

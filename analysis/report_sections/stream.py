@@ -33,7 +33,8 @@ def triad_flags(f, backend="cpu", typ=None):
     rows = {}
     for r in flags:
         metric = text(r["metric"]).lower()
-        if "triad" in metric and metric.startswith(prefix) and (typ is None or metric.endswith(f"[{typ}]")):
+        of_type = typ is None or metric.endswith(f"[{typ}]") or "[" not in metric  # no group: an older file
+        if "triad" in metric and metric.startswith(prefix) and of_type:
             rows[text(r["host"])] = r
     return rows, dict(f["flags"].attrs)
 
@@ -87,8 +88,8 @@ def backend_sections(f, options, backend, nodes):
         bandwidth = np.array([float(r["bandwidth"]) for r in rows])
         cohort_of = cohorts
         if backend != "cpu":  # a device metric's cohort adds the device (two GPU models: two cohorts)
-            cohort_of = {h: cohorts.get(h, "unknown cohort") + (f", {text(r['device'])}" if "device" in r.dtype.names else "")
-                         for h, r in zip(hosts, rows)}
+            device = [f", {text(r['device'])}" if "device" in r.dtype.names else "" for r in rows]
+            cohort_of = {h: cohorts.get(h, "unknown cohort") + d for h, d in zip(hosts, device)}
         metric = f"{prefix}triad[{typ}]"
         image = f"stream_triad_{typ}" if backend == "cpu" else f"stream_triad_{typ}_{backend}"
         views = distributions.metric_views(options, f"STREAM Triad ({typ}{on}) per node", metric, hosts, bandwidth,

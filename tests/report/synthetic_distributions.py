@@ -56,7 +56,8 @@ def write_file(path, nodes, cohorts, flagged, seed=7):
             ("index", "i8", np.arange(nodes)), ("host", "S128", host_bytes), ("rank", "i8", np.arange(nodes)),
             ("leaf", "S128", [f"leaf{i // HOSTS_PER_LEAF:03d}".encode() for i in range(nodes)])])
         table(f, "flags", [
-            ("host", "S128", [h.encode() for h in flagged]), ("metric", "S64", [b"stream.triad[double]"] * len(flagged)),
+            ("host", "S128", [h.encode() for h in flagged]),
+            ("metric", "S64", [b"stream.triad[double]"] * len(flagged)),
             ("value", "f8", [triad[hosts.index(h)] for h in flagged]), ("unit", "S16", [b"B/s"] * len(flagged)),
             ("rule", "S16", [b"fraction"] * len(flagged))])
         f["flags"].attrs["k"] = 3.5

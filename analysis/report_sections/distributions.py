@@ -201,10 +201,11 @@ def record(options, entry):
 
 
 def metric_views(options, title, metric, hosts, values, unit, cohort_of, flagged, k, fraction,
-                 higher_is_better=True, leaves=None, image=None):
+                 higher_is_better=True, leaves=None, image=None, min_nodes=1):
     """Sections (one per cohort) for one metric: hosts and values (arrays,
     one per node, unit as stored), cohort_of {host: cohort} (missing hosts:
-    'unknown'), flagged: hosts /flags names for this metric."""
+    'unknown'), flagged: hosts /flags names for this metric. A cohort of
+    fewer than min_nodes nodes gets a note, no picture."""
     hosts = np.asarray(hosts, dtype=object)
     values = np.asarray(values, dtype=np.float64)
     keep = np.isfinite(values) & ((values > 0) if not higher_is_better else np.ones(len(values), bool))
@@ -217,6 +218,13 @@ def metric_views(options, title, metric, hosts, values, unit, cohort_of, flagged
     sections = []
     for index, i in enumerate(order):
         members = cohort == names[i]
+        if counts[i] < min_nodes:
+            scale, shown_unit = DISPLAY.get(unit, (1.0, unit))
+            listed = ", ".join(f"{h} {v / scale:.4g}" for h, v in zip(hosts[members][:5], values[members][:5]))
+            sections.append(Section(title=f"{title}: cohort {names[i]}",
+                                    notes=[f"{counts[i]} node(s), {shown_unit}: {listed}; no distribution "
+                                           f"below {min_nodes} nodes (the flag rule needs 3)."]))
+            continue
         base = image or f"dist_{safe_name(metric)}"
         png = f"{base}_c{index + 1}.png" if index else f"{base}.png"  # the largest cohort keeps the plain name
         sections.append(cohort_view(options, title, metric, names[i], hosts[members], values[members], unit,
@@ -318,12 +326,24 @@ def cohort_view(options, title, metric, cohort, hosts, values, unit, flagged, k,
         ax = axes[2]
         known = leaf != ""
         names, inverse = np.unique(leaf[known].astype(str), return_inverse=True)
-        data = [percent[known][inverse == j] for j in range(len(names))]
-        medians = np.array([np.median(d) for d in data])
-        worst = np.argsort(medians, kind="stable")[:LEAVES_MAX]
+        shown_pct, shown_flag = percent[known], is_flagged[known]
+        data = [shown_pct[inverse == j] for j in range(len(names))]
+        quartiles = np.array([np.percentile(d, [0, 25, 50, 75, 100]) for d in data])
+        worst = np.argsort(quartiles[:, 2], kind="stable")[:LEAVES_MAX]
         leaf_names = [str(names[j]) for j in worst]
-        ax.boxplot([data[j] for j in worst], showfliers=True, flierprops={"markersize": 2})
-        ax.set_xticks(np.arange(1, len(worst) + 1), [plot_text(s, 16) for s in leaf_names], rotation=90, fontsize=6)
+        # Boxes (quartiles), whiskers (range) and every node as a point:
+        # one call each, whatever the number of leaves and nodes.
+        x = np.arange(1, len(worst) + 1)
+        q = quartiles[worst]
+        ax.vlines(x, q[:, 0], q[:, 4], color="gray", lw=0.8)
+        ax.bar(x, q[:, 3] - q[:, 1], bottom=q[:, 1], width=0.6, color="lightsteelblue", edgecolor="steelblue")
+        ax.hlines(q[:, 2], x - 0.3, x + 0.3, color="black", lw=1.2)
+        position = np.full(len(names), -1)
+        position[worst] = np.arange(len(worst))
+        member = position[inverse] >= 0
+        px = position[inverse][member] + 1 + (np.random.default_rng(0).random(member.sum()) - 0.5) * 0.4
+        ax.scatter(px, shown_pct[member], s=4, c=np.where(shown_flag[member], "tab:red", "black"), zorder=3)
+        ax.set_xticks(x, [plot_text(s, 16) for s in leaf_names], rotation=90, fontsize=6)
         for label, yline, color in lines:
             ax.axhline(yline, color=color, ls="--", lw=1)
         ax.axhline(100.0, color="tab:green", lw=1)
@@ -377,5 +397,12 @@ def sections(f, options):
             # A flag row names the metric with its group, or (older files) without.
             named = flagged.get(name, set()) | flagged.get(metric["name"], set())
             result += metric_views(options, name, name, hosts, values, unit, cohorts, named, k, fraction,
-                                   metric.get("higher_is_better", True), leaves)
+                                   metric.get("higher_is_better", True), leaves,
+                                   min_nodes=MIN_NODES_FRACTION_RULE)
+    # Cohorts too small to draw: one section of notes, not one per metric.
+    small = [s for s in result if not s.png and not s.tables]
+    result = [s for s in result if s.png or s.tables]
+    if small:
+        result.append(Section(title="Node metrics of cohorts under 3 nodes (no distribution)",
+                              notes=[f"{s.title}: {n}" for s in small for n in s.notes]))
     return result

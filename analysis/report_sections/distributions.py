@@ -80,6 +80,16 @@ def cells(column):
     return column.astype(str).astype(object)
 
 
+_per_file = {}  # (file id, what) -> cohorts / leaves: stream.py and the family read them once
+
+
+def once_per_file(f, what, make):
+    key = (id(f), f.filename, what)
+    if key not in _per_file:
+        _per_file[key] = make(f)
+    return _per_file[key]
+
+
 def rule_settings(f):
     """(k, fraction) of /flags' attributes, the defaults without them."""
     attrs = f["flags"].attrs if "flags" in f else {}
@@ -105,6 +115,10 @@ def hardware_class(cpu_model, cores, memory_bytes):
 
 def node_cohorts(f):
     """{host: hardware cohort} from /nodes/table ({} without it)."""
+    return once_per_file(f, "cohorts", read_cohorts)
+
+
+def read_cohorts(f):
     nodes = read_table(f, "nodes/table")
     if nodes is None or "host" not in nodes.dtype.names:
         return {}
@@ -129,6 +143,10 @@ def flagged_hosts(f):
 
 def leaf_of_hosts(f):
     """{host: leaf switch} from /links/hosts' leaf column ({} without a tree)."""
+    return once_per_file(f, "leaves", read_leaves)
+
+
+def read_leaves(f):
     hosts = read_table(f, "links/hosts")
     if hosts is None or not {"host", "leaf"} <= set(hosts.dtype.names):
         return {}
@@ -357,7 +375,7 @@ def cohort_view(options, title, metric, cohort, hosts, values, unit, flagged, k,
 
     entry = {"image": png, "metric": metric, "title": title, "cohort": cohort, "nodes": n, "unit": unit,
              "median": median, "k": k, "fraction": fraction,
-             "thresholds_percent": {label.split(":")[0]: x for label, x, _ in lines},
+             "thresholds_percent": {label.split(" ")[0]: x for label, x, _ in lines},  # fraction, spread
              "flagged": [h for h in hosts if h in flagged], "labelled": [str(hosts[i]) for i in labelled_idx],
              "view": view, "leaves": leaf_names}
     if view == "strip":

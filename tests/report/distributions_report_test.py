@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """The report's distribution views (analysis/report_sections/distributions.py,
 stream.py) on synthetic files (tests/report/synthetic_distributions.py):
-12 nodes in one cohort with one flagged host, and 2,000 nodes in two
+12 and 5 nodes in one cohort with one flagged host (5: no spread
+rule line), and 2,000 nodes in two
 cohorts with three flagged hosts. From OUT/distributions.json: a picture
 per metric and cohort, the flagged hosts labelled, the fraction and spread
 thresholds as the flag rule gives them (computed here with numpy), the
@@ -89,16 +90,20 @@ def check(name, truth, entries, out, cohorts, flagged):
             expected_fraction = 75.0
             if metric == "pmbw.perm_ram_latency":  # judged as a rate: 0.75 x the rates' median, as a time
                 expected_fraction = 100 * (1 / (0.75 * np.median(rates))) / np.median(values)
-            got = e["thresholds_percent"]["fraction rule"]
+            got = e["thresholds_percent"]["fraction"]
             expect(abs(got - expected_fraction) < 1e-3,
                    f"{name} {metric} c{c}: fraction line at {got}, expected {expected_fraction:.3f} %")
-            expected_spread = spread_percent(rates)
-            if metric == "pmbw.perm_ram_latency":  # a time: the rate line as a time, in % of the times' median
+            if len(hosts) < 8:  # the spread rule needs 8 nodes: no line
+                expect("spread" not in e["thresholds_percent"], f"{name} {metric} c{c}: no spread line below 8")
+                expected_spread = None
+            else:
+                expected_spread = spread_percent(rates)
+            if expected_spread is not None and metric == "pmbw.perm_ram_latency":  # a time, in % of the times' median
                 line_rate = expected_spread / 100 * np.median(rates)
                 expected_spread = 100 * (1 / line_rate) / np.median(values)
-            got = e["thresholds_percent"].get(f"spread rule (k=3.5, n={len(hosts)})")
-            expect(got is not None and abs(got - expected_spread) < 0.05,
-                   f"{name} {metric} c{c}: spread line {got}, expected {expected_spread:.3f} %")
+            got = e["thresholds_percent"].get("spread")
+            expect(expected_spread is None or (got is not None and abs(got - expected_spread) < 0.05),
+                   f"{name} {metric} c{c}: spread line {got}, expected {expected_spread} %")
             mine = [h for h in flagged if truth[h][0] == c] if metric == "stream.triad[double]" else []
             expect(sorted(e["flagged"]) == sorted(mine), f"{name} {metric} c{c}: flagged {e['flagged']} != {mine}")
             expect(set(mine) <= set(e["labelled"]), f"{name} {metric} c{c}: flagged hosts labelled")
@@ -120,6 +125,9 @@ expect(len(entries) == 3, f"n12: 3 pictures (found {len(entries)})")
 with open(os.path.join(out, "index.html"), encoding="utf-8") as page:
     expect("node00003" in page.read(), "n12: the flagged host named on the page")
 print(f"12 nodes: {seconds:.2f} s")
+
+truth, entries, out, seconds = report("n5", 5, 1, ["node00001"])
+check("n5", truth, entries, out, 1, ["node00001"])
 
 flagged = ["node00010", "node01500", "node01999"]
 truth, entries, out, seconds = report("n2000", 2000, 2, flagged)

@@ -62,6 +62,10 @@ METRICS = [
     # The link map's node verdicts (lib/model/LinkVerdicts.hpp).
     dict(name="links.node_out", table="links/nodes", column="out_Bps", unit="B/s"),
     dict(name="links.node_in", table="links/nodes", column="in_Bps", unit="B/s"),
+    # Not flag metrics, drawn for the same reason (a throttled node's peak):
+    # the roofline's per-node ceilings (/roofline/nodes).
+    dict(name="roofline.fma_double", table="roofline/nodes", column="fma_double_flop_per_s", unit="FLOP/s"),
+    dict(name="roofline.triad", table="roofline/nodes", column="triad_Bps", unit="B/s"),
 ]
 
 # How a unit is shown: (divide by, shown unit).
@@ -266,7 +270,9 @@ def cohort_view(options, title, metric, cohort, hosts, values, unit, flagged, k,
     percent = 100.0 * values / median
     lines = []  # (label, % of median, style)
     if frac_rate is not None:
-        lines.append((f"fraction rule: {fraction:g} x median", 100.0 * to_value(frac_rate) / median, "tab:red"))
+        as_rate = "" if higher_is_better else " (as a rate)"
+        lines.append((f"fraction rule: {fraction:g} x median{as_rate}", 100.0 * to_value(frac_rate) / median,
+                      "tab:red"))
     if spread_rate is not None:
         lines.append((f"spread rule (k={k:g}, n={n})", 100.0 * to_value(spread_rate) / median, "tab:orange"))
     is_flagged = np.array([h in flagged for h in hosts], bool)

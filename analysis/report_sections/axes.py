@@ -89,6 +89,16 @@ def _fixed_labels(ticks):
     return FuncFormatter(lambda v, _pos: decade_label(v))
 
 
+def plain_log_y(ax):
+    """Log y axis labelled at 1, 2 and 5 per decade in plain numbers (math
+    text is off in the report, so matplotlib's 10^k labels would be raw)."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+    ax.set_yscale("log")
+    ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0), numticks=30))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:g}"))
+    ax.yaxis.set_minor_formatter(NullFormatter())
+
+
 def read_columns(f, path, names):
     """{column: array} of the named columns that the table has (read one
     field at a time: a 27-million-row table is not read whole); None when

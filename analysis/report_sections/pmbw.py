@@ -165,7 +165,7 @@ def latency_plot(options, cols, ranks, caches):
     ax_.draw_cache_marks(ax, marks)
     ticks = ax_.byte_axis(ax, min([float(keys[1].min())] + list(marks.values())),
                           max([float(keys[1].max())] + list(marks.values())), "array size, all threads")
-    ax.set_yscale("log")
+    ax_.plain_log_y(ax)
     ax.set_ylabel("time per access of one thread (ns)")
     what = "one rank" if ranks == 1 else f"median of {ranks} ranks, {band_name} band"
     ax.set_title(f"pmbw {plot_text(routine)} latency ({what}); L1/L2/L3 of one thread", fontsize=10)

@@ -71,22 +71,28 @@ def decade_label(value):
 
 
 def decade_axis(ax, axis, lo, hi):
-    """Log10 axis ('x' or 'y') from lo to hi with a labelled tick at every decade; returns the ticks."""
-    from matplotlib.ticker import FixedLocator, LogLocator, NullFormatter
+    """Log10 axis ('x' or 'y') from lo to hi with a labelled tick at every
+    decade (plain numbers: math text is off in the report); returns the ticks."""
+    from matplotlib.ticker import LogLocator, NullFormatter
     ticks = decade_ticks(lo, hi)
     target = ax.xaxis if axis == "x" else ax.yaxis
     (ax.set_xscale if axis == "x" else ax.set_yscale)("log")
-    target.set_major_locator(FixedLocator(ticks))
-    target.set_major_formatter(_fixed_labels(ticks))
+    (ax.set_xticks if axis == "x" else ax.set_yticks)(ticks)
+    (ax.set_xticklabels if axis == "x" else ax.set_yticklabels)([decade_label(t) for t in ticks])
     target.set_minor_locator(LogLocator(base=10, subs=np.arange(2, 10), numticks=100))
     target.set_minor_formatter(NullFormatter())
     (ax.set_xlim if axis == "x" else ax.set_ylim)(ticks[0], ticks[-1])
     return ticks
 
 
-def _fixed_labels(ticks):
-    from matplotlib.ticker import FuncFormatter
-    return FuncFormatter(lambda v, _pos: decade_label(v))
+def x_tick_info(ax):
+    ticks, labels = drawn_ticks(ax.xaxis)
+    return {"x_ticks": ticks, "x_tick_labels": labels}
+
+
+def drawn_ticks(axis):
+    """(positions, labels) of an axis's major ticks as the figure has them."""
+    return [float(t) for t in axis.get_majorticklocs()], [t.get_text() for t in axis.get_majorticklabels()]
 
 
 def plain_log_y(ax):

@@ -76,7 +76,7 @@ def sections(f, options):
                            "legend": fit_label}
         drawn.append(info)
     all_L = sizes["message_bytes"].astype(float)
-    ticks = ax_.byte_axis(ax, all_L.min(), all_L.max(), "message size L (bytes to each neighbour)")
+    ax_.byte_axis(ax, all_L.min(), all_L.max(), "message size L (bytes to each neighbour)")
     ax_.plain_log_y(ax)
     ax.set_ylabel("b(L), all ranks of the ring (GB/s)")
     ax.set_title("b_eff: bandwidth per message size and ring, with each ring's Hockney fit t(L) = alpha + L/beta",
@@ -85,7 +85,7 @@ def sections(f, options):
     ax.grid(True, which="major", alpha=0.3)
     fig.tight_layout()
     png = save(fig, options, "beff_sizes.png")
-    ax_.record(options, png, {"kind": "beff", "x_ticks": ticks, "rings": drawn, "lines": len(ax.lines)})
+    ax_.record(options, png, {"kind": "beff", **ax_.x_tick_info(ax), "rings": drawn, "lines": len(ax.lines)})
 
     tables = []
     if summary is not None:

@@ -111,19 +111,20 @@ def backend_section(options, backend, cols, fits, caches):
             colour = line.get_color()
             if ranks > 1:
                 ax.fill_between(x, pct[band_lo][s], pct[band_hi][s], color=colour, alpha=0.2, linewidth=0)
-            info = {"degree": degree, "sizes": [float(v) for v in x], "fit": None}
+            info = {"degree": degree, "sizes": x.tolist(), "median_GBps": pct[50.0][s].tolist(),
+                    "low_GBps": pct[band_lo][s].tolist(), "high_GBps": pct[band_hi][s].tolist(), "fit": None}
             fit = median_fit(fits, test, degree)
             if fit is not None:
                 info["fit"] = draw_fit(ax, cols, in_test & (cols["degree"] == degree), fit, x, colour, degree)
             series_info.append(info)
         ax_.draw_cache_marks(ax, marks)
-        ticks = ax_.byte_axis(ax, lo_x, hi_x, "bytes per run", max_ticks=4)
+        ax_.byte_axis(ax, lo_x, hi_x, "bytes per run", max_ticks=4)
         ax_.plain_log_y(ax)
         ax.set_ylabel("GB/s", fontsize=8)
         ax.set_title(test, fontsize=10)
         ax.tick_params(labelsize=7)
         ax.legend(fontsize=6, loc="lower right")
-        panels.append({"test": test, "series": series_info, "cache_marks": marks, "x_ticks": ticks,
+        panels.append({"test": test, "series": series_info, "cache_marks": marks, **ax_.x_tick_info(ax),
                        "lines": len(ax.lines), "bands": len(ax.collections)})
     fig.suptitle(f"BS1-BS7{on}: fit T(B) = T0 + B/Wmax solid over its fitted sizes, dashed beyond; "
                  f"dotted: B0.8; grey: L1/L2/L3", fontsize=10)

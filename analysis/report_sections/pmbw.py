@@ -96,7 +96,7 @@ def bandwidth_grid(options, cols, ranks, caches, spread):
         members = [k for k, name in enumerate(routine_names) if family_of(name) == family]
         for j, threads in enumerate(threads_shown):
             ax = grid[i][j]
-            drawn = []
+            drawn, curves = [], {}
             for n, k in enumerate(members):
                 sel = (r_key == k) & (t_key == threads)
                 if not sel.any():
@@ -107,9 +107,11 @@ def bandwidth_grid(options, cols, ranks, caches, spread):
                 if ranks > 1:
                     ax.fill_between(x, pct[band_lo][sel], pct[band_hi][sel], color=colour, alpha=0.2, linewidth=0)
                 drawn.append(str(routine_names[k]))
+                curves[str(routine_names[k])] = {"x": x.tolist(), "median": pct[50.0][sel].tolist(),
+                                                 "low": pct[band_lo][sel].tolist(), "high": pct[band_hi][sel].tolist()}
             marks = ax_.cache_marks(caches, threads)
             ax_.draw_cache_marks(ax, marks)
-            ticks = ax_.byte_axis(ax, min([lo_x] + list(marks.values())), max([hi_x] + list(marks.values())),
+            ax_.byte_axis(ax, min([lo_x] + list(marks.values())), max([hi_x] + list(marks.values())),
                                   "array size, all threads" if i == nrow - 1 else "", max_ticks=5)
             ax.set_title(f"{family}, {threads} thread" + ("s" if threads > 1 else ""), fontsize=9)
             ax.tick_params(labelsize=7)
@@ -117,8 +119,8 @@ def bandwidth_grid(options, cols, ranks, caches, spread):
                 ax.set_ylabel("GiB/s (2^30 B/s)", fontsize=8)
             if drawn and j == ncol - 1:
                 ax.legend(fontsize=6, loc="best")
-            panels.append({"family": family, "threads": threads, "routines": drawn, "cache_marks": marks,
-                           "x_ticks": ticks, "lines": len(ax.lines), "bands": len(ax.collections)})
+            panels.append({"family": family, "threads": threads, "routines": drawn, "curves_GiBps": curves, "cache_marks": marks,
+                           **ax_.x_tick_info(ax), "lines": len(ax.lines), "bands": len(ax.collections)})
     what = "per rank" if ranks == 1 else f"median of {ranks} ranks, {band_name} band"
     fig.suptitle(f"pmbw bandwidth by routine family and thread count\n({what}; dotted/dashed/dash-dot: L1/L2/L3)",
                  fontsize=9)
@@ -163,7 +165,7 @@ def latency_plot(options, cols, ranks, caches):
                             alpha=0.2, linewidth=0)
     marks = ax_.cache_marks(caches, 1)
     ax_.draw_cache_marks(ax, marks)
-    ticks = ax_.byte_axis(ax, min([float(keys[1].min())] + list(marks.values())),
+    ax_.byte_axis(ax, min([float(keys[1].min())] + list(marks.values())),
                           max([float(keys[1].max())] + list(marks.values())), "array size, all threads")
     ax_.plain_log_y(ax)
     ax.set_ylabel("time per access of one thread (ns)")
@@ -172,7 +174,8 @@ def latency_plot(options, cols, ranks, caches):
     ax.legend(fontsize=8)
     fig.tight_layout()
     png = save(fig, options, "pmbw_perm_latency.png")
-    ax_.record(options, png, {"kind": "pmbw_latency", "routine": routine, "threads": threads, "x_ticks": ticks, "cache_marks": marks,
+    ax_.record(options, png, {"kind": "pmbw_latency", "routine": routine, "threads": threads, "cache_marks": marks,
+                              **ax_.x_tick_info(ax),
                               "lines": len(ax.lines)})
     return Section(title=f"pmbw {routine}: latency against size", png=png)
 

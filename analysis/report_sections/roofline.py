@@ -77,7 +77,9 @@ def sections(f, options):
     ax.grid(True, which="minor", alpha=0.15)
     fig.tight_layout()
     png = save(fig, options, "roofline.png")
+    (x_ticks, x_labels), (y_ticks, y_labels) = ax_.drawn_ticks(ax.xaxis), ax_.drawn_ticks(ax.yaxis)
     ax_.record(options, png, {"kind": "roofline", "precision": p, "x_ticks": x_ticks, "y_ticks": y_ticks,
+                              "x_tick_labels": x_labels, "y_tick_labels": y_labels,
                               "x_range": [lo, hi], "nodes": [text(r["host"]) for r in shown],
                               "ceilings": [{"host": text(r["host"]), "peak_flop_per_s": float(r[peak_col]),
                                             "gemm_flop_per_s": float(r[gemm_col]), "triad_Bps": float(r["triad_Bps"])}

@@ -106,34 +106,44 @@ def plain_log_y(ax):
 
 
 def read_columns(f, path, names):
-    """{column: array} of the named columns that the table has (read one
-    field at a time: a 27-million-row table is not read whole); None when
-    the table is absent."""
+    """{column: array} of the named columns that the table has, the numbers
+    read a million rows at a time (a 27-million-row table of 128-byte host
+    names is never read whole), text as str per row; None when the table
+    is absent."""
     if path not in f or getattr(f[path], "dtype", None) is None or f[path].dtype.names is None:
         return None
     obj = f[path]
     check_read_size(obj, path)
-    out = {}
+    numeric = [n for n in names if n in obj.dtype.names and obj.dtype[n].kind not in "SUO"]
+    out = {n: np.empty(obj.shape[0], obj.dtype[n]) for n in numeric}
+    if numeric:
+        for start in range(0, obj.shape[0], CHUNK_ROWS):
+            chunk = obj.fields(numeric)[start:start + CHUNK_ROWS]
+            for n in numeric:
+                out[n][start:start + len(chunk)] = chunk[n] if len(numeric) > 1 else chunk
     for n in names:
-        if n not in obj.dtype.names:
-            continue
-        out[n] = text_column(f, path, n) if obj.dtype[n].kind in "SUO" else obj.fields(n)[...]
+        if n in obj.dtype.names and n not in out:
+            out[n] = text_column(f, path, n)
     return out
 
 
 CHUNK_ROWS = 1 << 20
 
 
-def text_column(f, path, name):
-    """A text column as str per row, read a million rows at a time and kept
-    as small codes into its distinct values (27 million 32-byte names would
-    otherwise be read whole)."""
+def text_codes(f, path, name):
+    """A text column as (distinct values as str, int32 code per row), read
+    a million rows at a time (27 million 32-byte names are not read whole,
+    nor turned into 27 million Python strings). Rows of a table come in
+    runs of one value, so only each run's first value is looked up."""
     obj = f[path]
     names, codes = [], np.empty(obj.shape[0], np.int32)
     index = {}
     for start in range(0, obj.shape[0], CHUNK_ROWS):
         chunk = obj.fields(name)[start:start + CHUNK_ROWS]
-        uniq, inverse = np.unique(chunk, return_inverse=True)
+        if len(chunk) == 0:
+            break
+        run_starts = np.flatnonzero(np.r_[True, chunk[1:] != chunk[:-1]])
+        uniq, inverse = np.unique(chunk[run_starts], return_inverse=True)
         mapped = np.empty(len(uniq), np.int32)
         for i, u in enumerate(uniq):
             key = text(u)
@@ -141,8 +151,15 @@ def text_column(f, path, name):
                 index[key] = len(names)
                 names.append(key)
             mapped[i] = index[key]
-        codes[start:start + len(chunk)] = mapped[inverse]
-    return np.array(names, dtype=object)[codes]
+        run_lengths = np.diff(np.r_[run_starts, len(chunk)])
+        codes[start:start + len(chunk)] = np.repeat(mapped[inverse], run_lengths)
+    return np.array(names, dtype=object), codes
+
+
+def text_column(f, path, name):
+    """A text column as str per row (see text_codes)."""
+    names, codes = text_codes(f, path, name)
+    return names[codes]
 
 
 def texts(values):
@@ -193,18 +210,25 @@ def draw_cache_marks(ax, marks):
 def group_percentiles(keys, values, percents):
     """Per distinct key row (keys: a list of equally long arrays), the given
     percentiles of values (numpy's linear interpolation), computed with one
-    sort. Returns (unique key arrays, counts, {percent: array})."""
-    order = np.lexsort([values] + list(reversed(keys)))
-    sorted_keys = [k[order] for k in keys]
-    v = values[order]
-    if len(v) == 0:
+    sort; NaN values are left out. Returns (unique key arrays, counts,
+    {percent: array})."""
+    finite = np.isfinite(values)
+    if not finite.all():
+        keys, values = [k[finite] for k in keys], values[finite]
+    if len(values) == 0:
         return [k[:0] for k in keys], np.zeros(0, int), {p: np.zeros(0) for p in percents}
-    change = np.zeros(len(v), bool)
-    change[0] = True
-    for k in sorted_keys:
-        change[1:] |= k[1:] != k[:-1]
-    starts = np.flatnonzero(change)
+    # one int64 group id (mixed radix over each key's distinct values): a
+    # two-key sort instead of one over every key column
+    group = np.zeros(len(values), np.int64)
+    for k in keys:
+        uniq, inverse = np.unique(k, return_inverse=True)
+        group = group * len(uniq) + inverse
+    order = np.lexsort([values, group])
+    v = values[order]
+    g = group[order]
+    starts = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
     counts = np.diff(np.append(starts, len(v)))
+    first_rows = order[starts]
     out = {}
     for p in percents:
         pos = (counts - 1) * (p / 100.0)
@@ -212,7 +236,7 @@ def group_percentiles(keys, values, percents):
         hi = np.minimum(lo + 1, counts - 1)
         frac = pos - lo
         out[p] = v[starts + lo] + (v[starts + hi] - v[starts + lo]) * frac
-    return [k[starts] for k in sorted_keys], counts, out
+    return [k[first_rows] for k in keys], counts, out
 
 
 def record(options, png, info):

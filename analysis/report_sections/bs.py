@@ -30,7 +30,9 @@ def sections(f, options):
         check_units(f, "bs/fits", {"T0_seconds": "s", "Wmax_Bps": "B/s", "B08_bytes": "B"})
     if "backend" not in cols:
         cols["backend"] = np.array(["cpu"] * len(cols["rank"]), dtype=object)
-    fit_backend = None if fits is None else np.array([backend_of(r) for r in fits], dtype=object)
+    fit_backend = None
+    if fits is not None:
+        fit_backend = ax_.texts(fits["backend"]) if "backend" in fits.dtype.names else np.full(len(fits), "cpu", object)
     caches, _ = ax_.cache_sizes(f)
     out = []
     for backend in sorted(set(cols["backend"]), key=lambda b: (b != "cpu", b)):
@@ -41,17 +43,12 @@ def sections(f, options):
     return out
 
 
-def backend_of(row):
-    return text(row["backend"]) if "backend" in row.dtype.names else "cpu"
-
-
-def median_fit(fits, test, degree):
+def median_fit(fits, fit_tests, test, degree):
     """The fit (a /bs/fits row) with the median Wmax among the ranks' valid
     fits of this test and degree (the lower median), or None."""
     if fits is None or len(fits) == 0:
         return None
-    tests = np.array([text(t) for t in fits["test"]])
-    ok = (tests == test) & (fits["degree"] == degree) & (fits["fitted"] != 0) & np.isfinite(fits["Wmax_Bps"]) & \
+    ok = (fit_tests == test) & (fits["degree"] == degree) & (fits["fitted"] != 0) & np.isfinite(fits["Wmax_Bps"]) & \
         (fits["Wmax_Bps"] > 0) & np.isfinite(fits["T0_seconds"])
     rows = fits[ok]
     if len(rows) == 0:
@@ -94,6 +91,7 @@ def backend_section(options, backend, cols, fits, caches):
     for ax in axes.flat[len(tests):]:
         ax.set_visible(False)
     panels = []
+    fit_tests = None if fits is None else ax_.texts(fits["test"])
     lo_all, hi_all = float(cols["bytes"].min()), float(cols["bytes"].max())
     lo_x, hi_x = min([lo_all] + list(marks.values())), max([hi_all] + list(marks.values()))
     for ax, test in zip(axes.flat, tests):
@@ -113,7 +111,7 @@ def backend_section(options, backend, cols, fits, caches):
                 ax.fill_between(x, pct[band_lo][s], pct[band_hi][s], color=colour, alpha=0.2, linewidth=0)
             info = {"degree": degree, "sizes": x.tolist(), "median_GBps": pct[50.0][s].tolist(),
                     "low_GBps": pct[band_lo][s].tolist(), "high_GBps": pct[band_hi][s].tolist(), "fit": None}
-            fit = median_fit(fits, test, degree)
+            fit = median_fit(fits, fit_tests, test, degree)
             if fit is not None:
                 info["fit"] = draw_fit(ax, cols, in_test & (cols["degree"] == degree), fit, x, colour, degree)
             series_info.append(info)

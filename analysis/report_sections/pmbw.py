@@ -36,13 +36,18 @@ def thread_columns(counts):
 
 
 def load(f):
-    cols = ax_.read_columns(f, "pmbw/results", ["rank", "routine", "threads", "area_bytes", "bandwidth",
+    """The columns drawn, valid rows only; the routine as codes into
+    cols["routine_names"] (cols["routine"])."""
+    cols = ax_.read_columns(f, "pmbw/results", ["rank", "threads", "area_bytes", "bandwidth",
                                                 "thread_access_seconds", "valid"])
-    if cols is None or not all(c in cols for c in ("rank", "routine", "threads", "area_bytes")) or len(cols["rank"]) == 0:
+    if cols is None or not all(c in cols for c in ("rank", "threads", "area_bytes")) or len(cols["rank"]) == 0 or \
+            "routine" not in f["pmbw/results"].dtype.names:
         return None
+    names, cols["routine"] = ax_.text_codes(f, "pmbw/results", "routine")
     if "valid" in cols:
         keep = cols["valid"] != 0
         cols = {k: v[keep] for k, v in cols.items()}
+    cols["routine_names"] = names
     return cols
 
 
@@ -63,7 +68,7 @@ def sections(f, options):
     if out:
         results = read_table_meta(f)
         out[0].tables.append(Table("/pmbw/results", ["routines in the file", "rows", "ranks"],
-                                   [[", ".join(sorted(set(cols["routine"]))), results, ranks]]))
+                                   [[", ".join(sorted(cols["routine_names"][np.unique(cols["routine"])])), results, ranks]]))
         nodes_table(f, out[0])
     return out
 
@@ -74,13 +79,14 @@ def read_table_meta(f):
 
 def bandwidth_grid(options, cols, ranks, caches, spread):
     import matplotlib.pyplot as plt
-    routines = cols["routine"]
-    families = sorted({family_of(r) for r in set(routines)},
+    routine_names = cols["routine_names"]
+    routine_idx = cols["routine"]
+    present = set(int(k) for k in np.unique(routine_idx))
+    families = sorted({family_of(routine_names[k]) for k in present},
                       key=lambda x: (FAMILY_ORDER.index(x) if x in FAMILY_ORDER else len(FAMILY_ORDER), x))
     threads_all = sorted(int(t) for t in np.unique(cols["threads"]))
     threads_shown = thread_columns(threads_all)
     (band_lo, band_hi), band_name = ax_.band_of(ranks)
-    routine_names, routine_idx = np.unique(routines, return_inverse=True)
     keys, counts, pct = ax_.group_percentiles(
         [routine_idx, cols["threads"].astype(np.int64), cols["area_bytes"].astype(np.int64)],
         cols["bandwidth"].astype(float) / GIB, [band_lo, 50.0, band_hi])
@@ -93,7 +99,7 @@ def bandwidth_grid(options, cols, ranks, caches, spread):
     panels = []
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for i, family in enumerate(families):
-        members = [k for k, name in enumerate(routine_names) if family_of(name) == family]
+        members = sorted((k for k in present if family_of(routine_names[k]) == family), key=lambda k: routine_names[k])
         for j, threads in enumerate(threads_shown):
             ax = grid[i][j]
             drawn, curves = [], {}
@@ -144,12 +150,12 @@ def bandwidth_grid(options, cols, ranks, caches, spread):
 
 def latency_plot(options, cols, ranks, caches):
     import matplotlib.pyplot as plt
-    perm = np.array([family_of(r) == "PermRead" for r in cols["routine"]])
-    if not perm.any():
+    names = cols["routine_names"]
+    routines = sorted(names[k] for k in np.unique(cols["routine"]) if family_of(names[k]) == "PermRead")
+    if not routines:
         return None
-    routines = sorted(set(cols["routine"][perm]))
     routine = "PermRead64UnrollLoop" if "PermRead64UnrollLoop" in routines else routines[0]
-    sel = cols["routine"] == routine
+    sel = cols["routine"] == list(names).index(routine)
     (band_lo, band_hi), band_name = ax_.band_of(ranks)
     keys, _, pct = ax_.group_percentiles([cols["threads"][sel].astype(np.int64), cols["area_bytes"][sel].astype(np.int64)],
                                          cols["thread_access_seconds"][sel].astype(float) * 1e9,

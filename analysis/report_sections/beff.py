@@ -7,7 +7,7 @@ latency (8 B, HPCC's ring latency) and alpha in µs in the legend.
 import numpy as np
 
 from . import axes as ax_
-from .common import Section, Table, check_units, fixed, has_columns, read_table, save, plot_text, text
+from .common import Section, Table, check_units, fixed, has_columns, read_table, save, text
 
 DRAWS = {"beff/sizes": "b_eff per message size"}  # with beff/summary
 ORDER = 40

@@ -12,7 +12,7 @@ or "ocl" for an OpenCL device)."""
 import numpy as np
 
 from . import axes as ax_
-from .common import Section, Table, capped, check_units, fixed, giga, read_table, save, plot_text, text
+from .common import Section, Table, capped, check_units, fixed, giga, read_table, save, text
 
 DRAWS = {"bs/results": "BS1-BS7 sweeps and fits"}  # the table it draws (with bs/fits), as the overview names it
 ORDER = 20

@@ -68,7 +68,8 @@ def sections(f, options):
     if out:
         results = read_table_meta(f)
         out[0].tables.append(Table("/pmbw/results", ["routines in the file", "rows", "ranks"],
-                                   [[", ".join(sorted(cols["routine_names"][np.unique(cols["routine"])])), results, ranks]]))
+                                   [[", ".join(sorted(cols["routine_names"][np.unique(cols["routine"])])), results,
+                                     ranks]]))
         nodes_table(f, out[0])
     return out
 
@@ -99,7 +100,8 @@ def bandwidth_grid(options, cols, ranks, caches, spread):
     panels = []
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for i, family in enumerate(families):
-        members = sorted((k for k in present if family_of(routine_names[k]) == family), key=lambda k: routine_names[k])
+        members = sorted((k for k in present if family_of(routine_names[k]) == family),
+                         key=lambda k: routine_names[k])
         for j, threads in enumerate(threads_shown):
             ax = grid[i][j]
             drawn, curves = [], {}
@@ -125,7 +127,8 @@ def bandwidth_grid(options, cols, ranks, caches, spread):
                 ax.set_ylabel("GiB/s (2^30 B/s)", fontsize=8)
             if drawn and j == ncol - 1:
                 ax.legend(fontsize=6, loc="best")
-            panels.append({"family": family, "threads": threads, "routines": drawn, "curves_GiBps": curves, "cache_marks": marks,
+            panels.append({"family": family, "threads": threads, "routines": drawn, "curves_GiBps": curves,
+                           "cache_marks": marks,
                            **ax_.x_tick_info(ax), "lines": len(ax.lines), "bands": len(ax.collections)})
     what = "per rank" if ranks == 1 else f"median of {ranks} ranks, {band_name} band"
     fig.suptitle(f"pmbw bandwidth by routine family and thread count\n({what}; dotted/dashed/dash-dot: L1/L2/L3)",

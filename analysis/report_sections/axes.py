@@ -223,7 +223,8 @@ def group_percentiles(keys, values, percents):
     for k in keys:
         uniq, inverse = np.unique(k, return_inverse=True)
         group = group * len(uniq) + inverse
-    order = np.lexsort([values, group])
+    by_value = np.argsort(values, kind="stable")
+    order = by_value[np.argsort(group[by_value], kind="stable")]  # by group, then value: lexsort's order, faster
     v = values[order]
     g = group[order]
     starts = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])

@@ -46,7 +46,8 @@ def load(f):
     names, cols["routine"] = ax_.text_codes(f, "pmbw/results", "routine")
     if "valid" in cols:
         keep = cols["valid"] != 0
-        cols = {k: v[keep] for k, v in cols.items()}
+        if not keep.all():
+            cols = {k: v[keep] for k, v in cols.items()}
     cols["routine_names"] = names
     return cols
 

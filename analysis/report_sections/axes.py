@@ -222,12 +222,17 @@ def group_percentiles(keys, values, percents):
     group = np.zeros(len(values), np.int64)
     for k in keys:
         uniq, inverse = np.unique(k, return_inverse=True)
-        group = group * len(uniq) + inverse
+        group *= len(uniq)
+        group += inverse
+        del inverse
     by_value = np.argsort(values, kind="stable")
     order = by_value[np.argsort(group[by_value], kind="stable")]  # by group, then value: lexsort's order, faster
+    del by_value
     v = values[order]
     g = group[order]
+    del group
     starts = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
+    del g
     counts = np.diff(np.append(starts, len(v)))
     first_rows = order[starts]
     out = {}

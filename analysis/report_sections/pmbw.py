@@ -48,6 +48,7 @@ def load(f):
         keep = cols["valid"] != 0
         if not keep.all():
             cols = {k: v[keep] for k, v in cols.items()}
+        del cols["valid"]
     cols["routine_names"] = names
     return cols
 
@@ -57,10 +58,10 @@ def sections(f, options):
     if cols is None:
         return []
     check_units(f, "pmbw/results", {"area_bytes": "B", "bandwidth": "B/s", "thread_access_seconds": "s"})
-    ranks = len(np.unique(cols["rank"]))
+    ranks = len(np.unique(cols.pop("rank")))  # only the count is drawn: 20,000 ranks' column freed now
     caches, spread = ax_.cache_sizes(f)
     out = []
-    if "bandwidth" in cols and len(cols["rank"]):
+    if "bandwidth" in cols and len(cols["bandwidth"]):
         out.append(bandwidth_grid(options, cols, ranks, caches, spread))
     if "thread_access_seconds" in cols:
         perm = latency_plot(options, cols, ranks, caches)
@@ -90,7 +91,7 @@ def bandwidth_grid(options, cols, ranks, caches, spread):
     threads_shown = thread_columns(threads_all)
     (band_lo, band_hi), band_name = ax_.band_of(ranks)
     keys, counts, pct = ax_.group_percentiles(
-        [routine_idx, cols["threads"].astype(np.int64), cols["area_bytes"].astype(np.int64)],
+        [routine_idx, cols["threads"], cols["area_bytes"]],
         cols["bandwidth"].astype(float) / GIB, [band_lo, 50.0, band_hi])
     r_key, t_key, a_key = keys
     lo_x, hi_x = float(cols["area_bytes"].min()), float(cols["area_bytes"].max())
@@ -161,7 +162,7 @@ def latency_plot(options, cols, ranks, caches):
     routine = "PermRead64UnrollLoop" if "PermRead64UnrollLoop" in routines else routines[0]
     sel = cols["routine"] == list(names).index(routine)
     (band_lo, band_hi), band_name = ax_.band_of(ranks)
-    keys, _, pct = ax_.group_percentiles([cols["threads"][sel].astype(np.int64), cols["area_bytes"][sel].astype(np.int64)],
+    keys, _, pct = ax_.group_percentiles([cols["threads"][sel], cols["area_bytes"][sel]],
                                          cols["thread_access_seconds"][sel].astype(float) * 1e9,
                                          [band_lo, 50.0, band_hi])
     fig, ax = plt.subplots(figsize=(8, 4.4))

@@ -1,13 +1,36 @@
-"""b_eff: b(L) per message size of the natural ring (and the reference
-ring) with the ring's Hockney model b(L) stored beside it in /beff/sizes
-(model_b_Bps), the random rings in grey; /beff/summary as the table."""
+"""b_eff: b(L), the bandwidth of the whole ring, against the message size L
+per ring (natural, random, reference; host and device path), measured
+points from /beff/sizes and the ring's Hockney fit t(L) = alpha + L/beta
+from /beff/summary drawn as b(L) = n 2L / t(L) over the ring's sizes; the
+latency (8 B, HPCC's ring latency) and alpha in µs in the legend.
+/beff/summary as the table."""
 import numpy as np
 
+from . import axes as ax_
 from .common import Section, Table, check_units, fixed, has_columns, read_table, save, text
-
 
 DRAWS = {"beff/sizes": "b_eff per message size"}  # with beff/summary
 ORDER = 40
+MAX_RINGS_WITH_FIT = 8  # beyond: the other rings as thin grey points, without their fits
+
+
+def ring_key(row):
+    return (text(row["path"]) if "path" in row.dtype.names else "host", int(row["ring"]))
+
+
+def summary_of(summary, key):
+    if summary is None:
+        return None
+    for r in summary:
+        if ring_key(r) == key:
+            return r
+    return None
+
+
+def hockney_b(L, n, alpha, beta):
+    """b(L) = n 2L / (alpha + L/beta) in B/s; NaN where t(L) <= 0 (a negative alpha)."""
+    t = alpha + L / beta
+    return np.where(t > 0, n * 2 * L / np.where(t > 0, t, 1), np.nan)
 
 
 def sections(f, options):
@@ -17,37 +40,61 @@ def sections(f, options):
         return []
     import matplotlib.pyplot as plt
     check_units(f, "beff/sizes", {"message_bytes": "B", "b_Bps": "B/s", "model_b_Bps": "B/s"})
+    if summary is not None:
+        check_units(f, "beff/summary", {"latency_8B_seconds": "s", "hockney_alpha_seconds": "s",
+                                        "hockney_beta_Bps": "B/s"})
 
-    fig, ax = plt.subplots(figsize=(8, 4.8))
-    for ring in sorted(set(int(r) for r in sizes["ring"])):
-        rows = np.sort(sizes[sizes["ring"] == ring], order="message_bytes")
-        kind = text(rows[0]["ring_kind"])
-        n = int(rows[0]["ranks"])
-        if kind == "random":
-            ax.plot(rows["message_bytes"], rows["b_Bps"] / 1e9, "-", color="0.7", linewidth=0.8,
-                    label="random rings" if ring == 1 else None)
+    keys = sorted({ring_key(r) for r in sizes})
+    paths = {k[0] for k in keys}
+    fig, ax = plt.subplots(figsize=(8.5, 5))
+    drawn = []
+    for i, key in enumerate(keys):
+        mask = np.array([ring_key(r) == key for r in sizes])
+        rows = np.sort(sizes[mask], order="message_bytes")
+        kind, n = text(rows[0]["ring_kind"]), int(rows[0]["ranks"])
+        L = rows["message_bytes"].astype(float)
+        name = f"{kind} ring {key[1]}" + (f" ({key[0]})" if len(paths) > 1 else "") + f", {n} ranks"
+        if i >= MAX_RINGS_WITH_FIT:
+            ax.plot(L, rows["b_Bps"] / 1e9, ".", color="0.6", markersize=3,
+                    label="other rings (no fit drawn)" if i == MAX_RINGS_WITH_FIT else None)
+            drawn.append({"ring": key[1], "path": key[0], "kind": kind, "ranks": n, "sizes": list(L), "fit": None})
             continue
-        line, = ax.plot(rows["message_bytes"], rows["b_Bps"] / 1e9, "o", label=f"{kind} ring, {n} ranks: measured")
-        if "model_b_Bps" in rows.dtype.names and np.isfinite(rows["model_b_Bps"]).any():
-            ax.plot(rows["message_bytes"], rows["model_b_Bps"] / 1e9, "-", color=line.get_color(),
-                    label=f"{kind} ring: Hockney model")
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_xlabel("message size L (bytes)")
-    ax.set_ylabel("b(L), all ranks (GB/s)")
-    ax.set_title("b_eff ring: bandwidth per message size")
-    ax.legend(fontsize=8)
+        s = summary_of(summary, key)
+        latency = float(s["latency_8B_seconds"]) if s is not None and "latency_8B_seconds" in s.dtype.names else np.nan
+        label = name + (f": latency {latency * 1e6:.3g} µs" if np.isfinite(latency) else "")
+        line, = ax.plot(L, rows["b_Bps"] / 1e9, "o", markersize=4, label=label)
+        info = {"ring": key[1], "path": key[0], "kind": kind, "ranks": n, "sizes": list(L),
+                "latency_us": latency * 1e6 if np.isfinite(latency) else None, "legend": label, "fit": None}
+        if s is not None and np.isfinite(s["hockney_alpha_seconds"]) and np.isfinite(s["hockney_beta_Bps"]) and \
+                s["hockney_beta_Bps"] > 0:
+            alpha, beta = float(s["hockney_alpha_seconds"]), float(s["hockney_beta_Bps"])
+            grid = np.geomspace(L.min(), L.max(), 200)
+            fit_label = f"Hockney fit: alpha {alpha * 1e6:.3g} µs, beta {beta / 1e9:.3g} GB/s"
+            ax.plot(grid, hockney_b(grid, n, alpha, beta) / 1e9, "-", color=line.get_color(), linewidth=1,
+                    label=fit_label)
+            info["fit"] = {"alpha_us": alpha * 1e6, "beta_Bps": beta, "bytes": [float(L.min()), float(L.max())],
+                           "legend": fit_label}
+        drawn.append(info)
+    all_L = sizes["message_bytes"].astype(float)
+    ax_.byte_axis(ax, all_L.min(), all_L.max(), "message size L (bytes to each neighbour)")
+    ax_.plain_log_y(ax)
+    ax.set_ylabel("b(L), all ranks of the ring (GB/s)")
+    ax.set_title("b_eff: bandwidth per message size and ring, with each ring's Hockney fit t(L) = alpha + L/beta",
+                 fontsize=10)
+    ax.legend(fontsize=7)
+    ax.grid(True, which="major", alpha=0.3)
     fig.tight_layout()
     png = save(fig, options, "beff_sizes.png")
+    ax_.record(options, png, {"kind": "beff", **ax_.x_tick_info(ax), "rings": drawn, "lines": len(ax.lines)})
 
     tables = []
     if summary is not None:
         rows = []
         for r in summary:
-            rows.append([int(r["ring"]), text(r["ring_kind"]), int(r["ranks"]), f"{r['b_eff_Bps']:.4g}",
-                         f"{r['b_eff_per_rank_Bps']:.4g}", fixed(r["latency_8B_seconds"] * 1e6, 2),
+            rows.append([int(r["ring"]), text(r["ring_kind"]), int(r["ranks"]), f"{r['b_eff_Bps'] / 1e9:.4g}",
+                         f"{r['b_eff_per_rank_Bps'] / 1e9:.4g}", fixed(r["latency_8B_seconds"] * 1e6, 2),
                          fixed(r["hockney_alpha_seconds"] * 1e6, 2), fixed(r["hockney_beta_Bps"] / 1e9, 3),
                          fixed(r["efficiency"], 3), "yes" if r["valid"] else "NO"])
-        tables.append(Table("/beff/summary", ["ring", "kind", "ranks", "b_eff B/s", "per rank B/s", "latency us",
-                                              "Hockney alpha us", "beta GB/s", "E(n)", "valid"], rows))
-    return [Section(title="b_eff per message size", png=png, tables=tables)]
+        tables.append(Table("/beff/summary", ["ring", "kind", "ranks", "b_eff GB/s", "per rank GB/s", "latency µs",
+                                              "Hockney alpha µs", "beta GB/s", "E(n)", "valid"], rows))
+    return [Section(title="b_eff per message size and ring", png=png, tables=tables)]

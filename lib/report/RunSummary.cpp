@@ -83,11 +83,12 @@ std::vector<std::string> summary_lines(const SummaryRecord& record) {
   }
   if (record.flags) {
     lines.emplace_back();
-    lines.push_back(fit_line("Every flag: bwreport flags " + file + "; the report: bwreport plot " + file + " -o DIR" +
-                             (details ? "" : " (per-node tables)")));
+    // Not cut to the screen's width: these are commands to copy, whatever the path's length.
+    lines.push_back("Every flag: bwreport flags " + file);
+    lines.push_back(std::string(details ? "The report: " : "The report (per-node tables): ") + "bwreport plot " + file +
+                    " -o DIR");
     if (!model::flagged_hosts(*record.flags, true).empty())
-      lines.push_back(fit_line("Drain lines for the flagged nodes (printed, never run): bwreport drain " + file +
-                               " [--unconfirmed]"));
+      lines.push_back("Drain lines (printed, never run): bwreport drain " + file + " [--unconfirmed]");
   }
   return lines;
 }

@@ -77,7 +77,8 @@ TEST(RunSummary, ChecksFlagsAndErrorsInTheirOrder) {
       "",
       "Flagged nodes: none of 3",
       "",
-      "Every flag: bwreport flags /results/run.h5; the report: bwreport plot /results/run.h5 -o DIR",
+      "Every flag: bwreport flags /results/run.h5",
+      "The report: bwreport plot /results/run.h5 -o DIR",
   };
   EXPECT_EQ(summary_lines(record), expected);
 }

@@ -262,12 +262,11 @@ std::vector<std::string> run_wide_lines(const std::vector<Table>& tables) {
       const std::string path = t.has_column("path") ? t.get_string(r, "path") : std::string("host");
       char buf[256];
       std::snprintf(buf, sizeof buf,
-                    "b_eff%s, natural ring of %lld ranks: %.3g GB/s (%.3g GB/s per rank), latency %s; E(%lld) = "
-                    "%.3f (min %.2f): %s",
-                    path == "host" ? "" : (" " + shown(path) + " path").c_str(), static_cast<long long>(t.get_int(r, "ranks")),
-                    t.get_double(r, "b_eff_Bps") / 1e9, t.get_double(r, "b_eff_per_rank_Bps") / 1e9,
-                    summary_value(t.get_double(r, "latency_8B_seconds"), "s").c_str(),
-                    static_cast<long long>(t.get_int(r, "ranks")), t.get_double(r, "efficiency"),
+                    "b_eff%s: %.3g GB/s (%.3g GB/s per rank, %lld ranks), 8 B latency %s; scaling E %.3f (min "
+                    "%.2f): %s",
+                    path == "host" ? "" : (" " + shown(path) + " path").c_str(), t.get_double(r, "b_eff_Bps") / 1e9,
+                    t.get_double(r, "b_eff_per_rank_Bps") / 1e9, static_cast<long long>(t.get_int(r, "ranks")),
+                    summary_value(t.get_double(r, "latency_8B_seconds"), "s").c_str(), t.get_double(r, "efficiency"),
                     t.get_double(r, "min_efficiency"), t.get_int(r, "scaling_passed") == 1 ? "passed" : "FAILED");
       lines.push_back(fit_line(buf));
     }

@@ -15,7 +15,7 @@ namespace bws::report {
 inline constexpr std::size_t kSummaryColumns = 120;
 inline constexpr std::size_t kMaxFlagLines = 10;
 inline constexpr std::size_t kMaxWorstPerMetric = 5;
-inline constexpr std::size_t kMaxMetricLines = 10;
+inline constexpr std::size_t kMaxMetricLines = 8;
 
 // "40.3 GB/s", "2.05 us", "1.3 ms"; other units as "%.3g UNIT".
 std::string summary_value(double value, const std::string& unit);

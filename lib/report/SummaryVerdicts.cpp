@@ -6,6 +6,7 @@
 #include <map>
 
 #include "catalog/Registry.hpp"
+#include "core/Hostlist.hpp"
 #include "core/PrintableText.hpp"
 #include "model/NodeFlags.hpp"
 #include "model/NodeMetrics.hpp"
@@ -53,11 +54,17 @@ std::string flag_line(const Table& flags, std::size_t r) {
   const std::string unit = flags.get_string(r, "unit");
   const double value = flags.get_double(r, "value");
   const double percent = flags.get_double(r, "percent_of_median");
-  std::string status;
-  if (flags.has_column("status")) status = shown(flags.get_string(r, "status"));
-  if (metric.rfind("links.", 0) == 0 || !std::isfinite(value))
-    return fit_line("  " + shown(flags.get_string(r, "host")) + "  " + metric + ": " +
-                    shown(flags.get_string(r, "reason")) + (status.empty() ? "" : "; " + status));
+  std::string status;  // as bwreport flags says it: "confirmed by the retest (40.3 GB/s)"
+  if (flags.has_column("status")) {
+    status = shown(flags.get_string(r, "status"));
+    const double retest = flags.get_double(r, "retest_median");
+    if (status != model::kFlagNotRetested)
+      status += std::isfinite(retest) ? " by the retest (" + summary_value(retest, unit) + ")" : "";
+  }
+  if (metric.rfind("links.", 0) == 0)  // a link map verdict: its reason names the node, link or uplink
+    return fit_line("  " + metric + ": " + shown(flags.get_string(r, "reason")) + (status.empty() ? "" : "; " + status));
+  if (!std::isfinite(value))  // a configuration finding: its reason says it all
+    return fit_line("  " + shown(flags.get_string(r, "host")) + "  " + metric + ": " + shown(flags.get_string(r, "reason")));
   std::string line = "  " + shown(flags.get_string(r, "host")) + "  " + metric + ": " + summary_value(value, unit);
   if (std::isfinite(percent))
     line += " = " + percent_text(percent) + " of the cohort median " + summary_value(flags.get_double(r, "median"), unit);
@@ -157,7 +164,9 @@ std::vector<std::string> flag_verdict_lines(const Table& flags, long long n_node
 
 std::vector<std::string> cohort_stat_lines(const model::NodeCohorts& cohorts, const std::vector<Table>& tables) {
   std::vector<std::pair<std::string, std::size_t>> groups;  // label, nodes: in first appearance
+  std::map<std::string, std::vector<std::string>> members;   // label -> hosts
   for (const auto& [host, label] : cohorts) {
+    members[label].push_back(host);
     auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == label; });
     if (it == groups.end())
       groups.push_back({label, 1});
@@ -190,10 +199,14 @@ std::vector<std::string> cohort_stat_lines(const model::NodeCohorts& cohorts, co
       }
     }
     const std::string nodes = std::to_string(n) + (n == 1 ? " node" : " nodes");
-    const std::string small = n < static_cast<std::size_t>(model::kMinNodesForStatistics) ? " (too few to compare)" : "";
-    // The label is what gets cut when the line is too long: the numbers stay.
-    std::string tail = ": " + nodes + stats + small;
+    const std::string small = n < static_cast<std::size_t>(model::kMinNodesForStatistics)
+                                  ? " (too few to compare: only absolute rules apply)"
+                                  : "";
     std::string head = groups.size() > 1 ? "  " + shown(label) : "Cohort: " + shown(label);
+    // The hosts when they fit; else the label is what gets cut: the numbers stay.
+    const std::string hosts = " " + printable_text(compress_hostlist(members[label]), 1024);
+    std::string tail = ": " + nodes + small + stats;
+    if (head.size() + tail.size() + hosts.size() <= kSummaryColumns) tail = ": " + nodes + hosts + small + stats;
     if (head.size() + tail.size() > kSummaryColumns && tail.size() + 12 < kSummaryColumns)
       head = head.substr(0, kSummaryColumns - tail.size() - 3) + "...";
     lines.push_back(fit_line(head + tail));

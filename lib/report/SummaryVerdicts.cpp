@@ -109,7 +109,7 @@ std::string summary_value(double value, const std::string& unit) {
   else if (unit == "s")
     std::snprintf(buf, sizeof buf, "%.3g us", value * 1e6);
   else if (unit == "FLOP/s")
-    std::snprintf(buf, sizeof buf, "%.3g GFLOP/s", value / 1e9);
+    std::snprintf(buf, sizeof buf, "%.4g GFLOP/s", value / 1e9);  // 4 digits: 1500, never 1.5e+03
   else
     std::snprintf(buf, sizeof buf, "%.3g %s", value, shown(unit).c_str());
   return buf;

@@ -21,8 +21,10 @@ confirmed by a retest; /links matrices for the first --links-nodes nodes.
 The checks are all passed, status complete. pmbw keeps one routine per family
 (scan read, scan write, permutation) unless --pmbw-all: all 23 routines x
 10,000 nodes x 2 ranks is 20 million rows (5 GB), not a seconds-fast file.
-Vectorised numpy: ~10-30 s for 10,000 nodes."""
+Vectorised numpy: 5 s for 10,000 nodes (1.8 GB) on a quiet 2-core VM,
+up to a minute when the disk is busy (docs/PERFORMANCE.md)."""
 import argparse
+import os
 import sys
 import time
 
@@ -205,9 +207,13 @@ def write_links(f, t, s, n):
 
 
 def generate(args):
-    t = h5py.File(args.template, "r")
-    if int(t.attrs["n_nodes"]) != 1:
-        sys.exit(f"synthetic_survey: error: TEMPLATE: a survey of one node, not {int(t.attrs['n_nodes'])}")
+    try:
+        t = h5py.File(args.template, "r")
+        n_nodes = int(t.attrs["n_nodes"])
+    except (OSError, KeyError) as e:
+        usage_error(f"TEMPLATE: {args.template!r} is not a bwsurvey file ({e}); allowed: a survey of one node")
+    if n_nodes != 1:
+        usage_error(f"TEMPLATE: a survey of {n_nodes} nodes; allowed: a survey of one node")
     s = Survey(t, args.nodes, args.seed, args.noise, args.slow_fraction)
     f = h5py.File(args.out, "w")
     copy_attrs(t, f)
@@ -296,6 +302,16 @@ def generate(args):
     return s
 
 
+class OneLineParser(argparse.ArgumentParser):
+    def error(self, message):
+        usage_error(message)
+
+
+def usage_error(message):
+    print(f"synthetic_survey: error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def replicate_rows(s, ds, rows):
     class View:  # the template rows (a subset of ds) with ds's attributes
         def __init__(self, rows, attrs):
@@ -310,7 +326,7 @@ def replicate_rows(s, ds, rows):
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = OneLineParser(description=__doc__.split("\n\n")[0])
     p.add_argument("template", help="a real bwsurvey file of one node (the tables' dtypes, units and attributes)")
     p.add_argument("out")
     p.add_argument("--nodes", type=int, default=10000)
@@ -325,7 +341,12 @@ def main():
     if not 0 <= a.slow_fraction < 0.5:
         p.error("--slow-fraction: 0..0.5")
     start = time.time()
-    s = generate(a)
+    try:
+        s = generate(a)
+    except BaseException:
+        if os.path.exists(a.out):
+            os.remove(a.out)  # never a half-written file
+        raise
     print(f"{a.out}: {a.nodes} nodes x {s.ranks_per_node} ranks, {len(s.slow)} slow nodes, "
           f"{time.time() - start:.1f} s")
 

@@ -7,7 +7,8 @@
 # for B/s), and on the synthetic file opens with the verdicts: the checks,
 # then the flagged nodes with the worst flagged node (the lowest % of its
 # cohort median, read from /flags with h5py) named first, the cohorts, the
-# worst nodes per metric, then the pointer to bwreport flags and plot.
+# worst nodes per metric, then the pointer to bwreport flags and plot;
+# bwreport flags and bwreport plot read the synthetic file.
 # usage: summary_scale.sh MPIRUN BWSURVEY BWREPORT SOURCE_DIR WORKDIR
 set -euo pipefail
 mpirun=$1 bwsurvey=$2 bwreport=$3 src=$4 dir=$5
@@ -61,4 +62,10 @@ order=$(grep -nE "^(Checks|Flagged nodes|Cohorts|Worst nodes|Every flag)" "$dir/
 grep -Eq "^  stream.triad\[double\]: ($worst|[^ ]+) [0-9.]+ GB/s [0-9]+ %" "$dir/s2000.txt" || fail "no worst Triad nodes"
 grep -q "bwreport flags $dir/s2000.h5" "$dir/s2000.txt" || fail "no pointer to bwreport flags"
 if grep -Eq "^host +ranks +threads +Copy" "$dir/s2000.txt"; then fail "per-node tables at 2,000 nodes"; fi
+# The synthetic file reads as a survey: bwreport flags names the worst node,
+# bwreport plot writes its page.
+"$bwreport" flags "$dir/s2000.h5" >"$dir/flags.txt" || fail "bwreport flags s2000.h5"
+grep -q "^  $worst  stream.triad: " "$dir/flags.txt" || fail "bwreport flags does not list $worst"
+"$bwreport" plot "$dir/s2000.h5" -o "$dir/report" >"$dir/plot.txt" || fail "bwreport plot s2000.h5"
+[ -s "$dir/report/index.html" ] && [ -s "$dir/report/stream_triad_double.png" ] || fail "no report of s2000.h5"
 echo "summary at scale: ok"

@@ -3,7 +3,8 @@
 # survey of one node (stream, load; 2 ranks) is the template of a synthetic
 # survey of 2,000 nodes (bench/synthetic_survey.py, with slow nodes and their
 # confirmed /flags rows). On both files `bwreport summary` fits one screen
-# (<= 40 lines of <= 120 columns), prints bandwidths in GB/s (no e+ notation
+# (<= 40 lines; <= 120 columns on the synthetic one, whose lines are all
+# verdicts), prints bandwidths in GB/s (no e+ notation
 # for B/s), and on the synthetic file opens with the verdicts: the checks,
 # then the flagged nodes with the worst flagged node (the lowest % of its
 # cohort median, read from /flags with h5py) named first, the cohorts, the

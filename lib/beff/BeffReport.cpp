@@ -80,15 +80,15 @@ class BeffReport final : public BenchmarkReport {
                     " (transfer: best time of looplength exchanges in s; B/s: all ranks, 2L per rank per exchange)");
     append_seed_table(lines, sizes, s.get_int(natural, "ring"), path);
     lines.emplace_back();
-    lines.push_back(printf_line("b_eff = %.5e B/s", s.get_double(natural, "b_eff_Bps")));
+    lines.push_back(printf_line("b_eff = %.4g GB/s", s.get_double(natural, "b_eff_Bps") / 1e9));
     std::string hockney = "no Hockney fit (it needs 2 sizes or more, and time growing with size)";
     if (std::isfinite(s.get_double(natural, "hockney_alpha_seconds")))
-      hockney = printf_line("Hockney alpha = %s, beta = %.3f GB/s (R^2 = %.4f), its b_eff = %.5e B/s",
+      hockney = printf_line("Hockney alpha = %s, beta = %.3f GB/s (R^2 = %.4f), its b_eff = %.4g GB/s",
                             micros(s.get_double(natural, "hockney_alpha_seconds")).c_str(),
                             s.get_double(natural, "hockney_beta_Bps") / 1e9, s.get_double(natural, "hockney_r2"),
-                            s.get_double(natural, "hockney_b_eff_Bps"));
-    lines.push_back(printf_line("b_eff per rank = %.5e B/s; latency (8 B, per message) = %s; %s",
-                                s.get_double(natural, "b_eff_per_rank_Bps"),
+                            s.get_double(natural, "hockney_b_eff_Bps") / 1e9);
+    lines.push_back(printf_line("b_eff per rank = %.4g GB/s; latency (8 B, per message) = %s; %s",
+                                s.get_double(natural, "b_eff_per_rank_Bps") / 1e9,
                                 micros(s.get_double(natural, "latency_8B_seconds")).c_str(), hockney.c_str()));
     if (!random.empty()) {
       double sum = 0, per_rank = 0, lo = INFINITY, hi = -INFINITY;
@@ -100,15 +100,15 @@ class BeffReport final : public BenchmarkReport {
         hi = std::max(hi, b);
       }
       const double n = static_cast<double>(random.size());
-      lines.push_back(printf_line("random rings (%zu, seed %lld): b_eff = %.5e B/s mean (%.5e..%.5e), %.5e B/s per rank",
-                                  random.size(), static_cast<long long>(s.get_int(random.front(), "seed")), sum / n,
-                                  lo, hi, per_rank / n));
+      lines.push_back(printf_line("random rings (%zu, seed %lld): b_eff = %.4g GB/s mean (%.4g..%.4g), %.4g GB/s per rank",
+                                  random.size(), static_cast<long long>(s.get_int(random.front(), "seed")), sum / n / 1e9,
+                                  lo / 1e9, hi / 1e9, per_rank / n / 1e9));
     }
     const bool passed = s.get_int(natural, "scaling_passed") == 1;
     const bool enforced = s.get_int(natural, "scaling_enforced") == 1;
-    lines.push_back(printf_line("linear scaling: reference %s: %.5e B/s per rank; E(%lld) = %.3f (min %.2f): %s%s",
+    lines.push_back(printf_line("linear scaling: reference %s: %.4g GB/s per rank; E(%lld) = %.3f (min %.2f): %s%s",
                                 s.get_string(natural, "reference").c_str(),
-                                s.get_double(natural, "reference_per_rank_Bps"), static_cast<long long>(ranks),
+                                s.get_double(natural, "reference_per_rank_Bps") / 1e9, static_cast<long long>(ranks),
                                 s.get_double(natural, "efficiency"), s.get_double(natural, "min_efficiency"),
                                 passed ? "passed" : "FAILED",
                                 enforced ? "" : " (not enforced: ranks oversubscribe their node; see /checks)"));

@@ -141,8 +141,8 @@ std::vector<std::string> summarize_file(const std::string& path) {
   if (file.exists("/flags")) {
     record.flags = printable_table(file, "flags");
     if (file.exists("/nodes/table")) record.nodes = printable_table(file, "nodes/table");
-    record.n_nodes = file.attribute_int("/", "n_nodes");
   }
+  record.n_nodes = file.attribute_int("/", "n_nodes");
   record.outcome = checks_of(file);
   record.file = printable_text(path);
   add_lines(lines, summary_lines(record));

@@ -1,10 +1,14 @@
 #pragma once
 // The summary of a survey, one implementation for both places it is shown:
 // the terminal at the end of a run (fed from the tables rank 0 kept) and
-// `bwreport summary` (fed from the file, FileSummary.cpp). Each benchmark's
-// report, STREAM Triad against the DIMMs' peak, the cohorts and flagged
-// nodes, the checks, and how to get the drain lines. The heading (what the
-// run was, where it ran) is each caller's own.
+// `bwreport summary` (fed from the file, FileSummary.cpp). Verdicts first:
+// the tests and checks, the standing flags worst first, one line per cohort
+// (nodes, median Triad, spread), the worst nodes per metric; then, for a
+// few nodes only (kDetailNodes), each benchmark's per-node report and
+// STREAM Triad against the DIMMs' peak; last where to see more (bwreport
+// flags, bwreport plot) and how to get the drain lines. Under one screen
+// (40 lines of 120 columns) at 10,000 nodes. The heading (what the run
+// was, where it ran) is each caller's own.
 #include <optional>
 #include <string>
 #include <utility>
@@ -15,6 +19,11 @@
 #include "catalog/Registry.hpp"
 
 namespace bws::report {
+
+// Up to this many nodes the summary shows each benchmark's per-node tables.
+inline constexpr long long kDetailNodes = 8;
+// The failed checks and errors shown; the rest are in /checks.
+inline constexpr std::size_t kMaxProblemLines = 10;
 
 struct SummaryRecord {
   // Each benchmark that ran, in the order to show them, with the tables its

@@ -23,7 +23,7 @@ expect_success
 expect_stdout "Results: $dir/b.h5" "'Results:' line"
 expect_stdout "^    MSize      looplength        transfer             B/s$" "seed-style table"
 expect_stdout "^ +1048576 +[0-9]+ +[0-9.]+e[-+][0-9]+ +[0-9.]+e[-+][0-9]+$" "1 MiB row"
-expect_stdout "^b_eff = [0-9.]+e[-+][0-9]+ B/s$" "'b_eff =' line"
+expect_stdout "^b_eff = [0-9.]+ GB/s$" "'b_eff =' line"
 expect_stdout "^b_eff per rank = " "per-rank line"
 expect_stdout "^linear scaling: " "scaling line"
 "$checker" "$dir/b.h5" "$ranks"

@@ -67,13 +67,18 @@ TEST(RunSummary, ChecksFlagsAndErrorsInTheirOrder) {
   record.flags = model::make_flags_table();
   record.n_nodes = 3;
   record.file = "/results/run.h5";
+  // Verdicts first: the checks (errors before warnings), the flags, then
+  // where to see more.
   const std::vector<std::string> expected = {
+      "",
+      "Checks: 2 passed, 0 failed, 1 warnings",
+      "  ERROR: stream: rank 1 (n2): out of memory",
+      "  warning: pinning.verified: rank 1 (n2): measured 1, allowed 2..2 threads",
       "",
       "Flagged nodes: none of 3",
       "",
-      "Checks: 2 passed, 0 failed, 1 warnings",
-      "  warning: pinning.verified: rank 1 (n2): measured 1, allowed 2..2 threads",
-      "  ERROR: stream: rank 1 (n2): out of memory",
+      "Every flag: bwreport flags /results/run.h5",
+      "The report: bwreport plot /results/run.h5 -o DIR",
   };
   EXPECT_EQ(summary_lines(record), expected);
 }

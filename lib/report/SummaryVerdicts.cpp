@@ -1,0 +1,290 @@
+#include "report/SummaryVerdicts.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "catalog/Registry.hpp"
+#include "core/Hostlist.hpp"
+#include "core/PrintableText.hpp"
+#include "model/NodeFlags.hpp"
+#include "model/NodeMetrics.hpp"
+
+namespace bws::report {
+namespace {
+
+std::string shown(const std::string& text) { return printable_text(text, 256); }
+
+double median_of(std::vector<double> v) {
+  if (v.empty()) return std::nan("");
+  const std::size_t mid = v.size() / 2;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
+  const double upper = v[mid];
+  if (v.size() % 2 == 1) return upper;
+  return (*std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid)) + upper) / 2;
+}
+
+// The p-th percentile (0..100) by linear interpolation between order statistics.
+double percentile(std::vector<double> v, double p) {
+  if (v.empty()) return std::nan("");
+  std::sort(v.begin(), v.end());
+  const double at = p / 100 * static_cast<double>(v.size() - 1);
+  const auto lo = static_cast<std::size_t>(std::floor(at));
+  const std::size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (v[hi] - v[lo]) * (at - static_cast<double>(lo));
+}
+
+std::string percent_text(double percent) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0f %%", percent);
+  return buf;
+}
+
+// How bad a flag row is, larger worse: a bandwidth's deficit, a time's excess;
+// a configuration or link finding (no percent) ranks first.
+double badness(const Table& flags, std::size_t r) {
+  const double percent = flags.get_double(r, "percent_of_median");
+  if (!std::isfinite(percent) || percent <= 0) return 1e9;
+  return flags.get_string(r, "unit") == "s" ? percent : 1e4 / percent;
+}
+
+std::string flag_line(const Table& flags, std::size_t r) {
+  const std::string metric = shown(flags.get_string(r, "metric"));
+  const std::string unit = flags.get_string(r, "unit");
+  const double value = flags.get_double(r, "value");
+  const double percent = flags.get_double(r, "percent_of_median");
+  std::string status;  // as bwreport flags says it: "confirmed by the retest (40.3 GB/s)"
+  if (flags.has_column("status")) {
+    status = shown(flags.get_string(r, "status"));
+    const double retest = flags.get_double(r, "retest_median");
+    if (status != model::kFlagNotRetested)
+      status += std::isfinite(retest) ? " by the retest (" + summary_value(retest, unit) + ")" : "";
+  }
+  if (metric.rfind("links.", 0) == 0)  // a link map verdict: its reason names the node, link or uplink
+    return fit_line("  " + metric + ": " + shown(flags.get_string(r, "reason")) + (status.empty() ? "" : "; " + status));
+  if (!std::isfinite(value))  // a configuration finding: its reason says it all
+    return fit_line("  " + shown(flags.get_string(r, "host")) + "  " + metric + ": " + shown(flags.get_string(r, "reason")));
+  std::string line = "  " + shown(flags.get_string(r, "host")) + "  " + metric + ": " + summary_value(value, unit);
+  if (std::isfinite(percent))
+    line += " = " + percent_text(percent) + " of the cohort median " + summary_value(flags.get_double(r, "median"), unit);
+  if (!status.empty()) line += "; " + status;
+  return fit_line(line);
+}
+
+struct MetricValues {
+  std::string unit;
+  bool higher_is_better = true;
+  std::vector<std::pair<std::string, double>> by_host;  // host, value
+};
+
+// Every node metric's values in the tables, by metric (group) name, in the catalog's order.
+std::vector<std::pair<std::string, MetricValues>> metric_values(const std::vector<Table>& tables) {
+  std::vector<std::pair<std::string, MetricValues>> out;
+  for (const model::NodeMetricValue& v : model::node_metric_values(catalog::all_node_metrics(), tables)) {
+    if (!std::isfinite(v.value)) continue;
+    auto it = std::find_if(out.begin(), out.end(), [&](const auto& m) { return m.first == v.metric; });
+    if (it == out.end()) {
+      out.push_back({v.metric, MetricValues{v.unit, v.higher_is_better, {}}});
+      it = out.end() - 1;
+    }
+    it->second.by_host.emplace_back(v.host, v.value);
+  }
+  return out;
+}
+
+std::string cohort_of(const model::NodeCohorts& cohorts, const std::string& host) {
+  const auto it = cohorts.find(host);
+  return it == cohorts.end() ? std::string() : it->second;
+}
+
+}  // namespace
+
+std::string summary_value(double value, const std::string& unit) {
+  char buf[64];
+  if (unit == "B/s")
+    std::snprintf(buf, sizeof buf, "%.3g GB/s", value / 1e9);
+  else if (unit == "s" && std::fabs(value) >= 1e-3)
+    std::snprintf(buf, sizeof buf, "%.3g ms", value * 1e3);
+  else if (unit == "s")
+    std::snprintf(buf, sizeof buf, "%.3g us", value * 1e6);
+  else if (unit == "FLOP/s")
+    std::snprintf(buf, sizeof buf, "%.4g GFLOP/s", value / 1e9);  // 4 digits: 1500, never 1.5e+03
+  else
+    std::snprintf(buf, sizeof buf, "%.3g %s", value, shown(unit).c_str());
+  return buf;
+}
+
+std::string fit_line(std::string line) {
+  if (line.size() > kSummaryColumns) line = line.substr(0, kSummaryColumns - 3) + "...";
+  return line;
+}
+
+std::vector<std::string> flag_verdict_lines(const Table& flags, long long n_nodes, const std::string& file) {
+  std::vector<std::string> lines;
+  const std::vector<std::string> standing = model::flagged_hosts(flags, true);
+  const std::vector<std::string> all = model::flagged_hosts(flags, false);
+  std::vector<std::size_t> rows;
+  for (std::size_t r = 0; r < flags.rows(); ++r)
+    if (model::flag_stands(flags, r)) rows.push_back(r);
+  std::stable_sort(rows.begin(), rows.end(),
+                   [&](std::size_t a, std::size_t b) { return badness(flags, a) > badness(flags, b); });
+  if (standing.empty() && rows.empty()) {
+    lines.push_back("Flagged nodes: none of " + std::to_string(n_nodes) +
+                    (all.empty() ? std::string()
+                                 : " (" + std::to_string(all.size()) + " flagged at first, not confirmed by the retest)"));
+    return lines;
+  }
+  // The hosts in the order of their worst flag.
+  std::vector<std::string> hosts;
+  for (std::size_t r : rows) {
+    const std::string& label = flags.get_string(r, "host");
+    if (model::is_link_subject(label)) continue;
+    if (std::find(hosts.begin(), hosts.end(), label) == hosts.end() &&
+        std::find(standing.begin(), standing.end(), label) != standing.end())
+      hosts.push_back(label);
+  }
+  for (const std::string& h : standing)
+    if (std::find(hosts.begin(), hosts.end(), h) == hosts.end()) hosts.push_back(h);
+  std::string head = "Flagged nodes (" + std::to_string(standing.size()) + " of " + std::to_string(n_nodes) + "):";
+  for (const std::string& h : hosts) {
+    if (head.size() + h.size() + 5 > kSummaryColumns) {
+      head += " ...";
+      break;
+    }
+    head += " " + shown(h);
+  }
+  lines.push_back(head);
+  for (std::size_t i = 0; i < rows.size() && i < kMaxFlagLines; ++i) lines.push_back(flag_line(flags, rows[i]));
+  if (rows.size() > kMaxFlagLines)
+    lines.push_back("  ... and " + std::to_string(rows.size() - kMaxFlagLines) +
+                    " more: bwreport flags " + (file.empty() ? std::string("FILE") : file));
+  return lines;
+}
+
+std::vector<std::string> cohort_stat_lines(const model::NodeCohorts& cohorts, const std::vector<Table>& tables) {
+  std::vector<std::pair<std::string, std::size_t>> groups;  // label, nodes: in first appearance
+  std::map<std::string, std::vector<std::string>> members;   // label -> hosts
+  for (const auto& [host, label] : cohorts) {
+    members[label].push_back(host);
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == label; });
+    if (it == groups.end())
+      groups.push_back({label, 1});
+    else
+      ++it->second;
+  }
+  std::sort(groups.begin(), groups.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::map<std::string, std::vector<double>> triad;  // cohort -> node values
+  for (const auto& [name, values] : metric_values(tables)) {
+    if (name.rfind("stream.triad", 0) != 0 || values.unit != "B/s") continue;
+    for (const auto& [host, value] : values.by_host) triad[cohort_of(cohorts, host)].push_back(value);
+    break;  // the first Triad group (cpu, double)
+  }
+  std::vector<std::string> lines;
+  if (groups.size() > 1)
+    lines.push_back("Cohorts: " + std::to_string(groups.size()) + " hardware classes, each node compared only within its own");
+  constexpr std::size_t kMaxCohorts = 8;
+  for (std::size_t g = 0; g < groups.size() && g < kMaxCohorts; ++g) {
+    const auto& [label, n] = groups[g];
+    std::string stats;
+    if (const auto it = triad.find(label); it != triad.end() && !it->second.empty()) {
+      const double median = median_of(it->second);
+      char buf[160];
+      std::snprintf(buf, sizeof buf, ", Triad median %.3g GB/s", median / 1e9);
+      stats = buf;
+      if (it->second.size() >= static_cast<std::size_t>(model::kMinNodesForStatistics)) {
+        const double p5 = percentile(it->second, 5), p95 = percentile(it->second, 95);
+        std::snprintf(buf, sizeof buf, ", 5-95 %%: %+.0f/%+.0f %%", 100 * (p5 / median - 1), 100 * (p95 / median - 1));
+        stats += buf;
+      }
+    }
+    const std::string nodes = std::to_string(n) + (n == 1 ? " node" : " nodes");
+    const std::string small = n < static_cast<std::size_t>(model::kMinNodesForStatistics)
+                                  ? " (too few to compare: only absolute rules apply)"
+                                  : "";
+    std::string head = groups.size() > 1 ? "  " + shown(label) : "Cohort: " + shown(label);
+    // The hosts when they fit; else the label is what gets cut: the numbers stay.
+    const std::string hosts = " " + printable_text(compress_hostlist(members[label]), 1024);
+    std::string tail = ": " + nodes + small + stats;
+    if (head.size() + tail.size() + hosts.size() <= kSummaryColumns) tail = ": " + nodes + hosts + small + stats;
+    if (head.size() + tail.size() > kSummaryColumns && tail.size() + 12 < kSummaryColumns)
+      head = head.substr(0, kSummaryColumns - tail.size() - 3) + "...";
+    lines.push_back(fit_line(head + tail));
+  }
+  if (groups.size() > kMaxCohorts)
+    lines.push_back("  ... and " + std::to_string(groups.size() - kMaxCohorts) + " more cohorts: bwreport flags FILE");
+  return lines;
+}
+
+std::vector<std::string> worst_node_lines(const model::NodeCohorts& cohorts, const std::vector<Table>& tables) {
+  struct Ranked {
+    double worst_badness;
+    std::string line;
+  };
+  std::vector<Ranked> ranked;
+  for (const auto& [name, values] : metric_values(tables)) {
+    if (values.by_host.size() < 2) continue;
+    std::map<std::string, std::vector<double>> by_cohort;
+    for (const auto& [host, value] : values.by_host) by_cohort[cohort_of(cohorts, host)].push_back(value);
+    std::map<std::string, double> median;
+    for (auto& [cohort, v] : by_cohort) median[cohort] = median_of(v);
+    struct Node {
+      double percent;
+      const std::string* host;
+      double value;
+    };
+    std::vector<Node> nodes;
+    for (const auto& [host, value] : values.by_host) {
+      const double m = median[cohort_of(cohorts, host)];
+      if (m > 0) nodes.push_back({100 * value / m, &host, value});
+    }
+    const bool higher = values.higher_is_better;
+    const std::size_t k = std::min(kMaxWorstPerMetric, nodes.size());
+    std::partial_sort(nodes.begin(), nodes.begin() + static_cast<std::ptrdiff_t>(k), nodes.end(),
+                      [&](const Node& a, const Node& b) { return higher ? a.percent < b.percent : a.percent > b.percent; });
+    if (k == 0) continue;
+    std::string line = "  " + shown(name) + ":";
+    for (std::size_t i = 0; i < k; ++i) {
+      std::string item = std::string(i == 0 ? " " : ", ") + shown(*nodes[i].host) + " " +
+                         summary_value(nodes[i].value, values.unit) + " " + percent_text(nodes[i].percent);
+      if (line.size() + item.size() > kSummaryColumns) break;
+      line += item;
+    }
+    const double p = nodes[0].percent;
+    // STREAM Triad, the survey's headline metric, first; then the worst.
+    const double headline = name.rfind("stream.triad", 0) == 0 ? 1e12 : 0;
+    ranked.push_back({headline + (higher ? 1e4 / std::max(p, 1e-9) : p), line});
+  }
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const Ranked& a, const Ranked& b) { return a.worst_badness > b.worst_badness; });
+  std::vector<std::string> lines;
+  if (ranked.empty()) return lines;
+  lines.push_back("Worst nodes per metric (value, % of their cohort's median):");
+  for (std::size_t i = 0; i < ranked.size() && i < kMaxMetricLines; ++i) lines.push_back(ranked[i].line);
+  if (ranked.size() > kMaxMetricLines)
+    lines.push_back("  ... and " + std::to_string(ranked.size() - kMaxMetricLines) + " more metrics (bwreport plot)");
+  return lines;
+}
+
+std::vector<std::string> run_wide_lines(const std::vector<Table>& tables) {
+  std::vector<std::string> lines;
+  for (const Table& t : tables) {
+    if (t.path() != "beff/summary" || !t.has_column("ring_kind")) continue;
+    for (std::size_t r = 0; r < t.rows(); ++r) {
+      if (t.get_string(r, "ring_kind") != "natural") continue;
+      const std::string path = t.has_column("path") ? t.get_string(r, "path") : std::string("host");
+      char buf[256];
+      std::snprintf(buf, sizeof buf,
+                    "b_eff%s: %.3g GB/s (%.3g GB/s per rank, %lld ranks), 8 B latency %s; scaling E %.3f (min "
+                    "%.2f): %s",
+                    path == "host" ? "" : (" " + shown(path) + " path").c_str(), t.get_double(r, "b_eff_Bps") / 1e9,
+                    t.get_double(r, "b_eff_per_rank_Bps") / 1e9, static_cast<long long>(t.get_int(r, "ranks")),
+                    summary_value(t.get_double(r, "latency_8B_seconds"), "s").c_str(), t.get_double(r, "efficiency"),
+                    t.get_double(r, "min_efficiency"), t.get_int(r, "scaling_passed") == 1 ? "passed" : "FAILED");
+      lines.push_back(fit_line(buf));
+    }
+  }
+  return lines;
+}
+
+}  // namespace bws::report

@@ -118,8 +118,9 @@ class WebSocket:
 
 
 class Browser:
-    """One headless Chromium with one page (a flat CDP session). Events are
-    kept in self.events (method, params) in arrival order."""
+    """One headless Chromium with one page at a time (a flat CDP session).
+    The page's events are kept in self.events (method, params) in arrival
+    order."""
 
     def __init__(self, binary, width_px=1280, height_px=800):
         self.profile = tempfile.mkdtemp(prefix="bws-chromium-")
@@ -137,12 +138,25 @@ class Browser:
         try:
             port, path = self._active_port()
             self.ws = WebSocket("127.0.0.1", port, path, CALL_TIMEOUT_S)
-            target = self.call("Target.createTarget", {"url": "about:blank"}, session=False)["targetId"]
-            self.session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True},
-                                     session=False)["sessionId"]
+            self.target = None
+            self.open_page()
         except BaseException:
             self.close()
             raise
+
+    def open_page(self):
+        """A fresh page (tab) in place of the current one; its events only
+        are kept from now on."""
+        if self.target:
+            self.call("Target.closeTarget", {"targetId": self.target}, session=False)
+        self.target = self.call("Target.createTarget", {"url": "about:blank"}, session=False)["targetId"]
+        self.session = self.call("Target.attachToTarget", {"targetId": self.target, "flatten": True},
+                                 session=False)["sessionId"]
+        self.events = []
+
+    def _keep(self, reply):
+        if "method" in reply and reply.get("sessionId") == self.session:
+            self.events.append((reply["method"], reply.get("params", {})))
 
     def _active_port(self):
         """(port, browser websocket path) from DevToolsActivePort."""
@@ -184,8 +198,7 @@ class Browser:
                 if "error" in reply:
                     raise CdpError(f"{method}: {reply['error'].get('message', reply['error'])}")
                 return reply.get("result", {})
-            if "method" in reply:
-                self.events.append((reply["method"], reply.get("params", {})))
+            self._keep(reply)
 
     def wait_event(self, method, timeout_s=CALL_TIMEOUT_S):
         """Waits for an event not yet consumed; returns its params."""
@@ -200,8 +213,7 @@ class Browser:
                 reply = json.loads(self.ws.receive(deadline))
             except TimeoutError:
                 raise CdpError(f"no {method} within {timeout_s:.0f} s") from None
-            if "method" in reply:
-                self.events.append((reply["method"], reply.get("params", {})))
+            self._keep(reply)
 
     def evaluate(self, expression, timeout_s=CALL_TIMEOUT_S):
         """The JSON value of a JavaScript expression (promises awaited)."""

@@ -397,6 +397,41 @@ def quick_survey(work, bwsurvey):
     return flagged
 
 
+WIDENED_FACTORS = [1.00, 0.98, 1.03, 1.01, 0.97, 1.02, 0.99, 0.50]  # the last: flagged at 50 %
+
+
+def widened(survey, work):
+    """The real survey under 8 host names (its node and STREAM rows copied,
+    bandwidths times WIDENED_FACTORS), with a /flags row for the slow one,
+    so the node table has rows to sort."""
+    path = os.path.join(work, "survey-widened.h5")
+    shutil.copyfile(survey, path)
+    with h5py.File(path, "r+") as f:
+        nodes, stream = f["nodes/table"][...], f["stream/nodes"][...]
+        first = nodes[0]["host"]
+        template = stream[stream["host"] == first]
+        new_nodes, new_stream = [], []
+        for i, factor in enumerate(WIDENED_FACTORS):
+            host = f"node{i + 1:02d}".encode()
+            row = nodes[0].copy()
+            row["host"], row["node_index"] = host, i
+            new_nodes.append(row)
+            for t in template:
+                t = t.copy()
+                t["host"], t["bandwidth"] = host, t["bandwidth"] * factor
+                new_stream.append(t)
+        for name, rows, dtype in (("nodes/table", new_nodes, nodes.dtype), ("stream/nodes", new_stream, stream.dtype)):
+            f[name].resize((len(rows),))
+            f[name][...] = np.array(rows, dtype=dtype)
+        triad = [t for t in new_stream if t["host"] == b"node08" and t["kernel"] == b"Triad"]
+        flag = np.zeros(1, dtype=f["flags"].dtype)
+        flag["host"], flag["metric"], flag["unit"] = b"node08", TRIAD.encode(), b"B/s"
+        flag["value"] = triad[0]["bandwidth"] if triad else 1e9
+        del f["flags"]
+        f.create_dataset("flags", data=flag, maxshape=(None,))
+    return path
+
+
 def test_report(b, work, bwreport, name, survey, fixture_mode, screenshots):
     page = Page(name, fixture_mode)
     out = os.path.join(work, "report-" + name)
@@ -437,7 +472,8 @@ def main():
         failures = test_fixtures(b, a.work)
         surveys = []
         try:
-            surveys.append(("real", quick_survey(a.work, a.bwsurvey)))
+            real = quick_survey(a.work, a.bwsurvey)
+            surveys += [("real", real), ("real-widened", widened(real, a.work))]
         except (RuntimeError, subprocess.TimeoutExpired) as e:
             failures.append(f"real: {e}")
         for item in a.survey:

@@ -423,10 +423,15 @@ def widened(survey, work):
         for name, rows, dtype in (("nodes/table", new_nodes, nodes.dtype), ("stream/nodes", new_stream, stream.dtype)):
             f[name].resize((len(rows),))
             f[name][...] = np.array(rows, dtype=dtype)
-        triad = [t for t in new_stream if t["host"] == b"node08" and t["kernel"] == b"Triad"]
+        triad = {t["host"]: t["bandwidth"] for t in new_stream if t["kernel"] == b"Triad" and t["type"] == b"double"}
+        value = triad.get(b"node08", 1e9)
+        median = float(np.median([v for h, v in triad.items() if h != b"node08"] or [2e9]))
         flag = np.zeros(1, dtype=f["flags"].dtype)
-        flag["host"], flag["metric"], flag["unit"] = b"node08", TRIAD.encode(), b"B/s"
-        flag["value"] = triad[0]["bandwidth"] if triad else 1e9
+        flag["host"], flag["metric"], flag["unit"], flag["cohort_nodes"] = b"node08", TRIAD.encode(), b"B/s", 8
+        flag["value"], flag["median"], flag["threshold"] = value, median, 0.75 * median
+        flag["percent_of_median"], flag["rule"], flag["status"] = 100 * value / median, b"fraction", b"confirmed"
+        flag["reason"], flag["retest_median"] = b"below 0.75 x cohort median", value
+        flag["retest_values"] = f"{value:.6g}".encode()
         del f["flags"]
         f.create_dataset("flags", data=flag, maxshape=(None,))
     return path

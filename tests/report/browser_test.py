@@ -493,7 +493,12 @@ def main():
     # ctest's timeout sends SIGTERM: leave through the with, which kills the browser.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     started = time.monotonic()
-    with cdp.Browser(binary, WIDTH_PX, HEIGHT_PX) as b:
+    try:
+        browser = cdp.Browser(binary, WIDTH_PX, HEIGHT_PX)
+    except cdp.CdpError as e:
+        print(f"FAILED: chromium ({binary}) did not start: {e}")
+        return 1
+    with browser as b:
         failures = test_fixtures(b, a.work)
         surveys = []
         try:

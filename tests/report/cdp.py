@@ -128,11 +128,14 @@ class Browser:
                 f"--user-data-dir={self.profile}", "--no-first-run", "--no-default-browser-check",
                 "--disable-gpu", "--disable-extensions", "--disable-background-networking",
                 "--disable-sync", "--disable-dev-shm-usage", "--mute-audio",
+                "--disable-crash-reporter", "--disable-breakpad",
                 f"--window-size={width_px},{height_px}", "about:blank"]
         if os.geteuid() == 0:
             argv.insert(2, "--no-sandbox")  # the sandbox refuses to run as root
         self.log = open(os.path.join(self.profile, "chromium-stderr.txt"), "wb")
-        self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log,
+        # Nothing written outside the temporary profile (crash database, caches).
+        env = dict(os.environ, HOME=self.profile, XDG_CONFIG_HOME=self.profile, XDG_CACHE_HOME=self.profile)
+        self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log, env=env,
                                      start_new_session=True, preexec_fn=_die_with_parent)
         self.ws, self.next_id, self.events, self.session = None, 0, [], None
         try:

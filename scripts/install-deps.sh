@@ -6,7 +6,8 @@
 # and clpeak for the comparison benchmarks (bench/), and Slurm with munge
 # for the Slurm integration tests (no daemon is started: the tests start
 # their own cluster); SQLite for the history archive; Prometheus's promtool
-# and node_exporter to test the metrics export.
+# and node_exporter to test the metrics export; Chromium (headless) to test
+# the HTML report in a real browser.
 set -euo pipefail
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
@@ -24,6 +25,7 @@ packages=(
   likwid hpcc clpeak
   slurmctld slurmd slurm-client munge
   prometheus prometheus-node-exporter
+  chromium
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,6 +1,5 @@
 // STREAM (lib/stream): an end-to-end run on this machine's Team, the node
 // summary and the report.
-#include <chrono>
 #include <gtest/gtest.h>
 
 #include "TestSupport.hpp"

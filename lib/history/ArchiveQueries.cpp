@@ -9,8 +9,11 @@
 namespace bws::history {
 namespace {
 
-ArchivedMetric metric_row(const SqliteStatement& q) {
-  return {q.column_int64(0), q.column_text(1), q.column_text(2), q.column_int64(3) != 0};
+// The rows of a bound query selecting id, name, unit, higher_is_better.
+std::vector<ArchivedMetric> metric_rows(SqliteStatement& q) {
+  std::vector<ArchivedMetric> found;
+  while (q.step()) found.push_back({q.column_int64(0), q.column_text(1), q.column_text(2), q.column_int64(3) != 0});
+  return found;
 }
 
 }  // namespace
@@ -20,9 +23,7 @@ std::vector<ArchivedMetric> metrics_named(SqliteDb& db, const std::string& name)
       "SELECT id, name, unit, higher_is_better FROM metrics WHERE name = ?1 OR substr(name, 1, length(?1) + 1) = ?1 || '[' "
       "ORDER BY name");
   q.bind(1, name);
-  std::vector<ArchivedMetric> found;
-  while (q.step()) found.push_back(metric_row(q));
-  return found;
+  return metric_rows(q);
 }
 
 std::vector<std::string> names_in(SqliteDb& db, const std::string& table, std::size_t limit, std::size_t& total) {
@@ -48,9 +49,7 @@ std::vector<ArchivedMetric> metrics_of_host(SqliteDb& db, std::int64_t host) {
       "SELECT m.id, m.name, m.unit, m.higher_is_better FROM metrics m WHERE EXISTS "
       "(SELECT 1 FROM node_values v WHERE v.host_id = ?1 AND v.metric_id = m.id) ORDER BY m.name");
   q.bind(1, host);
-  std::vector<ArchivedMetric> found;
-  while (q.step()) found.push_back(metric_row(q));
-  return found;
+  return metric_rows(q);
 }
 
 std::vector<SeriesPoint> node_series(SqliteDb& db, std::int64_t host, std::int64_t metric) {

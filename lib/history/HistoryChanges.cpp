@@ -96,13 +96,13 @@ std::string some_names(const std::vector<std::string>& names) {
 // Change points of one node series: relative to the cohort's median where
 // every survey's cohort has kMinCohortNodes, else the node's own values.
 void node_changes(const ArchiveIndex& index, const CohortLevels& levels, std::int64_t metric_id,
-                  const std::string& host, const std::vector<SeriesPoint>& points,
+                  const std::string& host, const std::vector<SeriesSample>& points,
                   const model::ChangePointOptions& cp_options, std::vector<Change>& out, std::size_t& relative) {
   std::vector<double> raw, judged;
   raw.reserve(points.size());
   judged.reserve(points.size());
   bool is_relative = true;
-  for (const SeriesPoint& p : points) {
+  for (const SeriesSample& p : points) {
     raw.push_back(p.value);
     const auto level = levels.find({p.survey, metric_id, p.cohort_id});
     if (level == levels.end() || level->second.nodes < kMinCohortNodes || !(level->second.median > 0))
@@ -240,9 +240,9 @@ int run_changes(const CommandArgs& args, std::ostream& out) {
   std::set<std::int64_t> node_cohorts;
   std::size_t series = 0, relative = 0;
   for_each_node_series(db, index, host_ids, metric_id,
-                       [&](std::int64_t host, std::int64_t metric, const std::vector<SeriesPoint>& points) {
+                       [&](std::int64_t host, std::int64_t metric, const std::vector<SeriesSample>& points) {
                          ++series;
-                         for (const SeriesPoint& p : points) node_cohorts.insert(p.cohort_id);
+                         for (const SeriesSample& p : points) node_cohorts.insert(p.cohort_id);
                          node_changes(index, levels, metric, index.hosts.at(host), points, cp_options, node_found,
                                       relative);
                        });

@@ -59,12 +59,12 @@ namespace {
 // Rows of one statement (host_id, metric_id, survey_id, value, cohort_id),
 // in (host, metric) groups, each group sorted into series order.
 void visit_groups(SqliteStatement& rows, const ArchiveIndex& index, const SeriesVisitor& visit) {
-  std::vector<SeriesPoint> points;
+  std::vector<SeriesSample> points;
   std::int64_t host = -1, metric = -1;
   auto flush = [&] {
     if (points.empty()) return;
     // Survey ids come in id order; the series' order is the surveys' start.
-    std::sort(points.begin(), points.end(), [](const SeriesPoint& a, const SeriesPoint& b) { return a.survey < b.survey; });
+    std::sort(points.begin(), points.end(), [](const SeriesSample& a, const SeriesSample& b) { return a.survey < b.survey; });
     visit(host, metric, points);
     points.clear();
   };

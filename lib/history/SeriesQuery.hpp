@@ -43,7 +43,9 @@ struct ArchiveIndex {
 };
 ArchiveIndex read_archive_index(SqliteDb& db);
 
-struct SeriesPoint {
+// One valid value of a series (not ArchiveQueries.hpp's SeriesPoint, which carries
+// the text columns for printing).
+struct SeriesSample {
   std::size_t survey = 0;  // position in ArchiveIndex::surveys
   double value = 0;
   std::int64_t cohort_id = 0;
@@ -52,7 +54,7 @@ struct SeriesPoint {
 // Calls `visit(host_id, metric_id, points)` once per (host, metric) series
 // that has a valid value in a complete survey, points in series order.
 // `host_ids` empty: every host; `metric_id` empty: every metric.
-using SeriesVisitor = std::function<void(std::int64_t, std::int64_t, const std::vector<SeriesPoint>&)>;
+using SeriesVisitor = std::function<void(std::int64_t, std::int64_t, const std::vector<SeriesSample>&)>;
 void for_each_node_series(SqliteDb& db, const ArchiveIndex& index, const std::vector<std::int64_t>& host_ids,
                           std::optional<std::int64_t> metric_id, const SeriesVisitor& visit);
 

@@ -36,18 +36,45 @@ start_cluster() {
 # ended is submitted once more. A job in which bwsurvey printed a line is
 # never retried. (srun -K would end such a step at once, but it also ends
 # every step where one rank exits non-zero: --fail-on-flags' exit 3.)
+# Whether job log $1 shows the MPI start-up crash: a task's segfault (or an
+# MPI_Init error) and no line of bwsurvey yet.
+startup_crash_in() {
+  [ -f "$1" ] && ! grep -q "^bwsurvey" "$1" 2>/dev/null && grep -Eq "Segmentation fault|MPI_Init" "$1" 2>/dev/null
+}
+
+# Waits for job $1 (log $2) to leave the queue, at most $3 s. Such a crash
+# can leave the other ranks waiting for the dead one for ever ("Your Open
+# MPI job may now hang"): a job still running 10 s after its log showed it
+# is cancelled. Sets job_state.
+wait_job_or_startup_crash() {
+  local id=$1 log=$2 limit=$3 t crash_polls=0 cancelled=0
+  for t in $(seq 1 $((limit * 5))); do
+    [ -z "$(timeout 10 squeue -h -j "$id" 2>/dev/null)" ] && break
+    if [ "$cancelled" = 0 ] && startup_crash_in "$log"; then
+      crash_polls=$((crash_polls + 1))
+      if [ "$crash_polls" -ge 50 ]; then
+        echo "job $id: a task crashed in the MPI start-up and the job still runs 10 s later: cancelling it"
+        timeout 10 scancel "$id" || true
+        cancelled=1
+      fi
+    fi
+    sleep 0.2
+  done
+  job_state=$(timeout 10 scontrol show job "$id" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
+  job_state=${job_state:-UNKNOWN}
+}
+
 run_job() {
-  local state attempt log
+  local attempt log
   for attempt in 1 2; do
     job_id=$(sbatch --parsable --output="$work/job-%j.log" "$@")
-    state=$(slurm_wait_job "$job_id" 240)
-    job_exit=$(slurm_job_exit_code "$job_id")
     log=$work/job-$job_id.log
-    echo "---- job $job_id: $state, exit code $job_exit"
+    wait_job_or_startup_crash "$job_id" "$log" 240
+    job_exit=$(slurm_job_exit_code "$job_id")
+    echo "---- job $job_id: $job_state, exit code $job_exit"
     cat "$log" || true
     echo "----"
-    if [ "$attempt" = 1 ] && [ "$job_exit" != 0 ] && ! grep -q "^bwsurvey" "$log" 2>/dev/null &&
-      grep -Eq "Segmentation fault|MPI_Init" "$log" 2>/dev/null; then
+    if [ "$attempt" = 1 ] && { [ "$job_exit" != 0 ] || [ "$job_state" = CANCELLED ]; } && startup_crash_in "$log"; then
       echo "job $job_id: the MPI start-up failed before bwsurvey ran; submitting it once more"
       continue
     fi

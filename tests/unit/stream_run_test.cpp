@@ -5,6 +5,7 @@
 #include "TestSupport.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -72,7 +73,9 @@ TEST(StreamRun, EndToEndOnThisMachinesTeam) {
     RecordingProgress progress;
     CountingNodeSync sync;
     RunContext context{progress, sync};
+    const auto started = std::chrono::steady_clock::now();
     const std::vector<Table> tables = planned->run(team, context);
+    const double run_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     planned->release();
 
     EXPECT_EQ(sync.calls, 2 * 3 * 4);  // per type, repetition and kernel
@@ -109,7 +112,10 @@ TEST(StreamRun, EndToEndOnThisMachinesTeam) {
       EXPECT_LE(results.get_double(r, "t_avg"), results.get_double(r, "t_max"));
       const double bw = results.get_double(r, "bandwidth");
       EXPECT_DOUBLE_EQ(bw, results.get_int(r, "bytes") / t_min);
-      EXPECT_GT(bw, 1e8) << what;             // anything slower is broken
+      // No fixed floor (a loaded machine measures anything): the best
+      // repetition fits in the whole run, so its rate is at least bytes
+      // over the run's time; a unit slip (us for s) breaks that.
+      EXPECT_GE(bw, results.get_int(r, "bytes") / run_seconds) << what;
       EXPECT_LT(bw, threads * 1e12) << what;  // the rate ceiling
     }
     const Table& checks = tables[1];

@@ -229,7 +229,10 @@ TEST(TeamOversubscribed, MoreThreadsThanCores) {
     });
   }
   EXPECT_EQ(passes.load(), 20 * threads);
-  EXPECT_LT(seconds_since(start), 20.0);
+  // No wall-clock bound (beside stress-ng and a build these 2,000 barriers
+  // took 31 s): a barrier that never yields livelocks, and the test's
+  // timeout catches that; the time is printed for the record.
+  std::printf("[          ] %d threads x 2000 barriers: %.3f s\n", threads, seconds_since(start));
 }
 
 TEST(TeamOversubscribed, ThreeTeamsOnTheSameCores) {
@@ -252,8 +255,8 @@ TEST(TeamOversubscribed, ThreeTeamsOnTheSameCores) {
   }
   for (std::thread& rank : ranks) rank.join();
   EXPECT_EQ(passes.load(), 3 * 50 * static_cast<int>(plan.size()));
+  // No wall-clock bound (see MoreThreadsThanCores): the timeout catches a livelock.
   std::printf("[          ] 3 teams x %zu threads x 2000 barriers: %.3f s\n", plan.size(), seconds_since(start));
-  EXPECT_LT(seconds_since(start), 30.0);
 }
 
 // ---- sharing work ----

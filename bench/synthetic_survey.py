@@ -15,16 +15,20 @@ FLOP/s column scaled by the node's factor (its hardware class's, times a
 seeded normal noise of --noise (3 %) per node and 1 % per row; seconds
 divided by it), the samples (/*/times) scaled the same. Three hardware
 classes in /nodes/table (cohorts: 60 %, 35 %, 5 % of the nodes); a few slow
-nodes (--slow-fraction, at 60-80 % of their class) with /flags rows computed
-by the flag rules (below 75 % of the cohort median, or robust z < -3.5) and
-confirmed by a retest; /links matrices for the first --links-nodes nodes.
+nodes (--slow-fraction, at 60-80 % of their class) with /flags rows as
+bwsurvey's flag rule gives them (`bwreport export --table nodes/verdicts` on
+the written file; the rule is not repeated here), confirmed by a retest; /links matrices for the first --links-nodes nodes.
 The checks are all passed, status complete. pmbw keeps one routine per family
 (scan read, scan write, permutation) unless --pmbw-all: all 23 routines x
 10,000 nodes x 2 ranks is 20 million rows (5 GB), not a seconds-fast file.
 Vectorised numpy: 5 s for 10,000 nodes (1.8 GB) on a quiet 2-core VM,
 up to a minute when the disk is busy (docs/PERFORMANCE.md)."""
 import argparse
+import csv
+import io
 import os
+import shutil
+import subprocess
 import sys
 import time
 
@@ -122,33 +126,46 @@ def write_table(f, path, ds, data):
     return out
 
 
-def flag_rows(s, dtype, triad):
-    """/flags as the rules would give: per cohort, below 75 % of the median or
-    robust z < -3.5 (stream.triad), confirmed by a retest."""
-    labels = s.cohort_labels()
+def bwreport_program(given):
+    """--bwreport, else $BWSURVEY_BWREPORT, else bwreport on PATH, else the
+    build tree's."""
+    if given:
+        return given
+    if os.environ.get("BWSURVEY_BWREPORT"):
+        return os.environ["BWSURVEY_BWREPORT"]
+    found = shutil.which("bwreport")
+    if found:
+        return found
+    built = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build", "apps", "bwreport")
+    if os.access(built, os.X_OK):
+        return built
+    usage_error("bwreport not found: give --bwreport PATH (it judges the synthetic nodes by the flag rule)")
+
+
+def flag_rows(bwreport, path, dtype):
+    """/flags of the written file as bwsurvey's rule judges it (every node
+    metric; `bwreport export --table nodes/verdicts`: the rule stays in C++),
+    each flag confirmed by a retest at +-1 %."""
+    run = subprocess.run([bwreport, "export", "--csv", path, "--table", "nodes/verdicts"],
+                         capture_output=True, text=True)
+    if run.returncode != 0:
+        raise RuntimeError(f"bwreport export --table nodes/verdicts: {run.stderr.strip()}")
     rows = []
-    for c in range(len(CLASSES)):
-        members = np.flatnonzero(s.cls == c)
-        v = triad[members]
-        median = np.median(v)
-        mad = np.median(np.abs(v - median))
-        z = (v - median) / (1.4826 * mad)
-        pct = 100 * v / median
-        hit = (pct < 75) | ((z < -3.5) & (pct < 95))
-        for i in np.flatnonzero(hit):
-            rule = "fraction" if pct[i] < 75 else "spread"
-            reason = (f"{pct[i]:.3g} % of the median of its {len(members) - 1} cohort peers (< 75 %)" if rule == "fraction"
-                      else f"robust z {z[i]:.3g} < -3.5 (k for {len(members)} nodes) and {pct[i]:.3g} % of the "
-                           f"median of its {len(members) - 1} cohort peers")
-            retest = v[i] * np.array([0.99, 1.0, 1.01])
-            rows.append((s.hosts[members[i]], labels[members[i]], len(members), b"stream.triad", v[i], median, mad, z[i],
-                         pct[i], 0.75 * median if rule == "fraction" else median - 3.5 * 1.4826 * mad, b"B/s",
-                         rule.encode(), reason.encode(), " ".join(f"{x:.6g}" for x in retest).encode(),
-                         np.median(retest), b"confirmed"))
-    rows.sort(key=lambda r: r[8])
+    for r in csv.DictReader(io.StringIO(run.stdout)):
+        if not r["rule"]:
+            continue
+        value = float(r["value"])
+        retest = value * np.array([0.99, 1.0, 1.01])
+        reason = (f"{float(r['percent_of_median']):.3g} % of the median of its {int(r['cohort_nodes']) - 1} "
+                  f"cohort peers ({r['rule']} rule)")
+        rows.append((r["host"].encode(), r["cohort"].encode(), int(r["cohort_nodes"]), r["metric"].encode(), value,
+                     float(r["median"]), float(r["mad"]), float(r["robust_z"]), float(r["percent_of_median"]),
+                     float(r["limit"]), r["unit"].encode(), r["rule"].encode(), reason.encode(),
+                     ",".join(f"{x:.6g}" for x in retest).encode(), float(np.median(retest)), b"confirmed"))
+    rows.sort(key=lambda row: row[8])
     out = np.zeros(len(rows), dtype=dtype)
-    for k, r in enumerate(rows):
-        out[k] = r
+    for k, row in enumerate(rows):
+        out[k] = row
     return out
 
 
@@ -229,11 +246,10 @@ def generate(args):
         copy_attrs(t["provenance"], f.create_group("provenance"))
     xml = t[f"nodes/{text(s.template_host)}/topology_xml"][()] if f"nodes/{text(s.template_host)}" in t else None
     done = {"links", "flags", "config"}
-    triad = None
     beff_rings = None
 
     def visit(path, ds):
-        nonlocal triad, beff_rings
+        nonlocal beff_rings
         if not isinstance(ds, h5py.Dataset) or path.split("/")[0] in done or path.endswith("topology_xml"):
             return
         if path == "checks":
@@ -269,12 +285,6 @@ def generate(args):
                 s.pmbw_keep = np.flatnonzero(keep)
             data, node, factor = replicate_rows(s, ds, rows)
             write_table(f, path, ds, data)
-            if path == "stream/nodes":
-                m = (data["kernel"] == b"Triad") & (data["backend"] == b"cpu") if "backend" in data.dtype.names else data["kernel"] == b"Triad"
-                if "type" in data.dtype.names:
-                    m &= data["type"] == b"double"
-                triad = np.zeros(args.nodes)
-                triad[node[m]] = data["bandwidth"][m]
             samples = ds.attrs.get("samples")
             if samples is not None:
                 sp = text(samples).lstrip("/")
@@ -292,13 +302,14 @@ def generate(args):
     if xml is not None:
         for h in s.hosts:
             f.create_dataset(f"nodes/{text(h)}/topology_xml", data=xml)
-    if "flags" in t:
-        flags = flag_rows(s, t["flags"].dtype, triad)
-        out = write_table(f, "flags", t["flags"], flags)
-        out.attrs["retest_rounds"] = 1
     if "links" in t and args.links_nodes > 0:
         write_links(f, t, s, min(args.links_nodes, args.nodes))
     f.close()
+    if "flags" in t:  # judged by bwreport on the file as written
+        flags = flag_rows(bwreport_program(args.bwreport), args.out, t["flags"].dtype)
+        with h5py.File(args.out, "r+") as f:
+            out = write_table(f, "flags", t["flags"], flags)
+            out.attrs["retest_rounds"] = 1
     return s
 
 
@@ -335,6 +346,8 @@ def main():
     p.add_argument("--noise", type=float, default=0.03, help="per-node relative noise (default 0.03)")
     p.add_argument("--slow-fraction", type=float, default=0.003, help="share of slow nodes at 60-80 %% (default 0.003)")
     p.add_argument("--pmbw-all", action="store_true", help="keep every pmbw routine of the template")
+    p.add_argument("--bwreport", help="the bwreport that judges the nodes for /flags (default: $BWSURVEY_BWREPORT, "
+                                      "bwreport on PATH, build/apps/bwreport)")
     a = p.parse_args()
     if a.nodes < 1 or a.nodes > 100000:
         p.error("--nodes: 1..100000")

@@ -10,9 +10,12 @@ metric, group and hardware cohort one picture with
     WORST_BEST nodes (a 5 % deviation is visible: bars start at 100 %);
   - a box per leaf switch of the % of median when /links/hosts names the
     leaves (the switch tree is known).
-The metrics mirror the declarations of the C++ catalog
-(catalog::all_node_metrics, lib/*/..CatalogEntry.cpp, docs/hdf5-schema.md
-/flags) in METRICS; stream.py draws STREAM Triad through metric_views().
+The node metrics, their cohorts and the flag rule's limits come from
+bwreport (node_metrics.py: `bwreport export --table nodes/verdicts`, the
+C++ declarations and rule); nothing of them is repeated here. The fraction
+and spread lines are the medians over the cohort's nodes of each node's
+own limits (each node is judged against its peers without itself).
+stream.py draws STREAM Triad through metric_views().
 Every picture's labelled hosts, thresholds and order go into
 OUT/[prefix]distributions.json, so a test or script reads what was drawn.
 All drawing is numpy-vectorised: one step line, one bar call per picture."""
@@ -22,6 +25,7 @@ import re
 
 import numpy as np
 
+from . import node_metrics
 from .common import Section, Table, fixed, plot_text, read_table, save, text
 
 # As a table family: drawn when the file has its node table (the hardware
@@ -29,17 +33,8 @@ from .common import Section, Table, fixed, plot_text, read_table, save, text
 DRAWS = {"nodes/table": "distributions of every node metric per hardware cohort"}
 ORDER = 12
 
-# The flag rule's defaults (lib/model/FlagRule.hpp); /flags attributes
-# k and fraction override them.
-DEFAULT_K = 3.5
-DEFAULT_FRACTION = 0.75
-MIN_NODES_FRACTION_RULE = 3
-MIN_NODES_SPREAD_RULE = 8
-SPREAD_MIN_DEFICIT = 0.05
-NOISE_FLOOR = 0.01
-SMALL_COHORT_K = 3.2
-MAD_TO_SIGMA = 1.4826
-
+# A cohort is drawn from 3 nodes on: the fraction rule's smallest cohort.
+MIN_NODES_DRAWN = 3
 HISTOGRAM_MAX_NODES = 50
 STRIP_MAX_NODES = 300
 STRIP_NAMED_MAX = 60    # up to this many nodes every bar has its host name
@@ -49,21 +44,12 @@ LABELS_MAX = 12         # labels in the distribution panel
 LEAVES_MAX = 30         # leaf boxes drawn (the worst by median)
 DPI = 100
 
-# The node metrics of the C++ catalog (one dict per NodeMetric). STREAM
-# Triad (stream.triad, <backend>.triad) is drawn by stream.py.
-METRICS = [
-    dict(name="bs.wmax", table="bs/fits", column="Wmax_Bps", unit="B/s",
-         where={"fitted": "1", "backend": "cpu"}, group_by=["test", "degree"]),
-    dict(name="beff.per_rank", table="beff/ranks", column="b_eff_Bps", unit="B/s", per_host="mean"),
-    dict(name="pmbw.scan_ram", table="pmbw/nodes", column="scan_ram_Bps", unit="B/s"),
-    dict(name="pmbw.perm_ram_latency", table="pmbw/nodes", column="perm_ram_access_seconds", unit="s",
-         per_host="mean", higher_is_better=False),
-    dict(name="load.bandwidth", table="load/nodes", column="bandwidth", unit="B/s", group_by=["kernel"]),
-    # The link map's node verdicts (lib/model/LinkVerdicts.hpp).
+# Per-node columns drawn beside the node metrics though no node flag rule
+# judges them (the link map's per-node totals have their own verdicts; the
+# roofline ceilings show a throttled node's peak): no threshold lines.
+UNJUDGED = [
     dict(name="links.node_out", table="links/nodes", column="out_Bps", unit="B/s"),
     dict(name="links.node_in", table="links/nodes", column="in_Bps", unit="B/s"),
-    # Not flag metrics, drawn for the same reason (a throttled node's peak):
-    # the roofline's per-node ceilings (/roofline/nodes).
     dict(name="roofline.fma_double", table="roofline/nodes", column="fma_double_flop_per_s", unit="FLOP/s"),
     dict(name="roofline.triad", table="roofline/nodes", column="triad_Bps", unit="B/s"),
 ]
@@ -94,46 +80,6 @@ def once_per_file(f, what, make):
     return _per_file[key]
 
 
-def rule_settings(f):
-    """(k, fraction) of /flags' attributes, the defaults without them."""
-    attrs = f["flags"].attrs if "flags" in f else {}
-    k, fraction = DEFAULT_K, DEFAULT_FRACTION
-    try:
-        k = float(attrs.get("k", k))
-        fraction = float(attrs.get("fraction", fraction))
-    except (TypeError, ValueError):
-        pass
-    return k, fraction
-
-
-def memory_class_gib(memory_bytes):
-    gib = float(memory_bytes) / 2 ** 30
-    return 0.0 if not gib > 0 else 2 ** (round(math.log2(gib) * 4) / 4)
-
-
-def hardware_class(cpu_model, cores, memory_bytes):
-    """The cohort text of lib/model/Cohorts.cpp."""
-    gib = memory_class_gib(memory_bytes)
-    return f"{cpu_model or 'unknown CPU'}, {int(cores)} cores, {gib:.{1 if gib < 10 else 0}f} GiB"
-
-
-def node_cohorts(f):
-    """{host: hardware cohort} from /nodes/table ({} without it)."""
-    return once_per_file(f, "cohorts", read_cohorts)
-
-
-def read_cohorts(f):
-    nodes = read_table(f, "nodes/table")
-    if nodes is None or "host" not in nodes.dtype.names:
-        return {}
-    names = nodes.dtype.names
-    hosts = cells(nodes["host"])
-    models = cells(nodes["cpu_model"]) if "cpu_model" in names else [""] * len(hosts)
-    cores = nodes["cores"] if "cores" in names else np.zeros(len(hosts), int)
-    memory = nodes["memory_bytes"] if "memory_bytes" in names else np.zeros(len(hosts), int)
-    return {h: hardware_class(m, c, b) for h, m, c, b in zip(hosts, models, cores, memory)}
-
-
 def flagged_hosts(f):
     """{metric text: set of hosts} of /flags ({} without it)."""
     flags = read_table(f, "flags")
@@ -157,56 +103,19 @@ def read_leaves(f):
     return {h: leaf for h, leaf in zip(cells(hosts["host"]), cells(hosts["leaf"])) if leaf}
 
 
-def metric_values(table, metric):
-    """[(group text, hosts, values)]: one value per host and group, as
-    lib/model/NodeMetrics.cpp makes them (rows matching `where`, summed or
-    averaged over a host's rows, non-finite values left out)."""
+def column_values(table, column):
+    """(hosts, values): one value per host (the mean of its rows), non-finite
+    values left out."""
     names = table.dtype.names or ()
-    if metric["column"] not in names or "host" not in names or not len(table):
-        return []
-    mask = np.ones(len(table), bool)
-    for column, wanted in metric.get("where", {}).items():
-        if column in names:
-            mask &= cells(table[column]) == wanted
-    values = table[metric["column"]].astype(np.float64)
-    mask &= np.isfinite(values)
-    rows = table[mask]
-    values = values[mask]
-    hosts = cells(rows["host"])
-    group_columns = [c for c in metric.get("group_by", []) if c in names]
-    if group_columns:
-        keys = [cells(rows[c]) for c in group_columns]
-        groups = np.array([",".join(k) for k in zip(*keys)], dtype=object) if len(rows) else np.array([], object)
-    else:
-        groups = np.full(len(rows), "", dtype=object)
-    result = []
-    for group in sorted(set(groups)):
-        in_group = groups == group
-        unique, inverse = np.unique(hosts[in_group].astype(str), return_inverse=True)
-        sums = np.bincount(inverse, weights=values[in_group], minlength=len(unique))
-        if metric.get("per_host", "sum") == "mean":
-            sums = sums / np.bincount(inverse, minlength=len(unique))
-        result.append((group, unique.astype(object), sums))
-    return result
+    if column not in names or "host" not in names or not len(table):
+        return np.array([], object), np.array([])
+    values = table[column].astype(np.float64)
+    keep = np.isfinite(values)
+    hosts = cells(table["host"][keep]).astype(str)
+    unique, inverse = np.unique(hosts, return_inverse=True)
+    sums = np.bincount(inverse, weights=values[keep], minlength=len(unique))
+    return unique.astype(object), sums / np.bincount(inverse, minlength=len(unique))
 
-
-def full_name(name, group):
-    return f"{name}[{group}]" if group else name
-
-
-def thresholds(rates, k, fraction):
-    """(median, fraction line, spread line or None) on rates (higher is
-    better), with the cohort's median standing for each node's peers'
-    (they differ by at most one value's position)."""
-    n = len(rates)
-    median = float(np.median(rates))
-    frac_line = fraction * median if n >= MIN_NODES_FRACTION_RULE else None
-    spread_line = None
-    if n >= MIN_NODES_SPREAD_RULE:
-        sigma = max(MAD_TO_SIGMA * float(np.median(np.abs(rates - median))), NOISE_FLOOR * median)
-        k_n = max(k - SMALL_COHORT_K / math.sqrt(n), k / 2)
-        spread_line = min(median - k_n * sigma, (1 - SPREAD_MIN_DEFICIT) * median)
-    return median, frac_line, spread_line
 
 
 def safe_name(value):
@@ -222,59 +131,67 @@ def record(options, entry):
         json.dump(entries, out, indent=1)
 
 
-def metric_views(options, title, metric, hosts, values, unit, cohort_of, flagged, k, fraction,
-                 higher_is_better=True, leaves=None, image=None, min_nodes=1):
-    """Sections (one per cohort) for one metric: hosts and values (arrays,
-    one per node, unit as stored), cohort_of {host: cohort} (missing hosts:
-    'unknown'), flagged: hosts /flags names for this metric. A cohort of
-    fewer than min_nodes nodes gets a note, no picture."""
-    hosts = np.asarray(hosts, dtype=object)
-    values = np.asarray(values, dtype=np.float64)
-    keep = np.isfinite(values) & ((values > 0) if not higher_is_better else np.ones(len(values), bool))
+def metric_views(options, title, metric, flagged, leaves=None, image=None, min_nodes=1):
+    """Sections (one per cohort) for one node_metrics.Metric (its values,
+    cohorts and the rule's limits per node; no limits: no lines).
+    flagged: the hosts /flags names for this metric. A cohort of fewer
+    than min_nodes nodes gets a note, no picture."""
+    hosts = np.array(list(metric.values), dtype=object)
+    values = np.array([metric.values[h] for h in hosts], dtype=np.float64)
+    keep = np.isfinite(values) & (values > 0)
     hosts, values = hosts[keep], values[keep]
     if not len(hosts):
         return []
-    cohort = np.array([cohort_of.get(h, "unknown cohort") for h in hosts], dtype=object)
+    cohort = np.array([metric.cohort.get(h, "unknown cohort") for h in hosts], dtype=object)
     names, counts = np.unique(cohort.astype(str), return_counts=True)
     order = sorted(range(len(names)), key=lambda i: (-counts[i], names[i]))
     sections = []
     for index, i in enumerate(order):
         members = cohort == names[i]
         if counts[i] < min_nodes:
-            scale, shown_unit = DISPLAY.get(unit, (1.0, unit))
+            scale, shown_unit = DISPLAY.get(metric.unit, (1.0, metric.unit))
             listed = ", ".join(f"{h} {v / scale:.4g}" for h, v in zip(hosts[members][:5], values[members][:5]))
             sections.append(Section(title=f"{title}: cohort {names[i]}",
                                     notes=[f"{counts[i]} node(s), {shown_unit}: {listed}; no distribution "
                                            f"below {min_nodes} nodes (the flag rule needs 3)."]))
             continue
-        base = image or f"dist_{safe_name(metric)}"
+        base = image or f"dist_{safe_name(metric.name)}"
         png = f"{base}_c{index + 1}.png" if index else f"{base}.png"  # the largest cohort keeps the plain name
-        sections.append(cohort_view(options, title, metric, names[i], hosts[members], values[members], unit,
-                                    set(flagged), k, fraction, higher_is_better, leaves or {}, png))
+        limits = {rule: np.array([by_host.get(h, np.nan) for h in hosts[members]], dtype=np.float64)
+                  for rule, by_host in metric.rule_limits.items()}
+        sections.append(cohort_view(options, title, metric.name, names[i], hosts[members], values[members],
+                                    metric.unit, set(flagged), limits, metric.higher_is_better, leaves or {}, png))
     return sections
 
 
-def cohort_view(options, title, metric, cohort, hosts, values, unit, flagged, k, fraction, higher_is_better,
+def rule_lines(limits, median):
+    """[(rule, % of median)]: per rule the median of its nodes' own limits,
+    where the rule applies (NaN: it does not)."""
+    lines = []
+    for rule, values in limits.items():
+        known = values[np.isfinite(values)]
+        if len(known):
+            lines.append((rule, 100.0 * float(np.median(known)) / median))
+    return lines
+
+
+def cohort_view(options, title, metric, cohort, hosts, values, unit, flagged, limits, higher_is_better,
                 leaves, png):
     import matplotlib.pyplot as plt
     scale, shown_unit = DISPLAY.get(unit, (1.0, unit))
     rates = values if higher_is_better else 1.0 / values
     order = np.argsort(rates, kind="stable")  # worst first
     hosts, values, rates = hosts[order], values[order], rates[order]
+    limits = {rule: v[order] for rule, v in limits.items()}
     n = len(hosts)
-    median_rate, frac_rate, spread_rate = thresholds(rates, k, fraction)
-    median = median_rate if higher_is_better else float(np.median(values))
+    median = float(np.median(values))
     if not median > 0:  # no scale to draw against (every node measured 0)
         return Section(title=f"{title}: cohort {cohort}", notes=[f"{n} nodes; median is 0: not drawn"])
-    to_value = (lambda r: r) if higher_is_better else (lambda r: 1.0 / r)
     percent = 100.0 * values / median
-    lines = []  # (label, % of median, style)
-    if frac_rate is not None:
-        as_rate = "" if higher_is_better else " (as a rate)"
-        lines.append((f"fraction rule: {fraction:g} x median{as_rate}", 100.0 * to_value(frac_rate) / median,
-                      "tab:red"))
-    if spread_rate is not None:
-        lines.append((f"spread rule (k={k:g}, n={n})", 100.0 * to_value(spread_rate) / median, "tab:orange"))
+    colors_of = {"fraction": "tab:red", "spread": "tab:orange"}
+    names_of = {"fraction": "fraction rule", "spread": f"spread rule (n={n})"}
+    lines = [(names_of.get(rule, rule), x, colors_of.get(rule, "tab:purple"), rule)
+             for rule, x in rule_lines(limits, median)]  # (label, % of median, colour, rule)
     is_flagged = np.array([h in flagged for h in hosts], bool)
     labelled_idx = list(np.flatnonzero(is_flagged)) + [i for i in range(min(LABELLED_LOWEST, n))]
     labelled_idx = sorted(set(labelled_idx))[:LABELS_MAX]
@@ -298,7 +215,7 @@ def cohort_view(options, title, metric, cohort, hosts, values, unit, flagged, k,
         ax.plot(percent, np.zeros(n), "|", color="black", ms=12)
         position = {i: (percent[i], 0.0) for i in labelled_idx}
         ax.set_ylabel("nodes")
-    for label, x, color in lines:
+    for label, x, color, _ in lines:
         ax.axvline(x, color=color, ls="--", lw=1, label=f"{label}: {x:.1f} %")
     ax.axvline(100.0, color="tab:green", lw=1, label=f"median {median / scale:.4g} {shown_unit}")
     if labelled_idx:
@@ -326,7 +243,7 @@ def cohort_view(options, title, metric, cohort, hosts, values, unit, flagged, k,
             ax.set_xticks(named, [plot_text(hosts[i], 20) for i in named], rotation=90, fontsize=6)
         ax.set_xlabel("nodes, worst first")
         ax.set_ylabel(f"% of cohort median{direction}")
-        for label, y, color in lines:
+        for label, y, color, _ in lines:
             ax.axhline(y, color=color, ls="--", lw=1)
         ax.axhline(100.0, color="tab:green", lw=1)
         ax.set_title(f"per node, ordered by value ({n} nodes)", fontsize=9)
@@ -337,7 +254,7 @@ def cohort_view(options, title, metric, cohort, hosts, values, unit, flagged, k,
         ax.barh(y, percent[pick] - 100.0, left=100.0, color=colors[pick], height=0.8)
         ax.set_yticks(y, [plot_text(h, 20) for h in hosts[pick]], fontsize=5.5)
         ax.invert_yaxis()
-        for label, xline, color in lines:
+        for label, xline, color, _ in lines:
             ax.axvline(xline, color=color, ls="--", lw=1)
         ax.axvline(100.0, color="tab:green", lw=1)
         ax.set_xlabel(f"% of cohort median{direction}")
@@ -368,7 +285,7 @@ def cohort_view(options, title, metric, cohort, hosts, values, unit, flagged, k,
         px = position[inverse][member] + 1 + (np.random.default_rng(0).random(member.sum()) - 0.5) * 0.4
         ax.scatter(px, shown_pct[member], s=4, c=np.where(shown_flag[member], "tab:red", "black"), zorder=3)
         ax.set_xticks(x, [plot_text(s, 16) for s in leaf_names], rotation=90, fontsize=6)
-        for label, yline, color in lines:
+        for label, yline, color, _ in lines:
             ax.axhline(yline, color=color, ls="--", lw=1)
         ax.axhline(100.0, color="tab:green", lw=1)
         ax.set_ylabel(f"% of cohort median{direction}")
@@ -380,8 +297,8 @@ def cohort_view(options, title, metric, cohort, hosts, values, unit, flagged, k,
     png = save(fig, options, png)
 
     entry = {"image": png, "metric": metric, "title": title, "cohort": cohort, "nodes": n, "unit": unit,
-             "median": median, "k": k, "fraction": fraction,
-             "thresholds_percent": {label.split(" ")[0]: x for label, x, _ in lines},  # fraction, spread
+             "median": median,
+             "thresholds_percent": {rule: x for _, x, _, rule in lines},  # fraction, spread
              "flagged": [h for h in hosts if h in flagged], "labelled": [str(hosts[i]) for i in labelled_idx],
              "view": view, "leaves": leaf_names}
     if view == "strip":
@@ -394,39 +311,44 @@ def cohort_view(options, title, metric, cohort, hosts, values, unit, flagged, k,
     rows = [[str(hosts[i]), f"{values[i] / scale:.4g}", fixed(percent[i], 1), "FLAGGED" if is_flagged[i] else "lowest"]
             for i in labelled_idx]
     notes = [f"{n} nodes; median {median / scale:.4g} {shown_unit}; "
-             + "; ".join(f"{label} at {x:.1f} % of median" for label, x, _ in lines)
+             + "; ".join(f"{label} at {x:.1f} % of median" for label, x, _, _ in lines)
              + (f"; {int(is_flagged.sum())} flagged in /flags" if is_flagged.any() else "; none flagged in /flags")]
     return Section(title=f"{title}: cohort {cohort}", png=png, notes=notes,
                    tables=[Table(f"{title}: flagged and lowest nodes ({shown_unit})",
                                  ["host", shown_unit, "% of median", "why shown"], rows)] if rows else [])
 
 
+def drawn_by_stream(metric):
+    """STREAM Triad (stream.triad, <backend>.triad) is drawn by stream.py."""
+    return metric.base.endswith(".triad") and metric.base.count(".") == 1
+
+
 def sections(f, options):
-    cohorts = node_cohorts(f)
     flagged = flagged_hosts(f)
     leaves = leaf_of_hosts(f)
-    k, fraction = rule_settings(f)
     result = []
-    tables = {}
-    for metric in METRICS:
-        path = metric["table"]
-        if path not in tables:
-            tables[path] = read_table(f, path)
-        table = tables[path]
+    for metric in node_metrics.metric_values(f):
+        if drawn_by_stream(metric):
+            continue
+        # A flag row names the metric with its group, or (older files) without.
+        named = flagged.get(metric.name, set()) | flagged.get(metric.base, set())
+        result += metric_views(options, metric.name, metric, named, leaves, min_nodes=MIN_NODES_DRAWN)
+    cohorts = node_metrics.node_cohorts(f)
+    for spec in UNJUDGED:
+        table = read_table(f, spec["table"])
         if table is None:
             continue
-        for group, hosts, values in metric_values(table, metric):
-            name = full_name(metric["name"], group)
-            unit = metric["unit"]
-            # A flag row names the metric with its group, or (older files) without.
-            named = flagged.get(name, set()) | flagged.get(metric["name"], set())
-            result += metric_views(options, name, name, hosts, values, unit, cohorts, named, k, fraction,
-                                   metric.get("higher_is_better", True), leaves,
-                                   min_nodes=MIN_NODES_FRACTION_RULE)
+        hosts, values = column_values(table, spec["column"])
+        if not len(hosts):
+            continue
+        metric = node_metrics.Metric(spec["name"], spec["unit"], dict(zip(hosts, values)),
+                                     {h: cohorts.get(h, "unknown hardware") for h in hosts}, {}, True, spec["name"])
+        result += metric_views(options, f"{spec['name']} (not judged by the node flag rule)", metric, set(), leaves,
+                               image=f"dist_{safe_name(spec['name'])}", min_nodes=MIN_NODES_DRAWN)
     # Cohorts too small to draw: one section of notes, not one per metric.
     small = [s for s in result if not s.png and not s.tables]
     result = [s for s in result if s.png or s.tables]
     if small:
-        result.append(Section(title="Node metrics of cohorts under 3 nodes (no distribution)",
+        result.append(Section(title=f"Node metrics of cohorts under {MIN_NODES_DRAWN} nodes (no distribution)",
                               notes=[f"{s.title}: {n}" for s in small for n in s.notes]))
     return result

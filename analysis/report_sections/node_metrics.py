@@ -1,139 +1,117 @@
-"""The node metrics the flags judge, one value per node and group, read from
-the file's tables as bwsurvey computes them (lib/model/NodeMetrics.cpp from
-the benchmarks' registry entries: stream.triad, <backend>.triad, bs.wmax,
-beff.per_rank), and each node's hardware cohort (lib/model/Cohorts.cpp).
-The page's verdicts, cohort summary and node table are built from these.
+"""The node metrics the flags judge, one value per node and metric group,
+with each node's cohort and the flag rule's verdict, as bwsurvey's C++ code
+makes them: read from `bwreport export --csv FILE --table nodes/verdicts`
+(and nodes/cohorts: every node's hardware class). The metric declarations
+(the benchmarks' catalog entries), the cohort rule (lib/model/Cohorts.cpp)
+and the flag rule (lib/model/FlagRule.hpp) live in C++ only; nothing of them
+is repeated here. The page's verdicts, cohort summary, node table and
+distributions are built from these rows.
 
-The specs repeat the C++ registry's (StreamCatalogEntry, BsCatalogEntry,
-BeffCatalogEntry): Python cannot call it, and the stored /flags rows give
-values of the flagged nodes only."""
+bwreport is $BWSURVEY_BWREPORT (bwreport plot sets it to itself), else
+bwreport on PATH, else the build tree's (build/apps/bwreport)."""
+import csv
 import dataclasses
+import io
 import math
+import os
+import shutil
+import subprocess
 
 import numpy as np
 
-from .common import check_units, read_table, text
+from .common import read_table, text
 
 
-@dataclasses.dataclass
-class MetricSpec:
-    name: str
-    table: str
-    column: str
-    unit: str
-    where: dict          # column -> text its cell must equal (a missing 'backend' column reads 'cpu')
-    group_by: tuple = ()
-    mean: bool = False   # per host: mean of its rows (else their sum)
-    cohort_column: str = ""
+class BwreportMissing(RuntimeError):
+    """The report cannot read the node verdicts without bwreport."""
 
 
-def specs(f):
-    found = [MetricSpec("stream.triad", "stream/nodes", "bandwidth", "B/s", {"kernel": "Triad", "backend": "cpu"},
-                        ("type",))]
-    nodes = read_table(f, "stream/nodes")
-    if nodes is not None and "backend" in nodes.dtype.names:
-        for backend in sorted({text(b) for b in np.unique(nodes["backend"])} - {"cpu"}):
-            found.append(MetricSpec(f"{backend}.triad", "stream/nodes", "bandwidth", "B/s",
-                                    {"kernel": "Triad", "backend": backend}, ("type",), cohort_column="device"))
-    found.append(MetricSpec("bs.wmax", "bs/fits", "Wmax_Bps", "B/s", {"fitted": "1", "backend": "cpu"},
-                            ("test", "degree")))
-    found.append(MetricSpec("beff.per_rank", "beff/ranks", "b_eff_Bps", "B/s", {}, (), mean=True))
-    return found
+def bwreport_program():
+    given = os.environ.get("BWSURVEY_BWREPORT")
+    if given:
+        return given
+    found = shutil.which("bwreport")
+    if found:
+        return found
+    here = os.path.dirname(os.path.abspath(__file__))
+    built = os.path.join(here, "..", "..", "build", "apps", "bwreport")
+    if os.access(built, os.X_OK):
+        return os.path.normpath(built)
+    raise BwreportMissing("bwreport not found: set BWSURVEY_BWREPORT to its path, put it on PATH, or run the "
+                          "report through `bwreport plot`")
 
 
-def cell_text(value):
-    if isinstance(value, (bytes, str)):
-        return text(value)
-    if isinstance(value, (np.integer, int)):
-        return str(int(value))
-    return str(value)
+_exported = {}  # (file name, table) -> {column: [text]}
 
 
-def where_mask(table, where):
-    """Rows whose cells equal the texts (a file without a 'backend' column
-    holds CPU rows only: schema 1.x)."""
-    mask = np.ones(len(table), dtype=bool)
-    for column, want in where.items():
-        if column not in table.dtype.names:
-            mask &= column == "backend" and want == "cpu"
-            continue
-        cells = table[column]
-        if cells.dtype.kind == "S":
-            mask &= cells == want.encode()
-        elif cells.dtype.kind in "iu":
-            mask &= cells == int(want)
-        else:
-            mask &= np.array([cell_text(c) == want for c in cells], dtype=bool)
-    return mask
+def exported_table(f, table):
+    """{column: [cell text]} of `bwreport export --csv FILE --table TABLE`;
+    {} when the file has no such table (no node metrics)."""
+    key = (os.path.abspath(f.filename), table)
+    if key in _exported:
+        return _exported[key]
+    run = subprocess.run([bwreport_program(), "export", "--csv", f.filename, "--table", table],
+                         capture_output=True, text=True)
+    if run.returncode != 0:
+        if "is not in" in run.stderr:
+            _exported[key] = {}
+            return {}
+        raise RuntimeError(f"bwreport export --table {table}: {run.stderr.strip() or f'exit {run.returncode}'}")
+    rows = csv.reader(io.StringIO(run.stdout))
+    header = next(rows, [])
+    columns = {name: [] for name in header}
+    lists = [columns[name] for name in header]
+    for row in rows:
+        for cells, cell in zip(lists, row):
+            cells.append(cell)
+    _exported[key] = columns
+    return columns
+
+
+def number(cell):
+    try:
+        return float(cell)
+    except ValueError:
+        return math.nan
 
 
 @dataclasses.dataclass
 class Metric:
     name: str            # with its group: "stream.triad[double]"
     unit: str
-    values: dict         # host -> value (finite)
-    detail: dict         # host -> cohort detail ("" or the device)
+    values: dict         # host -> value (finite, > 0)
+    cohort: dict         # host -> cohort label (lib/model NodeFlags cohort_of)
+    limit: dict          # host -> the value at which the rule flags the node (NaN below 3 nodes)
+    higher_is_better: bool = True
+    base: str = ""       # the declared metric's name: "stream.triad"
+    rule_limits: dict = dataclasses.field(default_factory=dict)  # rule -> {host: its limit}; NaN: not applied
 
 
 def metric_values(f):
-    """[Metric] in the specs' order, groups in order of first appearance."""
+    """[Metric] in the order of bwreport's rows (metric groups and cohorts in
+    order of first appearance)."""
+    rows = exported_table(f, "nodes/verdicts")
     out = {}
-    for spec in specs(f):
-        table = read_table(f, spec.table)
-        if table is None or "host" not in table.dtype.names or spec.column not in table.dtype.names:
-            continue
-        names = table.dtype.names
-        if any(c not in names for c in spec.group_by):
-            continue
-        check_units(f, spec.table, {spec.column: spec.unit})  # UnitMismatch: the report's one-line error, exit 1
-        table = table[where_mask(table, spec.where)]
-        sums = {}
-        for r in table:
-            value = float(r[spec.column])
-            if not math.isfinite(value):
-                continue
-            group = ",".join(cell_text(r[c]) for c in spec.group_by)
-            metric = f"{spec.name}[{group}]" if spec.group_by else spec.name
-            host = text(r["host"])
-            acc = sums.setdefault(metric, {}).setdefault(host, [0.0, 0, ""])
-            acc[0] += value
-            acc[1] += 1
-            if spec.cohort_column and spec.cohort_column in names:
-                acc[2] = text(r[spec.cohort_column])
-        for metric, hosts in sums.items():
-            out[metric] = Metric(metric, spec.unit,
-                                 {h: (a[0] / a[1] if spec.mean else a[0]) for h, a in hosts.items()},
-                                 {h: a[2] for h, a in hosts.items()})
+    if not rows:
+        return []
+    for host, metric, name, value, unit, higher, cohort, limit, fraction_limit, spread_limit in zip(
+            rows["host"], rows["metric"], rows["name"], rows["value"], rows["unit"], rows["higher_is_better"],
+            rows["cohort"], rows["limit"], rows["fraction_limit"], rows["spread_limit"]):
+        m = out.get(metric)
+        if m is None:
+            m = out[metric] = Metric(metric, unit, {}, {}, {}, higher == "1", name, {"fraction": {}, "spread": {}})
+        m.values[host] = float(value)
+        m.cohort[host] = cohort
+        m.limit[host] = number(limit)
+        m.rule_limits["fraction"][host] = number(fraction_limit)
+        m.rule_limits["spread"][host] = number(spread_limit)
     return list(out.values())
 
 
-def memory_class_gib(memory_bytes):
-    gib = memory_bytes / 1024.0 ** 3
-    if not gib > 0:
-        return 0.0
-    return 2.0 ** (round(math.log2(gib) * 4) / 4)  # C++ std::round: halves away from zero; log2*4 is rarely a half
-
-
-def hardware_class(cpu_model, cores, memory_bytes):
-    gib = memory_class_gib(memory_bytes)
-    return f"{cpu_model or 'unknown CPU'}, {int(cores)} cores, {gib:.{1 if gib < 10 else 0}f} GiB"
-
-
 def node_cohorts(f):
-    """{host: hardware class} from /nodes/table (as lib/model/Cohorts.cpp)."""
-    table = read_table(f, "nodes/table")
-    if table is None or not {"host", "cores", "memory_bytes"} <= set(table.dtype.names):
-        return {}
-    has_model = "cpu_model" in table.dtype.names
-    return {text(r["host"]): hardware_class(text(r["cpu_model"]) if has_model else "", r["cores"],
-                                            int(r["memory_bytes"]))
-            for r in table}
-
-
-def cohort_of(cohorts, metric, host):
-    label = cohorts.get(host, "unknown hardware")
-    detail = metric.detail.get(host, "")
-    return f"{label} / {detail}" if detail else label
+    """{host: hardware class} of every node in /nodes/table (lib/model/Cohorts.cpp)."""
+    rows = exported_table(f, "nodes/cohorts")
+    return dict(zip(rows.get("host", []), rows.get("hardware_class", [])))
 
 
 def in_unit(value, unit):
@@ -200,7 +178,7 @@ def node_view(f):
     for m in metrics:
         hosts |= set(m.values)
         for host, value in m.values.items():
-            label = cohort_of(hosts_cohort, m, host)
+            label = m.cohort[host]
             cohort[(m.name, host)] = label
             members.setdefault((m.name, label), []).append(value)
     stats = {key: stats_of(values) for key, values in members.items()}

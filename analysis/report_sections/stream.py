@@ -9,7 +9,7 @@ column (backend "cpu"). A device backend's cohorts add the device name, as
 the flags do (docs/hdf5-schema.md /flags)."""
 import numpy as np
 
-from . import distributions
+from . import distributions, node_metrics
 from .common import Section, Table, capped, check_units, fixed, giga, has_columns, read_table, text
 
 # The tables this module draws, with what it draws from each (the overview
@@ -71,29 +71,42 @@ def sections(f, options):
     return result
 
 
+def triad_metric(f, backend, typ, rows):
+    """The node metric of this backend's Triad of one type, as bwreport
+    judges it (node_metrics.py: values, cohorts, the rule's limits); for a
+    1.x file's device rows, which bwreport does not judge, the rows' own
+    values in the hardware cohorts, without limits."""
+    name = f"{TRIAD_METRIC_PREFIX.get(backend, backend + '.')}triad[{typ}]"
+    for metric in node_metrics.metric_values(f):
+        if metric.name == name:
+            return metric
+    cohorts = node_metrics.node_cohorts(f)
+    values, cohort = {}, {}
+    for r in rows:
+        host = text(r["host"])
+        values[host] = values.get(host, 0.0) + float(r["bandwidth"])
+        device = text(r["device"]) if "device" in r.dtype.names else ""
+        cohort[host] = cohorts.get(host, "unknown hardware") + (f" / {device}" if device else "")
+    return node_metrics.Metric(name, "B/s", values, cohort, {}, True, name.split("[")[0])
+
+
 def backend_sections(f, options, backend, nodes):
-    k, fraction = distributions.rule_settings(f)
-    cohorts = distributions.node_cohorts(f)
     leaves = distributions.leaf_of_hosts(f)
     types = [t for t in ("double", "float") if any(text(r["type"]) == t for r in nodes)]
     on = "" if backend == "cpu" else f" on {backend}"
-    prefix = TRIAD_METRIC_PREFIX.get(backend, backend + ".")
     result = []
     for typ in types:
         flagged, _ = triad_flags(f, backend, typ)
         rows = [r for r in nodes if text(r["kernel"]) == "Triad" and text(r["type"]) == typ]
         if not rows:
             continue
+        metric = triad_metric(f, backend, typ, rows)
         hosts = [text(r["host"]) for r in rows]
         bandwidth = np.array([float(r["bandwidth"]) for r in rows])
-        cohort_of = cohorts
-        if backend != "cpu":  # a device metric's cohort adds the device (two GPU models: two cohorts)
-            device = [f", {text(r['device'])}" if "device" in r.dtype.names else "" for r in rows]
-            cohort_of = {h: cohorts.get(h, "unknown cohort") + d for h, d in zip(hosts, device)}
-        metric = f"{prefix}triad[{typ}]"
+        cohort_of = metric.cohort
         image = f"stream_triad_{typ}" if backend == "cpu" else f"stream_triad_{typ}_{backend}"
-        views = distributions.metric_views(options, f"STREAM Triad ({typ}{on}) per node", metric, hosts, bandwidth,
-                                           "B/s", cohort_of, set(flagged), k, fraction, leaves=leaves, image=image)
+        views = distributions.metric_views(options, f"STREAM Triad ({typ}{on}) per node", metric, set(flagged),
+                                           leaves=leaves, image=image)
         result += views
 
         # The nodes, worst first (the page's node table holds them all).

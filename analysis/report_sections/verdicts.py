@@ -10,6 +10,7 @@ from .common import Section, Table, capped, has_columns, read_table, text
 from .node_metrics import in_unit, show
 
 FLAG_ROWS_SHOWN = 100  # more are counted, and bwreport flags lists them all
+NODES_LISTED = 200     # flagged nodes named in the first paragraph
 FAILING_KINDS = ("validation", "model")
 
 
@@ -64,6 +65,29 @@ def flag_table(caption, rows, view, note=""):
     return Table(caption, FLAG_HEADER, shown, "; ".join(n for n in (note, capped_note) if n))
 
 
+def flagged_node_list(rows, node_count):
+    """One paragraph naming every flagged node once, worst first, with its
+    lowest % of cohort median and how many of its metrics are flagged: at
+    10,000 nodes the names fit the first screen; the tables follow."""
+    worst, count, confirmed = {}, {}, {}
+    for r in rows:
+        host = cell(r, "host")
+        pct = np.nan_to_num(number(r, "percent_of_median"), nan=1e300)
+        worst[host] = min(worst.get(host, 1e300), pct)
+        count[host] = count.get(host, 0) + 1
+        confirmed[host] = confirmed.get(host, False) or cell(r, "status") == "confirmed"
+    hosts = sorted(worst, key=lambda h: (worst[h], h))
+    shown = hosts[:NODES_LISTED]
+    items = []
+    for h in shown:
+        pct = f"{worst[h]:.1f} %" if worst[h] < 1e300 else "n/a"
+        metrics = f", {count[h]} metrics" if count[h] > 1 else ""
+        items.append(f"{h} ({pct}{metrics}{'' if confirmed[h] else ', not confirmed'})")
+    more = f"; and {len(hosts) - len(shown)} more in the tables below" if len(hosts) > len(shown) else ""
+    return (f"Flagged nodes, {len(hosts)} of {node_count}, worst first (lowest % of cohort median): "
+            + ", ".join(items) + more + ".")
+
+
 def verdict_section(f, path, view, title):
     """Section of what needs action in one file (title: its heading)."""
     tables, notes = [], []
@@ -92,6 +116,8 @@ def verdict_section(f, path, view, title):
                             ["check", "subject", "kind", "measured", "allowed"], rows, note))
     if warnings:
         notes.append(f"{warnings} warning check(s) outside their range (recorded only; listed under Checks and flags).")
+    if nodes:
+        notes.append(flagged_node_list(nodes, len(view.hosts)))
     if not confirmed and not open_flags and not links and not failed:
         notes.insert(0, "Nothing needs action: no node or link flagged, no validation or model check failed.")
     else:

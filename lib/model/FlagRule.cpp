@@ -63,15 +63,19 @@ std::vector<CohortVerdict> judge_cohort(std::span<const double> values, bool hig
     const double sigma = std::max(kMadToSigma * mad, kNoiseFloorFraction * m);
     double limit = deficit_rule ? rule.fraction * m : 0;  // in rates
     if (deficit_rule && rates[i] < rule.fraction * m) v.hit = FlagRuleHit::Deficit;
+    // A limit in rates back in the metric's unit (times: the reciprocal).
+    auto in_unit = [&](double rate_limit) { return higher_is_better ? rate_limit : (rate_limit > 0 ? 1 / rate_limit : INFINITY); };
+    if (deficit_rule) v.fraction_limit = in_unit(rule.fraction * m);
     if (spread_rule) {
       const double spread_limit = std::min(m - k_n * sigma, (1 - kSpreadRuleMinDeficit) * m);
       limit = std::max(limit, spread_limit);
+      v.spread_limit = in_unit(spread_limit);
       if (v.hit == FlagRuleHit::None && rates[i] < spread_limit) v.hit = FlagRuleHit::Spread;
     }
     v.peer_median = higher_is_better ? m : 1 / m;
     v.sigma = sigma;
     v.robust_z = sigma > 0 ? (rates[i] - m) / sigma : 0;
-    v.limit = higher_is_better ? limit : (limit > 0 ? 1 / limit : INFINITY);
+    v.limit = in_unit(limit);
     v.k_used = k_n;
   }
   return verdicts;

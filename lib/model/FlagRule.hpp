@@ -16,6 +16,7 @@
 // noise; at small n it screens wide on purpose, because the in-job retest
 // (--retest) confirms or dismisses every flag.
 // Times (lower is better) are judged as their reciprocals, rates.
+#include <cmath>
 #include <cstddef>
 #include <span>
 #include <string>
@@ -49,6 +50,10 @@ struct CohortVerdict {
   double sigma = 0;        // robust sigma of the cohort, in rate units (1/unit for times)
   double robust_z = 0;     // (value - peer median) / sigma, on rates: < 0 is worse
   double limit = 0;        // the value at which the node would be flagged, in the metric's unit
+  // Each rule's own limit, in the metric's unit; NaN where the rule does not
+  // apply (fewer than 3, or 8, nodes). `limit` is the stricter of the two.
+  double fraction_limit = std::nan("");
+  double spread_limit = std::nan("");
   double k_used = 0;       // k_n of the cohort's size (0 when the spread rule does not apply)
   bool flagged() const { return hit != FlagRuleHit::None; }
 };

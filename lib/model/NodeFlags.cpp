@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 
 #include "core/Errors.hpp"
 #include "core/OptionText.hpp"
@@ -121,63 +122,78 @@ std::string cohort_of(const NodeCohorts& cohorts, const NodeMetricValue& value) 
   return label;
 }
 
+std::vector<JudgedValue> judge_node_values(const std::vector<NodeMetricValue>& values, const FlagSettings& settings,
+                                           const NodeCohorts& cohorts) {
+  // (metric group, cohort) -> the positions of its values, in order of first appearance.
+  std::map<std::pair<std::string, std::string>, std::size_t> group_index;
+  std::vector<std::vector<std::size_t>> groups;
+  std::vector<std::string> value_cohort(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    value_cohort[i] = cohort_of(cohorts, values[i]);
+    if (!(values[i].value > 0)) continue;  // the rule judges rates and times > 0 only
+    const auto [it, added] = group_index.try_emplace({values[i].metric, value_cohort[i]}, groups.size());
+    if (added) groups.emplace_back();
+    groups[it->second].push_back(i);
+  }
+  std::vector<JudgedValue> judged;
+  judged.reserve(values.size());
+  for (const std::vector<std::size_t>& members : groups) {
+    std::vector<double> numbers;
+    for (std::size_t i : members) numbers.push_back(values[i].value);
+    const bool higher = values[members.front()].higher_is_better;
+    const std::vector<CohortVerdict> verdicts = judge_cohort(numbers, higher, settings.rule());
+    const double mad = median_absolute_deviation(numbers);
+    const bool statistics = members.size() >= static_cast<std::size_t>(kMinNodesForStatistics);
+    for (std::size_t j = 0; j < members.size(); ++j) {
+      const NodeMetricValue& v = values[members[j]];
+      JudgedValue out{.value = v, .cohort = value_cohort[members[j]], .cohort_nodes = members.size(),
+                      .verdict = verdicts[j]};
+      if (statistics) {
+        out.median = verdicts[j].peer_median;
+        out.mad = mad;
+        out.robust_z = verdicts[j].robust_z;
+        out.percent_of_median = out.median != 0 ? 100.0 * v.value / out.median : std::nan("");
+      }
+      if (const double* floor = floor_for(settings, v)) out.floor = *floor;
+      judged.push_back(std::move(out));
+    }
+  }
+  return judged;
+}
+
+bool JudgedValue::below_floor() const {
+  return !std::isnan(floor) && beyond(value.value, floor, value.higher_is_better);
+}
+
 Table node_flags(const std::vector<NodeMetric>& metrics, const std::vector<Table>& tables,
                  const FlagSettings& settings, const NodeCohorts& cohorts) {
   Table flags = make_flags_table();
-  const std::vector<NodeMetricValue> values = node_metric_values(metrics, tables);
-  // (metric group, cohort) in order of first appearance.
-  std::vector<std::pair<std::string, std::string>> groups;
-  std::vector<std::string> value_cohort;
-  for (const NodeMetricValue& v : values) {
-    value_cohort.push_back(cohort_of(cohorts, v));
-    std::pair<std::string, std::string> key{v.metric, value_cohort.back()};
-    if (std::find(groups.begin(), groups.end(), key) == groups.end()) groups.push_back(key);
-  }
-
-  for (const auto& [group, cohort] : groups) {
-    std::vector<const NodeMetricValue*> members;
-    std::vector<double> numbers;
-    for (std::size_t i = 0; i < values.size(); ++i)
-      if (values[i].metric == group && value_cohort[i] == cohort && values[i].value > 0) {
-        members.push_back(&values[i]);
-        numbers.push_back(values[i].value);
-      }
-    if (members.empty()) continue;
-    const bool higher = members.front()->higher_is_better;
-    const std::vector<CohortVerdict> verdicts = judge_cohort(numbers, higher, settings.rule());
-    const double mad = median_absolute_deviation(numbers);
-    for (std::size_t i = 0; i < members.size(); ++i) {
-      const NodeMetricValue& v = *members[i];
-      const CohortVerdict& verdict = verdicts[i];
-      const double* floor = floor_for(settings, v);
-      const bool floor_flag = floor && beyond(v.value, *floor, higher);
-      if (!verdict.flagged() && !floor_flag) continue;
-
-      const bool statistics = members.size() >= static_cast<std::size_t>(kMinNodesForStatistics);
-      const double median = statistics ? verdict.peer_median : std::nan("");
-      const double percent = statistics && median != 0 ? 100.0 * v.value / median : std::nan("");
-      std::string reason;
-      if (verdict.flagged()) reason = relative_reason(verdict, percent, settings, members.size(), higher);
-      if (floor_flag)
-        reason += std::string(reason.empty() ? "" : "; ") + (higher ? "below the floor " : "above the limit ") +
-                  number(*floor) + " " + v.unit;
-      flags.add_row({{"host", v.host},
-                     {"cohort", cohort},
-                     {"cohort_nodes", static_cast<std::int64_t>(members.size())},
-                     {"metric", v.metric},
-                     {"value", v.value},
-                     {"median", median},
-                     {"mad", statistics ? mad : std::nan("")},
-                     {"robust_z", statistics ? verdict.robust_z : std::nan("")},
-                     {"percent_of_median", percent},
-                     {"threshold", verdict.flagged() ? verdict.limit : *floor},
-                     {"unit", v.unit},
-                     {"rule", verdict.flagged() ? std::string(to_string(verdict.hit)) : std::string("floor")},
-                     {"reason", reason},
-                     {"retest_values", std::string()},
-                     {"retest_median", std::nan("")},
-                     {"status", std::string(kFlagNotRetested)}});
-    }
+  for (const JudgedValue& j : judge_node_values(node_metric_values(metrics, tables), settings, cohorts)) {
+    const NodeMetricValue& v = j.value;
+    const bool floor_flag = j.below_floor();
+    if (!j.verdict.flagged() && !floor_flag) continue;
+    std::string reason;
+    if (j.verdict.flagged())
+      reason = relative_reason(j.verdict, j.percent_of_median, settings, j.cohort_nodes, v.higher_is_better);
+    if (floor_flag)
+      reason += std::string(reason.empty() ? "" : "; ") + (v.higher_is_better ? "below the floor " : "above the limit ") +
+                number(j.floor) + " " + v.unit;
+    flags.add_row({{"host", v.host},
+                   {"cohort", j.cohort},
+                   {"cohort_nodes", static_cast<std::int64_t>(j.cohort_nodes)},
+                   {"metric", v.metric},
+                   {"value", v.value},
+                   {"median", j.median},
+                   {"mad", j.mad},
+                   {"robust_z", j.robust_z},
+                   {"percent_of_median", j.percent_of_median},
+                   {"threshold", j.verdict.flagged() ? j.verdict.limit : j.floor},
+                   {"unit", v.unit},
+                   {"rule", j.verdict.flagged() ? std::string(to_string(j.verdict.hit)) : std::string("floor")},
+                   {"reason", reason},
+                   {"retest_values", std::string()},
+                   {"retest_median", std::nan("")},
+                   {"status", std::string(kFlagNotRetested)}});
   }
   return flags;
 }

@@ -7,6 +7,7 @@
 // lower is better (a time) every comparison is mirrored. A flag can then be
 // retested (apply_retests): it stands only when the retest confirms it.
 // Pure functions over Tables: bwsurvey and bwreport share them.
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -51,6 +52,27 @@ FlagSettings parse_flag_settings(const Config& config, const std::vector<NodeMet
 // flagged), unit, rule ("fraction", "spread", "floor", "memory"), reason,
 // retest_values, retest_median, status. One row per flagged node and metric.
 Table make_flags_table();
+
+// One node's value of one metric (group) judged against its cohort.
+struct JudgedValue {
+  NodeMetricValue value;
+  std::string cohort;             // cohort_of()
+  std::size_t cohort_nodes = 0;   // values > 0 of the metric group in the cohort
+  CohortVerdict verdict;          // the relative rule's (hit None below 3 nodes)
+  double median = kNoValue;             // of the node's cohort peers; NaN below 3 nodes
+  double mad = kNoValue;                // of the cohort; NaN below 3 nodes
+  double robust_z = kNoValue;           // NaN below 3 nodes
+  double percent_of_median = kNoValue;  // 100 x value / median; NaN below 3 nodes
+  double floor = kNoValue;              // the --flags.floor limit that applies; NaN: none
+  static constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
+  bool below_floor() const;       // beyond the floor (above it for a time)
+};
+
+// Every value > 0 judged by the relative rule in its (metric group,
+// cohort), groups in order of first appearance: what /flags keeps of the
+// flagged ones, and what `bwreport export --table nodes/verdicts` gives of all.
+std::vector<JudgedValue> judge_node_values(const std::vector<NodeMetricValue>& values, const FlagSettings& settings,
+                                           const NodeCohorts& cohorts);
 
 // The flags of every node for every metric, from the tables that hold the
 // metrics (others are ignored). Hosts missing from `cohorts` form one

@@ -1,10 +1,13 @@
 // bwreport export --csv|--json FILE [--table PATH] [--dir DIR]: every table
 // of a survey file (and each benchmark's export views, e.g. the
 // BabelStream-style stream/babelstream) as flat CSV or JSON files, one per
-// table, or one table to standard output. --prometheus: the node metrics
+// table, or one table to standard output; nodes/verdicts is computed: every
+// node's metric values judged by the flag rule. --prometheus: the node metrics
 // and flags in the Prometheus text format, to standard output
 // (report/PrometheusExport.hpp).
+#include <algorithm>
 #include <cctype>
+#include <functional>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
@@ -23,23 +26,36 @@ namespace po = boost::program_options;
 namespace bws::report {
 namespace {
 
+// A table to export, read or computed only when it is written (the
+// report asks for one computed table of a 10,000-node file).
 struct Named {
   std::string path;
-  Table table;
+  std::function<Table()> read;
 };
 
-// The stored tables, then the views whose source tables the file has.
+// The stored tables, the views whose source tables the file has, and the
+// node verdicts when the file has node metrics.
 std::vector<Named> exportable(const h5::ResultReader& file) {
   std::vector<Named> out;
-  for (const std::string& path : file.table_paths()) out.push_back({path, file.read_table(path)});
+  for (const std::string& path : file.table_paths())
+    out.push_back({path, [&file, path] { return file.read_table(path); }});
   for (const auto& entry : catalog::benchmark_registry()) {
     for (const ExportView& view : entry.export_views) {
-      std::vector<Table> sources;
+      std::vector<std::string> present;
       for (const std::string& s : view.source_tables)
-        if (file.exists("/" + s)) sources.push_back(file.read_table(s));
-      if (!sources.empty()) out.push_back({view.name, view.make(sources)});
+        if (file.exists("/" + s)) present.push_back(s);
+      if (present.empty()) continue;
+      out.push_back({view.name, [&file, &view, present] {
+                       std::vector<Table> sources;
+                       for (const std::string& s : present) sources.push_back(file.read_table(s));
+                       return view.make(sources);
+                     }});
     }
   }
+  const std::vector<std::string> metric_paths = model::metric_tables(catalog::all_node_metrics());
+  if (std::any_of(metric_paths.begin(), metric_paths.end(), [&](const std::string& p) { return file.exists("/" + p); }))
+    out.push_back({kNodeVerdictsPath, [&file] { return node_verdicts(file); }});
+  if (file.exists("/nodes/table")) out.push_back({kNodeCohortsPath, [&file] { return node_cohort_table(file); }});
   return out;
 }
 
@@ -61,7 +77,7 @@ int run_export(const CommandArgs& args, std::ostream& out) {
       "with --prometheus: every sample carries the survey's start time in ms (for a Pushgateway or remote write; "
       "node_exporter's textfile collector rejects files with timestamps) (default: off)")(
       "table", po::value<std::string>(),
-      "only this table (e.g. stream/results, stream/babelstream, flags), to standard output")(
+      "only this table (e.g. stream/results, stream/babelstream, flags, nodes/verdicts: every node's metric values judged by the flag rule), to standard output")(
       "dir", po::value<std::string>(),
       "directory for the files, one per table named after its path (default: FILE without .h5, plus -csv or -json)");
   const ParsedCommand parsed = parse_command("export", args, desc, 1, 1);
@@ -90,7 +106,7 @@ int run_export(const CommandArgs& args, std::ostream& out) {
     const std::string wanted = parsed.options["table"].as<std::string>();
     for (const Named& t : tables)
       if (t.path == wanted) {
-        write(out, t.table, json);
+        write(out, t.read(), json);
         return 0;
       }
     std::string known;
@@ -119,11 +135,12 @@ int run_export(const CommandArgs& args, std::ostream& out) {
   for (const Named& t : tables) refuse_output_over_input("export", "--dir file", target_of(t).string(), {path});
   for (const Named& t : tables) {
     const fs::path target = target_of(t);
+    const Table table = t.read();
     std::ofstream file_out(target);
-    write(file_out, t.table, json);
+    write(file_out, table, json);
     file_out.close();
     if (!file_out) throw RuntimeFailure("bwreport export: cannot write '" + printable_text(target.string(), 300) + "'");
-    out << printable_text(target.string()) << "  (" << t.table.rows() << " rows)\n";
+    out << printable_text(target.string()) << "  (" << table.rows() << " rows)\n";
   }
   return 0;
 }

@@ -114,6 +114,8 @@ int run_plot(const CommandArgs& args, std::ostream& out) {
   for (const std::string& e : extra) argv.push_back(e);
   argv.push_back("--");
   for (const std::string& f : files) argv.push_back(f);
+  // The script reads the node verdicts through `bwreport export`: this one.
+  ::setenv("BWSURVEY_BWREPORT", self_executable("bwreport").c_str(), 1);
   out.flush();
   const int code = run_program(argv);
   if (code == kExitUsage) undo_out_dir();

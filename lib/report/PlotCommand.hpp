@@ -7,6 +7,8 @@
 // installed binary (<prefix>/share/bwsurvey/analysis, as `cmake --install`
 // puts it); in the source tree of a build directory (<build>/apps/bwreport
 // -> <source>/analysis); in the source tree this binary was built from.
+// The script gets BWSURVEY_BWREPORT, this binary: it reads the node verdicts
+// through `bwreport export --table nodes/verdicts`.
 // The interpreter is $BWSURVEY_PYTHON, else /usr/bin/python3 (Debian's,
 // which has python3-h5py and python3-matplotlib), else python3 on PATH.
 #include <optional>

@@ -1,6 +1,7 @@
 #include "report/SurveyTables.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 
 #include "catalog/Registry.hpp"
@@ -8,6 +9,7 @@
 #include "core/Config.hpp"
 #include "core/Errors.hpp"
 #include "core/IniFile.hpp"
+#include "core/ResultColumns.hpp"
 
 namespace po = boost::program_options;
 
@@ -67,6 +69,47 @@ model::FlagSettings flag_settings_for(const h5::ResultReader& file, const po::va
   for (const char* key : kFlagKeys)
     if (given.count(key)) values[key] = given[key].as<std::string>();
   return model::parse_flag_settings(Config(std::move(values), {}), catalog::all_node_metrics());
+}
+
+Table node_verdicts(const h5::ResultReader& file) {
+  Table out(kNodeVerdictsPath,
+            {text_column("host", kHostWidth), text_column("cohort", 160), int_column("cohort_nodes"),
+             text_column("metric", 64), text_column("name", 64), real_column("value"), text_column("unit", 16),
+             int_column("higher_is_better"), real_column("median"), real_column("mad"), real_column("robust_z"),
+             real_column("percent_of_median"), real_column("limit"), real_column("fraction_limit"), real_column("spread_limit"), text_column("rule", 16),
+             real_column("floor")});
+  const std::vector<model::NodeMetricValue> values =
+      model::node_metric_values(catalog::all_node_metrics(), read_metric_tables(file));
+  for (const model::JudgedValue& j :
+       model::judge_node_values(values, flag_settings_for(file, po::variables_map{}), read_node_cohorts(file))) {
+    const bool judged = j.cohort_nodes >= static_cast<std::size_t>(model::kMinNodesForStatistics);
+    std::string rule = j.verdict.flagged() ? model::to_string(j.verdict.hit) : "";
+    if (rule.empty() && j.below_floor()) rule = "floor";
+    out.add_row({{"host", j.value.host},
+                 {"cohort", j.cohort},
+                 {"cohort_nodes", static_cast<std::int64_t>(j.cohort_nodes)},
+                 {"metric", j.value.metric},
+                 {"name", j.value.name},
+                 {"value", j.value.value},
+                 {"unit", j.value.unit},
+                 {"higher_is_better", static_cast<std::int64_t>(j.value.higher_is_better ? 1 : 0)},
+                 {"median", j.median},
+                 {"mad", j.mad},
+                 {"robust_z", j.robust_z},
+                 {"percent_of_median", j.percent_of_median},
+                 {"limit", judged ? j.verdict.limit : std::nan("")},
+                 {"fraction_limit", j.verdict.fraction_limit},
+                 {"spread_limit", j.verdict.spread_limit},
+                 {"rule", rule},
+                 {"floor", j.floor}});
+  }
+  return out;
+}
+
+Table node_cohort_table(const h5::ResultReader& file) {
+  Table out(kNodeCohortsPath, {text_column("host", kHostWidth), text_column("hardware_class", 160)});
+  for (const auto& [host, label] : read_node_cohorts(file)) out.add_row({{"host", host}, {"hardware_class", label}});
+  return out;
 }
 
 }  // namespace bws::report

@@ -37,4 +37,20 @@ model::FlagSettings flag_settings_for(const h5::ResultReader& file, const boost:
 // stored tables, without retests. `stored` says which.
 Table survey_flags(const h5::ResultReader& file, const boost::program_options::variables_map& given, bool& stored);
 
+// nodes/verdicts (an export view, not stored): every node's value of every
+// node metric judged by the flag rule with the survey's settings: host,
+// cohort, cohort_nodes, metric (with its group), name, value, unit,
+// higher_is_better, median (of the cohort peers), mad, robust_z,
+// percent_of_median, limit (the value at which the rule flags the node),
+// fraction_limit and spread_limit (each rule's own), rule ("fraction",
+// "spread", "floor" or ""), floor. The HTML report draws
+// its verdicts, cohorts and distributions from it: one source, the C++ rule.
+inline constexpr const char* kNodeVerdictsPath = "nodes/verdicts";
+Table node_verdicts(const h5::ResultReader& file);
+
+// nodes/cohorts (an export view): host, hardware_class: each node's
+// cohort of /nodes/table (model::node_cohorts), nodes without metrics too.
+inline constexpr const char* kNodeCohortsPath = "nodes/cohorts";
+Table node_cohort_table(const h5::ResultReader& file);
+
 }  // namespace bws::report

@@ -353,13 +353,14 @@ def flagged_hosts(survey):
 
 
 def quick_survey(work, bwsurvey):
-    """A real survey of this machine (STREAM, one process) with a /flags
-    row for its host's Triad, so the verdicts have a host to show."""
+    """A real survey of this machine (STREAM and the load test, one process)
+    with a /flags row for its host's Triad, so the verdicts have a host to
+    show; and the plain survey (the synthetic file's template)."""
     plain = os.path.join(work, "survey.h5")
     if os.path.exists(plain):
         os.remove(plain)
-    r = subprocess.run([bwsurvey, "--tests", "stream", "--quick", "--stream.elements", "1M", "--out", plain],
-                       capture_output=True, text=True, timeout=300)
+    r = subprocess.run([bwsurvey, "--tests", "stream,load", "--quick", "--stream.elements", "1M",
+                        "--load.elements", "100000", "--out", plain], capture_output=True, text=True, timeout=300)
     if r.returncode != 0:
         raise RuntimeError(f"bwsurvey exited {r.returncode}: {(r.stdout + r.stderr)[-300:]}")
     flagged = os.path.join(work, "survey-flagged.h5")
@@ -370,7 +371,19 @@ def quick_survey(work, bwsurvey):
         row["host"], row["metric"], row["value"], row["unit"] = host, TRIAD.encode(), 9e9, b"B/s"
         del f["flags"]
         f.create_dataset("flags", data=row)
-    return flagged
+    return flagged, plain
+
+
+def synthetic(source, work, template, nodes, bwreport):
+    """bench/synthetic_survey.py's file of `nodes` nodes from the real survey
+    (its slow nodes judged by bwreport, so /flags has rows)."""
+    out = os.path.join(work, f"synthetic-{nodes}.h5")
+    r = subprocess.run([sys.executable, os.path.join(source, "bench", "synthetic_survey.py"), template, out,
+                        "--nodes", str(nodes), "--links-nodes", "0", "--bwreport", bwreport],
+                       capture_output=True, text=True, timeout=600)
+    if r.returncode != 0:
+        raise RuntimeError(f"synthetic_survey.py exited {r.returncode}: {(r.stdout + r.stderr)[-300:]}")
+    return out
 
 
 WIDENED_FACTORS = [1.00, 0.98, 1.03, 1.01, 0.97, 1.02, 0.99, 0.50]  # the last: flagged at 50 %
@@ -438,6 +451,9 @@ def main():
     p.add_argument("--survey", action="append", default=[], metavar="NAME=FILE",
                    help="also check the report of FILE (screenshot report-NAME.png)")
     p.add_argument("--screenshots", metavar="DIR", help="copy the screenshots into DIR (docs/images)")
+    p.add_argument("--synthetic-nodes", type=int, default=0, metavar="N",
+                   help="also check the report of a synthetic survey of N nodes (bench/synthetic_survey.py on "
+                        "the real survey; default 0: none)")
     p.add_argument("--fixture-mode", action="store_true",
                    default=os.environ.get("BWS_BROWSER_FIXTURE_MODE", "") not in ("", "0"))
     a = p.parse_args()
@@ -458,8 +474,13 @@ def main():
         failures = test_fixtures(b, a.work)
         surveys = []
         try:
-            real = quick_survey(a.work, a.bwsurvey)
+            real, plain = quick_survey(a.work, a.bwsurvey)
             surveys += [("real", real), ("real-widened", widened(real, a.work))]
+            if a.synthetic_nodes:
+                started_synthetic = time.monotonic()
+                surveys.append((f"synthetic-{a.synthetic_nodes}",
+                                synthetic(a.source, a.work, plain, a.synthetic_nodes, a.bwreport)))
+                print(f"synthetic file of {a.synthetic_nodes} nodes: {time.monotonic() - started_synthetic:.1f} s")
         except (RuntimeError, subprocess.TimeoutExpired) as e:
             failures.append(f"real: {e}")
         for item in a.survey:

@@ -5,7 +5,9 @@ stream.py) on synthetic files (tests/report/synthetic_distributions.py):
 rule line), and 2,000 nodes in two
 cohorts with three flagged hosts. From OUT/distributions.json: a picture
 per metric and cohort, the flagged hosts labelled, the fraction and spread
-thresholds as the flag rule gives them (computed here with numpy), the
+thresholds as the flag rule gives them (each rule's per-node limits
+against the node's peers, their median over the cohort: computed here
+with numpy), the
 nodes ordered by value at 12, the worst and best 20 at 2,000, and every
 PNG under 300 KB. The 2,000-node report's time is printed, not asserted.
 usage: distributions_report_test.py SOURCE_DIR WORK_DIR   (exit 77: no h5py/matplotlib)"""
@@ -54,13 +56,21 @@ def report(name, nodes, cohorts, flagged):
     return truth, entries, out, seconds
 
 
-def spread_percent(rates, k=3.5):
-    """The spread rule's line in % of the median (lib/model/FlagRule.hpp)."""
+def rule_lines(rates, is_time, k=3.5, fraction=0.75):
+    """(fraction line, spread line or None) in the metric's unit: per rule
+    the median over the nodes of each node's own limit, judged against its
+    peers without itself (lib/model/FlagRule.hpp, written again here)."""
     n = len(rates)
-    m = np.median(rates)
-    s = max(1.4826 * np.median(np.abs(rates - m)), 0.01 * m)
+    mad = np.median(np.abs(rates - np.median(rates)))
     k_n = max(k - 3.2 / math.sqrt(n), k / 2)
-    return 100 * min(m - k_n * s, 0.95 * m) / m
+    frac, spread = [], []
+    for i in range(n):
+        m = np.median(np.delete(rates, i))
+        s = max(1.4826 * mad, 0.01 * m)
+        frac.append(fraction * m)
+        spread.append(min(m - k_n * s, 0.95 * m))
+    as_unit = (lambda r: 1 / np.asarray(r)) if is_time else np.asarray
+    return float(np.median(as_unit(frac))), (float(np.median(as_unit(spread))) if n >= 8 else None)
 
 
 def metric_values(truth, metric, cohort):
@@ -87,22 +97,18 @@ def check(name, truth, entries, out, cohorts, flagged):
             hosts, values, rates = metric_values(truth, metric, c)
             expect(e["nodes"] == len(hosts), f"{name} {metric} c{c}: {e['nodes']} nodes, expected {len(hosts)}")
             worst_first = list(hosts[np.argsort(rates, kind="stable")])
-            expected_fraction = 75.0
-            if metric == "pmbw.perm_ram_latency":  # judged as a rate: 0.75 x the rates' median, as a time
-                expected_fraction = 100 * (1 / (0.75 * np.median(rates))) / np.median(values)
+            fraction_line, spread_line = rule_lines(rates, metric == "pmbw.perm_ram_latency")
+            expected_fraction = 100 * fraction_line / np.median(values)
             got = e["thresholds_percent"]["fraction"]
             expect(abs(got - expected_fraction) < 1e-3,
                    f"{name} {metric} c{c}: fraction line at {got}, expected {expected_fraction:.3f} %")
-            if len(hosts) < 8:  # the spread rule needs 8 nodes: no line
+            if spread_line is None:  # the spread rule needs 8 nodes: no line
                 expect("spread" not in e["thresholds_percent"], f"{name} {metric} c{c}: no spread line below 8")
                 expected_spread = None
             else:
-                expected_spread = spread_percent(rates)
-            if expected_spread is not None and metric == "pmbw.perm_ram_latency":  # a time, in % of the times' median
-                line_rate = expected_spread / 100 * np.median(rates)
-                expected_spread = 100 * (1 / line_rate) / np.median(values)
+                expected_spread = 100 * spread_line / np.median(values)
             got = e["thresholds_percent"].get("spread")
-            expect(expected_spread is None or (got is not None and abs(got - expected_spread) < 0.05),
+            expect(expected_spread is None or (got is not None and abs(got - expected_spread) < 1e-3),
                    f"{name} {metric} c{c}: spread line {got}, expected {expected_spread} %")
             mine = [h for h in flagged if truth[h][0] == c] if metric == "stream.triad[double]" else []
             expect(sorted(e["flagged"]) == sorted(mine), f"{name} {metric} c{c}: flagged {e['flagged']} != {mine}")

@@ -176,3 +176,41 @@ TEST(FlagRule, TenThousandNodesWithOneAtHalf) {
   EXPECT_NEAR(v[4321].peer_median, 10, 1e-12);
   EXPECT_NEAR(v[4321].limit, 9.5, 1e-12);
 }
+
+TEST(FlagRule, EachRulesOwnLimitByHand) {
+  // {100, 110, 90, 100, 120, 80, 100, 50}, n = 8. Cohort median: sorted
+  // 50 80 90 100 100 100 110 120 -> 100; |x - 100| sorted 0 0 0 10 10 20
+  // 20 50 -> MAD 10, sigma = 1.4826 x 10 = 14.826 (above 1 % of 100).
+  // The node at 50: peers 80 90 100 100 100 110 120, median 100;
+  //   fraction limit 0.75 x 100 = 75;
+  //   spread limit min(100 - 2.3686291501 x 14.826, 95) = 64.8827;
+  //   limit: the stricter (larger) of the two, 75.
+  // The node at 120: peers 50 80 90 100 100 100 110, median 100: the same.
+  const std::vector<double> gbs = {100, 110, 90, 100, 120, 80, 100, 50};
+  const auto v = judge_cohort(gbs, kHigherIsBetter, FlagRule{});
+  ASSERT_EQ(v.size(), 8u);
+  const double spread = 100 - 2.3686291501 * 14.826;
+  for (std::size_t i : {std::size_t{4}, std::size_t{7}}) {
+    EXPECT_NEAR(v[i].fraction_limit, 75, 1e-9) << i;
+    EXPECT_NEAR(v[i].spread_limit, spread, 1e-6) << i;
+    EXPECT_NEAR(v[i].limit, 75, 1e-9) << i;
+  }
+  EXPECT_EQ(v[7].hit, FlagRuleHit::Deficit);
+}
+
+TEST(FlagRule, RuleLimitsOfTimesAreTimesAndAbsentBelowTheirCohortSize) {
+  // Times {1, 1, 1, 2} s, n = 4: rates {1, 1, 1, 0.5}. The 2 s node's
+  // peers' rate median 1: fraction limit 0.75 /s, as a time 1/0.75 =
+  // 1.3333 s. n < 8: no spread limit (NaN).
+  const std::vector<double> seconds = {1, 1, 1, 2};
+  const auto v = judge_cohort(seconds, kLowerIsBetter, FlagRule{});
+  ASSERT_EQ(v.size(), 4u);
+  EXPECT_NEAR(v[3].fraction_limit, 1 / 0.75, 1e-12);
+  EXPECT_TRUE(std::isnan(v[3].spread_limit));
+  EXPECT_NEAR(v[3].limit, 1 / 0.75, 1e-12);
+  // n = 2: neither rule applies.
+  const std::vector<double> two = {1, 2};
+  const auto w = judge_cohort(two, kHigherIsBetter, FlagRule{});
+  EXPECT_TRUE(std::isnan(w[0].fraction_limit));
+  EXPECT_TRUE(std::isnan(w[1].spread_limit));
+}

@@ -121,6 +121,8 @@ def main(argv):
         return write_report(args, files)
     except UnitMismatch as e:
         return fail(1, e)
+    except node_metrics.BwreportRefused as e:  # the file is bad input: bwreport's own line
+        return fail(2, e)
     except (OSError, ValueError, KeyError, TypeError, IndexError, UnicodeError, MemoryError) as e:
         # What a file that is not a readable survey raises in h5py and numpy
         # (a truncated file, a table with other columns or types).

@@ -26,6 +26,10 @@ class BwreportMissing(RuntimeError):
     """The report cannot read the node verdicts without bwreport."""
 
 
+class BwreportRefused(ValueError):
+    """bwreport refused the file as bad input (its exit 2): its one line."""
+
+
 def bwreport_program():
     given = os.environ.get("BWSURVEY_BWREPORT")
     if given:
@@ -56,6 +60,9 @@ def exported_table(f, table):
         if "is not in" in run.stderr:
             _exported[key] = {}
             return {}
+        if run.returncode == 2:
+            line = run.stderr.strip().splitlines()[-1] if run.stderr.strip() else "bad input"
+            raise BwreportRefused(line.removeprefix("bwreport: error: "))
         raise RuntimeError(f"bwreport export --table {table}: {run.stderr.strip() or f'exit {run.returncode}'}")
     rows = csv.reader(io.StringIO(run.stdout))
     header = next(rows, [])

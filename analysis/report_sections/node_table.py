@@ -97,13 +97,13 @@ def section(view, options, table_id="bws-nodes"):
              f'<button id="{table_id}-prev" type="button">&lt; prev</button> '
              f'<span id="{table_id}-info">{len(rows)} nodes</span> '
              f'<button id="{table_id}-next" type="button">next &gt;</button></p>',
-             f'<table class="bws-sortable" id="{table_id}" data-page-size="{page_rows}"><thead><tr>']
+             f'<div class="bws-wide"><table class="bws-sortable" id="{table_id}" data-page-size="{page_rows}"><thead><tr>']
     parts += [f'<th data-sort="{kind}">{html.escape(name)}</th>' for name, kind in header]
     parts.append("</tr></thead><tbody>")
     for row in rows[:page_rows]:
         parts.append(("<tr class=\"bws-flagged\">" if row[-1] else "<tr>") +
                      "".join(f"<td>{cell_html(c)}</td>" for c in row) + "</tr>")
-    parts.append("</tbody></table>")
+    parts.append("</tbody></table></div>")
     if large:
         parts.append(json_block(f"{table_id}-data", rows))
     notes = [f"{len(rows)} nodes; a click on a header sorts (again: the other way), the box filters. Values in "

@@ -17,6 +17,7 @@ img { max-width: 100%; border: 1px solid #ddd; }
 #bws-verdicts caption { color: #a00; }
 tr.bws-flagged td { background: #fde8e8; }
 table.bws-sortable th { cursor: pointer; }
+.bws-wide { overflow-x: auto; }
 """
 
 UNITS_NOTE = ("Units: bandwidth in GB/s (10^9 B/s) throughout, except where pmbw's own convention is used: "
@@ -25,12 +26,13 @@ UNITS_NOTE = ("Units: bandwidth in GB/s (10^9 B/s) throughout, except where pmbw
 
 
 def table_html(t):
-    out = [f"<table><caption>{html.escape(t.caption)}</caption><tr>"]
+    # A wide table scrolls in its own box, not the whole page.
+    out = [f'<div class="bws-wide"><table><caption>{html.escape(t.caption)}</caption><tr>']
     out += [f"<th>{html.escape(str(h))}</th>" for h in t.header]
     out.append("</tr>")
     for row in t.rows:
         out.append("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>")
-    out.append("</table>")
+    out.append("</table></div>")
     if t.note:
         out.append(f'<p class="note">{html.escape(t.note)}</p>')
     return "\n".join(out)

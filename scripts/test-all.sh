@@ -13,12 +13,15 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 BWS_TEST_HOOKS=ON "$root/scripts/build.sh"
 if [ "$(id -u)" -eq 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
 
+# Tests run side by side on every core; the MPI, Slurm and timing-sensitive
+# ones are marked RUN_SERIAL and run alone (CI must stay under 30 minutes).
+jobs=$(nproc)
 echo "== Release build: all tests"
-(cd "$root/build" && ctest --output-on-failure --timeout 600)
+(cd "$root/build" && ctest --output-on-failure --timeout 600 -j "$jobs")
 
 echo "== Debug build with ASan and UBSan: all tests"
 cmake --preset debug -S "$root" >/dev/null
 cmake --build "$root/build-debug" -j "$(nproc)"
 # Leak checking stays off: Open MPI's plug-ins keep memory from MPI_Init to
 # exit by design and are unloaded before LeakSanitizer could name them.
-(cd "$root/build-debug" && ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure --timeout 600 -LE slurm)
+(cd "$root/build-debug" && ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure --timeout 600 -j "$jobs" -LE slurm)

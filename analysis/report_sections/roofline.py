@@ -1,4 +1,4 @@
-"""Roofline per node (seed 001): attainable FLOP/s = min(compute ceiling,
+"""Roofline per node (Williams et al.; Andreolli et al.): attainable FLOP/s = min(compute ceiling,
 AI x Triad bandwidth) against arithmetic intensity, log-log, for the FMA
 peak (solid) and GEMM (dashed) ceilings of each node as /roofline/nodes
 stored them, each node's ridge (its machine balance) marked; with --ai the

@@ -80,7 +80,7 @@ const OptionSchema<BeffOptions>& beff_schema() {
                               "what a plain malloc gives, as hpcc and OSU use)"),
                   &BeffOptions::huge_pages),
       bind_option(text_option("beff.model", "off",
-                              "b_eff: check the natural ring's b_eff against seed 002's channel model, expected = "
+                              "b_eff: check the natural ring's b_eff against HPCC_FPGA b_eff's channel model, expected = "
                               "ranks x mean over the sizes of 2L / (s (ceil(L/(c w))/f + lambda)); passes when "
                               "measured/expected is in 0.90..1.05 (a 'model' check: exit 3); off, 520n (BittWare 520N "
                               "as synthesized: c=2, w=32 B, f=156.25e6 Hz, lambda=520e-9 s, s=2), 520n-ideal (s=1), "

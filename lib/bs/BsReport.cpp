@@ -76,7 +76,7 @@ std::vector<std::string> bs_fit_summary_lines(const std::vector<Table>& tables, 
     lines.push_back("up; threads = the device's compute units. Per node: Wmax summed");
   }
   lines.push_back("over its ranks; T0 and B0.8 = 4*T0*Wmax their largest; R^2 the smallest. The paper's T0 and");
-  lines.push_back("B0.8: seed 003's own fit (every size, mean times, plain least squares, free intercept: may be < 0).");
+  lines.push_back("B0.8: Chalmers & Warburton's own fit (every size, mean times, plain least squares, free intercept: may be < 0).");
   std::vector<std::vector<std::string>> rows;
   for (const auto& [key, f] : fits) {
     const auto& [host, test, degree] = key;

@@ -47,25 +47,25 @@ const OptionSchema<OclStreamShapeOptions>& ocl_stream_schema() {
   static const OptionSchema<OclStreamShapeOptions> schema({
       bind_option(whole_option("ocl.buffer-elements", "4096", 1, kMaxBufferSize, "",
                                "OpenCL STREAM: elements (of the vector type) of the kernel's local memory buffer, one "
-                               "block of the arrays per work-group (seed 000's DEVICE_BUFFER_SIZE)")
+                               "block of the arrays per work-group (HPCC_FPGA STREAM's DEVICE_BUFFER_SIZE)")
                       .note("and within the device's local memory")
                       .alias("ocl.buffer-size"),
                   &OclStreamShapeOptions::buffer_elements),
       bind_option(whole_option("ocl.vector-count", "1", 1, 16, "",
-                               "OpenCL STREAM: OpenCL vector width of the kernels' type (seed 000's VECTOR_COUNT)")
+                               "OpenCL STREAM: OpenCL vector width of the kernels' type (HPCC_FPGA STREAM's VECTOR_COUNT)")
                       .note("(1, 2, 4, 8, 16)"),
                   &OclStreamShapeOptions::vector_count),
       bind_option(whole_option("ocl.unroll", "1", 1, kMaxUnroll, "",
-                               "OpenCL STREAM: unroll factor of the kernels' global memory loops (seed 000's "
+                               "OpenCL STREAM: unroll factor of the kernels' global memory loops (HPCC_FPGA STREAM's "
                                "GLOBAL_MEM_UNROLL, '#pragma unroll')"),
                   &OclStreamShapeOptions::unroll),
       bind_option(whole_option("ocl.replications", "1", 1, kMaxReplications, "",
                                "OpenCL STREAM: kernel replications, each on its own queue and its own part of the "
-                               "arrays, released together by one user event (seed 000's NUM_REPLICATIONS)"),
+                               "arrays, released together by one user event (HPCC_FPGA STREAM's NUM_REPLICATIONS)"),
                   &OclStreamShapeOptions::replications),
       bind_option(flag_option("ocl.single-kernel", true,
                               "OpenCL STREAM: on = one combined kernel for all four operations (scalar, add flag, "
-                              "local buffer), as seed 000; off = a separate kernel per operation"),
+                              "local buffer), as HPCC_FPGA STREAM; off = a separate kernel per operation"),
                   &OclStreamShapeOptions::single_kernel),
   });
   return schema;

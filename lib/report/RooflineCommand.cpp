@@ -161,7 +161,7 @@ int run(const CommandArgs& args, std::ostream& out) {
   for (const std::string& line : roofline::kernel_lines(kernel)) out << line << "\n";
   out << "\n";
   for (const std::string& line : roofline::ceiling_lines(kernel, ceilings)) out << line << "\n";
-  out << "\nattainable = min(compute, AI x bandwidth); with imbalance: x the imbalance factor (seed 001). "
+  out << "\nattainable = min(compute, AI x bandwidth); with imbalance: x the imbalance factor (Andreolli et al.). "
          "GFLOP/s and GB/s are 1e9.\n";
   return kExitOk;
 }

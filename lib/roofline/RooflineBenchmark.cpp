@@ -80,7 +80,7 @@ class RooflineBenchmark final : public NodeBenchmark {
  public:
   std::string name() const override { return "roofline"; }
   std::string description() const override {
-    return "roofline ceilings (seed 001): FMA peak FLOP/s (double, float), DGEMM/SGEMM through a BLAS, STREAM Triad "
+    return "roofline ceilings (Williams et al.; Andreolli et al.): FMA peak FLOP/s (double, float), DGEMM/SGEMM through a BLAS, STREAM Triad "
            "B/s, machine balance FLOP/byte";
   }
   void add_options(boost::program_options::options_description& desc) const override { roofline_schema().add_to(desc); }

@@ -68,7 +68,7 @@ grep -qx '#SBATCH --output="'"$out_dir"'/bwsurvey-n2-%j.log"' "$work/job.sbatch"
   fail "the --output line is not quoted: $(grep output "$work/job.sbatch")"
 grep -qx '#SBATCH --partition=debug,long' "$work/job.sbatch" || fail "no partition line"
 grep -qx '#SBATCH --account=proj-1' "$work/job.sbatch" || fail "no account line"
-[ "$(grep -c '^#SBATCH' "$work/job.sbatch")" -eq 9 ] || fail "unexpected #SBATCH lines: $(grep '^#SBATCH' "$work/job.sbatch")"
+[ "$(grep -c '^#SBATCH' "$work/job.sbatch")" -eq 10 ] || fail "unexpected #SBATCH lines: $(grep '^#SBATCH' "$work/job.sbatch")"
 
 # Run it as Slurm would, with a fake srun that records bwsurvey's arguments.
 mkdir -p "$work/bin"
@@ -80,7 +80,7 @@ shift  # the bwsurvey binary
 printf '%s\n' "$@" >"$FAKE_SRUN_ARGS"
 FAKE
 chmod +x "$work/bin/srun"
-PATH="$work/bin:$PATH" FAKE_SRUN_ARGS="$work/args" SLURM_JOB_ID=77 SLURM_JOB_NUM_NODES=2 SLURM_CPUS_ON_NODE=4 \
+PATH="$work/bin:$PATH" BWSURVEY=/fake/bwsurvey FAKE_SRUN_ARGS="$work/args" SLURM_JOB_ID=77 SLURM_JOB_NUM_NODES=2 SLURM_CPUS_ON_NODE=4 \
   bash "$work/job.sbatch" >"$work/run.log" 2>&1 || fail "the job script failed: $(cat "$work/run.log")"
 expected_args=$(printf '%s\n' --out "$out_dir/survey-77.h5" --retest 1 --reference "/a b/ref.ini" '*' \
   --stream.elements 1M)
@@ -111,7 +111,7 @@ FAKE
 chmod +x "$work/bin3/srun" "$work/bin3/bwreport"
 prom_dir="$work/prom dir"
 run_prometheus_job() {
-  PATH="$work/bin3:$PATH" BWREPORT="$work/bin3/bwreport" FAKE_BWREPORT_ARGS="$work/bwreport-args" \
+  PATH="$work/bin3:$PATH" BWSURVEY=/fake/bwsurvey BWREPORT="$work/bin3/bwreport" FAKE_BWREPORT_ARGS="$work/bwreport-args" \
     SLURM_JOB_ID=78 SLURM_JOB_NUM_NODES=2 SLURM_CPUS_ON_NODE=4 "$@" bash "$work/job.sbatch" >"$work/prom.log" 2>&1
 }
 run_prometheus_job env BWS_PROMETHEUS_DIR="$prom_dir"

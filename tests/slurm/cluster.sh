@@ -2,6 +2,8 @@
 # (facts in docs/design-notes.md, "Slurm tests"). Source this file, then:
 #   slurm_cluster_start DIR NODES [TOPOLOGY]  # NODES pretend nodes n1..nNODES, each its own
 #                                             # hostname; TOPOLOGY: a topology.conf (topology/tree)
+#                                             # even nodes: Features=bwtest; partitions debug
+#                                             # (default) and second, both with every node
 #   ... sbatch / srun / squeue with SLURM_CONF exported ...
 #   slurm_cluster_stop              # registered with trap: runs whatever happens
 # Every daemon is started here and stopped by the pid it wrote, never by name.
@@ -125,10 +127,14 @@ slurm_cluster_write_conf() {
     echo "SlurmctldLogFile=$dir/log/slurmctld.log"
     echo "SlurmdLogFile=$dir/log/slurmd-%n.log"
     echo "TmpFS=$dir/tmp/%n"
+    # Even nodes have the feature bwtest (a passed-through --constraint
+    # picks them); every node is in two partitions, debug (the default) and
+    # second (SBATCH_PARTITION, a site's choice, is kept by jobs/survey).
     for i in $(seq 1 "$nodes"); do
-      echo "NodeName=n$i NodeHostname=n$i NodeAddr=127.0.0.1 Port=$((port + i)) CPUs=$cpus State=UNKNOWN"
+      echo "NodeName=n$i NodeHostname=n$i NodeAddr=127.0.0.1 Port=$((port + i)) CPUs=$cpus$( [ $((i % 2)) -eq 0 ] && echo " Features=bwtest") State=UNKNOWN"
     done
     echo "PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP"
+    echo "PartitionName=second Nodes=ALL Default=NO MaxTime=INFINITE State=UP"
     # A switch tree: slurmctld reads topology.conf beside slurm.conf, and
     # `scontrol show topology` prints it to the jobs.
     if [ -n "$topology" ]; then
@@ -153,7 +159,8 @@ slurm_cluster_start_daemons() {
       slurm_cluster_daemon_state "$f" "$t" || state=$?
       [ "$state" -eq 1 ] && { echo "slurm fixture: $(basename "$f" .pid) is not running" >&2; return 1; }
     done
-    [ "$(timeout 5 sinfo -h -N -o '%N %t' 2>/dev/null | grep -c ' idle')" -eq "$nodes" ] && return 0
+    # A node in two partitions is listed twice: count each once.
+    [ "$(timeout 5 sinfo -h -N -o '%N %t' 2>/dev/null | sort -u | grep -c ' idle')" -eq "$nodes" ] && return 0
     sleep 0.2
   done
   echo "slurm fixture: the nodes did not become idle in 30 s" >&2

@@ -25,7 +25,7 @@ quick_options=(--quick --threads 1 --stream.elements "${stream_elements:-1M}" --
 # start_cluster NODES [TOPOLOGY_CONF]
 start_cluster() {
   slurm_cluster_start "$work/cluster" "$@"
-  echo "cluster of $1 pretend nodes up: $(sinfo -h -N -o '%N' | paste -sd, -)"
+  echo "cluster of $1 pretend nodes up: $(sinfo -h -N -o '%N' | sort -uV | paste -sd, -)"
 }
 
 # Submits with sbatch (arguments as given), waits, prints the job's log and
@@ -86,4 +86,35 @@ run_job() {
 # check may fail (exit 3) without saying anything about the code under test.
 expect_exit_0_or_3() {
   [ "$job_exit" = 0 ] || [ "$job_exit" = 3 ] || { echo "job $job_id: exit code $job_exit, expected 0 or 3"; exit 1; }
+}
+
+# Submits with jobs/survey (arguments as given, then --dir WORKDIR and the
+# quick bwsurvey options), waits, prints the job's log and sets job_id,
+# job_exit and job_log; a job whose MPI start-up crashed is submitted once
+# more (as run_job does).
+run_survey_wrapper() {
+  local attempt line
+  for attempt in 1 2; do
+    line=$("$repo/jobs/survey" "$@" --dir "$work" -- "${quick_options[@]}")
+    echo "$line"
+    job_id=$(sed -n 's/^submitted job \([0-9]*\):.*/\1/p' <<<"$line")
+    [ -n "$job_id" ] || { echo "jobs/survey did not submit a job"; exit 1; }
+    job_log=$(ls "$work"/bwsurvey-n*-"$job_id".log 2>/dev/null || echo "$work/bwsurvey-n1-$job_id.log")
+    wait_job_or_startup_crash "$job_id" "$job_log" 240
+    job_log=$(ls "$work"/bwsurvey-n*-"$job_id".log 2>/dev/null || echo "$job_log")
+    job_exit=$(slurm_job_exit_code "$job_id")
+    echo "---- job $job_id: $job_state, exit code $job_exit"
+    cat "$job_log" || true
+    echo "----"
+    if [ "$attempt" = 1 ] && { [ "$job_exit" != 0 ] || [ "$job_state" = CANCELLED ]; } && startup_crash_in "$job_log"; then
+      echo "job $job_id: the MPI start-up failed before bwsurvey ran; submitting it once more"
+      continue
+    fi
+    return 0
+  done
+}
+
+# Field $2 (Partition, NodeList, Reservation, ...) of job $1 as scontrol shows it.
+job_field() {
+  scontrol show job "$1" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$2=//p" | head -1
 }

@@ -26,7 +26,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR
 # Man pages from the built programs' --help and --version (both answer
 # without MPI). Without help2man the tools build and install without them.
 find_program(BWS_HELP2MAN help2man)
-if(BWS_HELP2MAN)
+if(BWS_HELP2MAN AND EXISTS "${BWS_HELP2MAN}")
   set(BWS_MAN_PAGES ON)
   set(BWS_MAN_DIR ${PROJECT_BINARY_DIR}/man/man1)
   file(MAKE_DIRECTORY ${BWS_MAN_DIR})

@@ -3,7 +3,7 @@
 #   P/bin/bwsurvey, P/bin/bwreport
 #   P/share/bwsurvey/jobs/        the Slurm scripts (executable)
 #   P/share/bwsurvey/analysis/    bwreport plot's Python (found relative to bin/)
-#   P/share/doc/bwsurvey/         README.md, LICENSE, docs/*.md, docs/images/
+#   P/share/doc/bwsurvey/         README.md, LICENSE, docs/*.md, docs/images/ (as in the source tree)
 #   P/share/man/man1/             bwsurvey.1, bwreport.1 (help2man, at build time)
 #   P/share/bwsurvey/modulefiles/bwsurvey/<version>.lua   an Lmod module file for P
 # The installed tree stands alone: nothing in it points into the source or
@@ -20,7 +20,8 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/analysis/ DESTINATION ${CMAKE_INSTALL_DA
         PATTERN "__pycache__" EXCLUDE PATTERN "*.pyc" EXCLUDE)
 
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}
+# docs/ keeps its name, so the README's links (docs/images/...) still work.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs
         FILES_MATCHING PATTERN "*.md" PATTERN "images/*")
 
 # Man pages from the built programs' --help and --version (both answer
@@ -35,7 +36,7 @@ if(BWS_HELP2MAN AND EXISTS "${BWS_HELP2MAN}")
   set(BWS_MAN_FILES "")
   foreach(tool bwsurvey bwreport)
     add_custom_command(OUTPUT ${BWS_MAN_DIR}/${tool}.1
-      COMMAND ${CMAKE_COMMAND} -E env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+      COMMAND ${CMAKE_COMMAND} -E env ASAN_OPTIONS=detect_leaks=0
               ${BWS_HELP2MAN} --no-info -N --section=1 "--name=${BWS_MAN_NAME_${tool}}"
               --output=${BWS_MAN_DIR}/${tool}.1 $<TARGET_FILE:${tool}>
       DEPENDS ${tool}

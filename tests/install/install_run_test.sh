@@ -13,9 +13,11 @@ trap 'rm -rf "$prefix"' EXIT
 cmake --install "$build" --prefix "$prefix/p" >"$prefix/install.log" 2>&1 || { cat "$prefix/install.log"; exit 1; }
 mkdir "$prefix/work"
 cd "$prefix/work"
+# A clean environment (a sanitizer build keeps its ASan/UBSan options).
 run() {
   env -i HOME="$HOME" PATH="$prefix/p/bin:/usr/bin" LANG=C.UTF-8 \
-    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "$@"
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+    ${ASAN_OPTIONS:+ASAN_OPTIONS="$ASAN_OPTIONS"} ${UBSAN_OPTIONS:+UBSAN_OPTIONS="$UBSAN_OPTIONS"} "$@"
 }
 
 [ "$(run bash -c 'command -v bwsurvey')" = "$prefix/p/bin/bwsurvey" ] || { echo "FAIL: bwsurvey is not found on PATH"; exit 1; }

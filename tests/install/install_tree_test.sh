@@ -40,8 +40,12 @@ done < <(find "$src/analysis" -type f ! -path '*/__pycache__/*' ! -name '*.pyc')
 doc="$prefix/share/doc/bwsurvey"
 for f in README.md LICENSE; do cmp -s "$src/$f" "$doc/$f" || bad "share/doc/bwsurvey/$f missing or different"; done
 for f in "$src"/docs/*.md "$src"/docs/images/*; do
-  rel=${f#"$src/docs/"}
+  rel=${f#"$src/"}
   cmp -s "$f" "$doc/$rel" || bad "share/doc/bwsurvey/$rel missing or different"
+done
+# The README's links to docs/ resolve in the installed copy too.
+for link in $(grep -o '](docs/[^)#]*' "$doc/README.md" | sed 's/^](//' | sort -u); do
+  [ -e "$doc/$link" ] || bad "share/doc/bwsurvey/README.md links to $link, which is not installed"
 done
 grep -q "BSD 3-Clause" "$doc/LICENSE" || bad "LICENSE is not the BSD 3-Clause text"
 
@@ -53,7 +57,7 @@ if [ "$man_pages" = ON ]; then
     if [ ! -f "$page" ]; then bad "share/man/man1/$tool.1 missing"; continue; fi
     upper=$(echo "$tool" | tr a-z A-Z)
     grep -q "^\.TH \"\?$upper\"\? \"\?1\"\? .*$tool $version" "$page" || bad "$tool.1: no .TH $upper 1 ... $tool $version line"
-    grep -q -- "--version" "$page" || bad "$tool.1 does not mention --version"
+    grep -qF -- '\-\-version' "$page" || bad "$tool.1 does not list --version"
     if command -v man >/dev/null; then
       text=$(MANWIDTH=100 man -l "$page" 2>/dev/null | col -b 2>/dev/null || true)
       echo "$text" | grep -q "^NAME" || bad "man -l $tool.1 renders no NAME section"

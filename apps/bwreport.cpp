@@ -8,8 +8,8 @@
 #include "core/Errors.hpp"
 #include "core/PrintableText.hpp"
 #include "history/HistoryCommands.hpp"
-#include "history/HistoryCommands.hpp"
 #include "report/ReportCommand.hpp"
+#include "report/VersionText.hpp"
 
 namespace {
 
@@ -24,7 +24,8 @@ const std::vector<bws::report::ReportCommand>& commands() {
 }
 
 void print_usage(std::ostream& out) {
-  out << "Usage: bwreport COMMAND ARGS...   (bwreport COMMAND --help for its options)\n";
+  out << "Usage: bwreport COMMAND ARGS...   (bwreport COMMAND --help for its options)\n"
+      << "       bwreport --version   the version, commit, build options and kernel instruction sets\n";
   for (const auto& c : commands()) out << "  " << c.synopsis << "\n";
   out << "Exit codes: 0 done; 1 a runtime error; 2 a usage error; 3 a check failed (scaling).\n";
 }
@@ -36,6 +37,10 @@ int main(int argc, char** argv) {
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
     print_usage(args.empty() ? std::cerr : std::cout);
     return args.empty() ? bws::kExitUsage : bws::kExitOk;
+  }
+  if (args[0] == "--version") {
+    std::cout << bws::report::version_text("bwreport") << std::flush;
+    return bws::kExitOk;
   }
   for (const auto& command : commands())
     if (args[0] == command.name)

@@ -7,6 +7,7 @@
 #include "catalog/Registry.hpp"
 #include "core/Errors.hpp"
 #include "core/IniFile.hpp"
+#include "report/VersionText.hpp"
 #include "run/CommandLine.hpp"
 #include "run/MpiWorld.hpp"
 #include "run/ResumeState.hpp"
@@ -19,13 +20,26 @@ const char* const kUsage =
     "Usage: bwsurvey [--tests stream] [--out FILE] [--config FILE] [--quick] [--threads N] "
     "[--bind compact|spread|none] [--<test>.<option> VALUE ...] [--force]\n"
     "       bwsurvey --resume FILE [--phase-timeout SECONDS]\n"
+    "       bwsurvey --version\n"
     "Measures memory bandwidth on every rank (run it under mpirun or srun, one rank per node or NUMA domain)\n"
     "and writes every number to one HDF5 file. Exit codes: 0 all valid and all checks passed; 1 a result did\n"
     "not validate or a runtime error; 2 usage or configuration error; 3 a model check failed.\n";
 
+void print_help() { std::cout << kUsage << "\n" << bws::run::survey_options() << std::flush; }
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  // --version and a lone --help need no MPI: answered before it starts.
+  if (bws::run::asks_for_version(argc, argv) || bws::run::asks_for_help_only(argc, argv)) {
+    if (bws::run::first_launched_rank()) {
+      if (bws::run::asks_for_version(argc, argv))
+        std::cout << bws::report::version_text("bwsurvey") << std::flush;
+      else
+        print_help();
+    }
+    return bws::kExitOk;
+  }
   bws::run::MpiSession mpi(&argc, &argv);
   const bool root = mpi.rank() == 0;
   const std::string who = "rank " + std::to_string(mpi.rank()) + " (" + bws::run::this_hostname() + ")";
@@ -63,8 +77,12 @@ int main(int argc, char** argv) {
   if (!root) mine = parse(false);
   if (const auto failure = agreed(mine)) return failure->exit_code;
 
+  if (cl->version) {
+    if (root) std::cout << bws::report::version_text("bwsurvey") << std::flush;
+    return bws::kExitOk;
+  }
   if (cl->help) {
-    if (root) std::cout << kUsage << "\n" << bws::run::survey_options() << std::flush;
+    if (root) print_help();
     return bws::kExitOk;
   }
   if (cl->print_config) {

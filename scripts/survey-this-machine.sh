@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Quick start (a): install, build, and survey this machine with the
-# embedded defaults: one rank per NUMA domain (or 2 ranks on a one-domain
-# machine, each with half the cores), all allowed cores, the default tests.
-# Prints the summary and the path of the HDF5 file. Extra arguments go to bwsurvey.
+# Quick start (a): install what building and running need (no test
+# framework, no Slurm, no comparison tools), build without the tests, and
+# survey this machine with the embedded defaults: one rank per NUMA domain
+# (or 2 ranks on a one-domain machine, each with half the cores), all
+# allowed cores, the default tests. Prints the summary and the path of the
+# HDF5 file. Extra arguments go to bwsurvey.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-"$root/scripts/install-deps.sh"
-"$root/scripts/build.sh"
+"$root/scripts/install-deps.sh" --run
+"$root/scripts/build.sh" --no-tests
 
 if [ "$(id -u)" -eq 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
 numa=$(hwloc-calc --number-of numanode all 2>/dev/null || echo 1)

@@ -7,7 +7,7 @@
 # binaries through sbatch and srun and are covered once).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-"$root/scripts/install-deps.sh"
+"$root/scripts/install-deps.sh" --test
 # A test build: the fault and slow-host hooks the tests use are compiled in
 # (two files; scripts/build.sh alone builds them out again).
 BWS_TEST_HOOKS=ON "$root/scripts/build.sh"

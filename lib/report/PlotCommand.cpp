@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -158,13 +159,30 @@ int run_program(const std::vector<std::string>& argv) {
   return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
+namespace {
+
+// The executable lies under the build tree it was built in (not installed,
+// not copied elsewhere): only then may it use the source tree's analysis/.
+bool inside_build_tree(const std::string& executable_path) {
+  std::error_code ec;
+  const fs::path exe = fs::weakly_canonical(executable_path, ec);
+  if (ec) return false;
+  const fs::path build = fs::weakly_canonical(BWS_BINARY_DIR, ec);
+  if (ec) return false;
+  return std::mismatch(build.begin(), build.end(), exe.begin(), exe.end()).first == build.end();
+}
+
+}  // namespace
+
 std::optional<std::string> find_analysis_script(const std::string& script_name, const std::string& executable_path) {
   std::vector<fs::path> candidates;
   if (const char* dir = std::getenv("BWSURVEY_ANALYSIS_DIR"); dir && *dir) candidates.emplace_back(dir);
   const fs::path bin_dir = fs::path(executable_path).parent_path();
   candidates.push_back(bin_dir / ".." / "share" / "bwsurvey" / "analysis");  // installed
-  candidates.push_back(bin_dir / ".." / ".." / "analysis");                  // build/apps/bwreport
-  candidates.push_back(fs::path(BWS_SOURCE_DIR) / "analysis");  // the tree it was built from
+  if (inside_build_tree(executable_path)) {
+    candidates.push_back(bin_dir / ".." / ".." / "analysis");     // build/apps/bwreport
+    candidates.push_back(fs::path(BWS_SOURCE_DIR) / "analysis");  // the tree it was built from
+  }
   for (const fs::path& dir : candidates) {
     std::error_code ec;
     const fs::path script = dir / script_name;

@@ -5,8 +5,10 @@
 //
 // The script is looked for, in order: $BWSURVEY_ANALYSIS_DIR; next to the
 // installed binary (<prefix>/share/bwsurvey/analysis, as `cmake --install`
-// puts it); in the source tree of a build directory (<build>/apps/bwreport
-// -> <source>/analysis); in the source tree this binary was built from.
+// puts it); and, only for a binary inside the build tree it was built in,
+// in the source tree of the build directory (<build>/apps/bwreport ->
+// <source>/analysis) or the source tree it was built from. An installed
+// bwreport never looks into the source tree.
 // The script gets BWSURVEY_BWREPORT, this binary: it reads the node verdicts
 // through `bwreport export --table nodes/verdicts`.
 // The interpreter is $BWSURVEY_PYTHON, else /usr/bin/python3 (Debian's,

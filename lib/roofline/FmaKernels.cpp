@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <stdexcept>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -135,6 +136,14 @@ VectorIsa widest_supported_isa() {
   for (VectorIsa isa : kIsasWidestFirst)
     if (isa_supported(isa)) return isa;
   return VectorIsa::Scalar;
+}
+
+std::vector<VectorIsa> compiled_isas() {
+#if BWS_X86_KERNELS
+  return {std::begin(kIsasWidestFirst), std::end(kIsasWidestFirst)};
+#else
+  return {VectorIsa::Scalar};
+#endif
 }
 
 std::vector<VectorIsa> supported_isas() {

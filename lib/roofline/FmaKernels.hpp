@@ -38,6 +38,9 @@ std::optional<VectorIsa> isa_from_name(std::string_view name);
 bool isa_supported(VectorIsa isa);
 VectorIsa widest_supported_isa();
 std::vector<VectorIsa> supported_isas();
+// The kernels this build has, widest first (every x86 one on x86, whatever
+// -march says: each has its own target attribute; else scalar only).
+std::vector<VectorIsa> compiled_isas();
 
 struct FmaKernelShape {
   int accumulators = 0;  // independent vector chains

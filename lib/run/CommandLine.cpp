@@ -1,7 +1,9 @@
 #include "run/CommandLine.hpp"
 
+#include <cstdlib>
 #include <map>
 #include <optional>
+#include <string_view>
 
 #include <boost/program_options/parsers.hpp>
 #include <boost/program_options/variables_map.hpp>
@@ -94,6 +96,24 @@ bool is_survey_switch(const std::string& name) {
 
 }  // namespace
 
+bool asks_for_version(int argc, const char* const argv[]) {
+  for (int i = 1; i < argc; ++i)
+    if (std::string_view(argv[i]) == "--version") return true;
+  return false;
+}
+
+bool asks_for_help_only(int argc, const char* const argv[]) {
+  return argc == 2 && (std::string_view(argv[1]) == "--help" || std::string_view(argv[1]) == "-h");
+}
+
+bool first_launched_rank() {
+  // Open MPI's mpirun, PMIx (srun --mpi=pmix, prterun), PMI-1/2 (MPICH,
+  // srun --mpi=pmi2) and Slurm's task number: the first one set decides.
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"})
+    if (const char* v = std::getenv(name); v && *v) return std::string_view(v) == "0";
+  return true;
+}
+
 po::options_description survey_options() {
   static const std::string tests_default = default_tests();
   static std::string tests_help;
@@ -104,6 +124,9 @@ po::options_description survey_options() {
   po::options_description all("bwsurvey options (every option is also a key of the --config INI file)");
   po::options_description general("General");
   general.add_options()("help,h", po::bool_switch(), "print this help and exit")(
+      "version", po::bool_switch(),
+      "print the version, commit, build type and options, OpenCL on/off and the kernels' instruction sets, "
+      "and exit (before MPI starts)")(
       "print-config", po::bool_switch(), "print the effective configuration as INI text and exit")(
       "config", po::value<std::string>(), "INI file with options (keys as below; [stream] sections prefix keys)");
   survey_switches().add_to(general);
@@ -126,8 +149,8 @@ po::options_description survey_options() {
 }
 
 const std::set<std::string, std::less<>>& invocation_only_keys() {
-  static const std::set<std::string, std::less<>> keys = {"help",   "print-config",  "config",
-                                                          "force",  "resume",        "phase-timeout"};
+  static const std::set<std::string, std::less<>> keys = {"help",  "version", "print-config", "config",
+                                                          "force", "resume",  "phase-timeout"};
   return keys;
 }
 
@@ -316,6 +339,7 @@ CommandLine parse_command_line(int argc, const char* const argv[], const ConfigR
   out.config = Config(std::move(values), std::move(defaulted));
   backends::resolve_legacy_ocl_aliases(out.config);
   out.help = out.config.flag("help");
+  out.version = out.config.flag("version");
   out.print_config = out.config.flag("print-config");
   return out;
 }

@@ -1,7 +1,8 @@
 // bwreport export --csv|--json FILE [--table PATH] [--dir DIR]: every table
-// of a survey file (and each benchmark's export views, e.g. the
-// BabelStream-style stream/babelstream) as flat CSV or JSON files, one per
-// table, or one table to standard output; nodes/verdicts is computed: every
+// of a survey file (and each benchmark's export views, e.g. BabelStream's
+// CSV in stream/babelstream and stream/babelstream-ranks) as flat CSV or
+// JSON files (headers with units, JSON as an array of records:
+// report/TableText.hpp), one per table, or one table to standard output; nodes/verdicts is computed: every
 // node's metric values judged by the flag rule. --prometheus: the node metrics
 // and flags in the Prometheus text format, to standard output
 // (report/PrometheusExport.hpp).
@@ -31,6 +32,7 @@ namespace {
 struct Named {
   std::string path;
   std::function<Table()> read;
+  HeaderNames names = HeaderNames::WithUnits;  // AsDeclared: a view with another tool's header
 };
 
 // The stored tables, the views whose source tables the file has, and the
@@ -49,7 +51,8 @@ std::vector<Named> exportable(const h5::ResultReader& file) {
                        std::vector<Table> sources;
                        for (const std::string& s : present) sources.push_back(file.read_table(s));
                        return view.make(sources);
-                     }});
+                     },
+                     view.foreign_header ? HeaderNames::AsDeclared : HeaderNames::WithUnits});
     }
   }
   const std::vector<std::string> metric_paths = model::metric_tables(catalog::all_node_metrics());
@@ -59,11 +62,11 @@ std::vector<Named> exportable(const h5::ResultReader& file) {
   return out;
 }
 
-void write(std::ostream& out, const Table& table, bool json) {
+void write(std::ostream& out, const Named& named, const Table& table, bool json) {
   if (json)
-    write_json(out, table);
+    write_json(out, table, named.names);
   else
-    write_csv(out, table);
+    write_csv(out, table, named.names);
 }
 
 int run_export(const CommandArgs& args, std::ostream& out) {
@@ -106,7 +109,7 @@ int run_export(const CommandArgs& args, std::ostream& out) {
     const std::string wanted = parsed.options["table"].as<std::string>();
     for (const Named& t : tables)
       if (t.path == wanted) {
-        write(out, t.read(), json);
+        write(out, t, t.read(), json);
         return 0;
       }
     std::string known;
@@ -137,7 +140,7 @@ int run_export(const CommandArgs& args, std::ostream& out) {
     const fs::path target = target_of(t);
     const Table table = t.read();
     std::ofstream file_out(target);
-    write(file_out, table, json);
+    write(file_out, t, table, json);
     file_out.close();
     if (!file_out) throw RuntimeFailure("bwreport export: cannot write '" + printable_text(target.string(), 300) + "'");
     out << printable_text(target.string()) << "  (" << table.rows() << " rows)\n";

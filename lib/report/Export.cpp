@@ -71,8 +71,9 @@ void write(std::ostream& out, const Named& named, const Table& table, bool json)
 
 int run_export(const CommandArgs& args, std::ostream& out) {
   po::options_description desc("Options");
-  desc.add_options()("csv", po::bool_switch(), "write CSV (one of --csv, --json, --prometheus)")(
-      "json", po::bool_switch(), "write JSON")(
+  desc.add_options()("csv", po::bool_switch(),
+                     "write CSV (one of --csv, --json, --prometheus); header names carry units: bandwidth_Bps, t_min_s")(
+      "json", po::bool_switch(), "write JSON: an array of records, one object per row (pandas.read_json(orient=\"records\"))")(
       "prometheus", po::bool_switch(),
       "write the node metrics, flags and survey info in the Prometheus text format to standard output, for "
       "node_exporter's textfile collector (write to a temporary file and rename it into the collector's directory)")(
@@ -80,7 +81,9 @@ int run_export(const CommandArgs& args, std::ostream& out) {
       "with --prometheus: every sample carries the survey's start time in ms (for a Pushgateway or remote write; "
       "node_exporter's textfile collector rejects files with timestamps) (default: off)")(
       "table", po::value<std::string>(),
-      "only this table (e.g. stream/results, stream/babelstream, flags, nodes/verdicts: every node's metric values judged by the flag rule), to standard output")(
+      "only this table (e.g. stream/results, stream/babelstream: BabelStream's --csv per node, "
+      "stream/babelstream-ranks: per rank, flags, nodes/verdicts: every node's metric values judged by the flag rule), "
+      "to standard output")(
       "dir", po::value<std::string>(),
       "directory for the files, one per table named after its path (default: FILE without .h5, plus -csv or -json)");
   const ParsedCommand parsed = parse_command("export", args, desc, 1, 1);
@@ -153,7 +156,8 @@ int run_export(const CommandArgs& args, std::ostream& out) {
 ReportCommand export_command() {
   return {"export",
           "export --csv|--json FILE [--table PATH] [--dir DIR] | --prometheus FILE   flat tables; "
-          "stream/babelstream has BabelStream's --csv columns; --prometheus: node metrics for node_exporter",
+          "headers with units, JSON records; stream/babelstream(-ranks) has BabelStream's --csv columns; --prometheus: "
+          "node metrics for node_exporter",
           run_export};
 }
 

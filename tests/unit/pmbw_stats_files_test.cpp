@@ -59,7 +59,7 @@ void add_point(Table& t, int rank, const std::string& host, const char* routine)
 
 }  // namespace
 
-TEST(PmbwStatsFiles, LineIsPmbwsRESULTLine) {
+TEST_F(PmbwStatsFilesTest, LineIsPmbwsRESULTLine) {
   PmbwStatsLine l;
   l.datetime = "2026-11-24 21:00:00";
   l.host = "n1";
@@ -84,7 +84,7 @@ TEST(PmbwStatsFiles, LineIsPmbwsRESULTLine) {
   EXPECT_EQ(parse_stats_line(format_stats_line(l)), l);
 }
 
-TEST(PmbwStatsFiles, PatternFieldsExpandAndMatch) {
+TEST_F(PmbwStatsFilesTest, PatternFieldsExpandAndMatch) {
   EXPECT_EQ(stats_file_of("/d/stats-%h-%r.txt", "n1.cluster", 12), "/d/stats-n1.cluster-12.txt");
   EXPECT_EQ(stats_file_of("/d/%h_%%_%r", "a b/c", 0), "/d/a_b_c_%_0");
   EXPECT_TRUE(matches_stats_pattern("/d/stats-%h-%r.txt", "stats-n1.cluster-12.txt"));

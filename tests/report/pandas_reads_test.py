@@ -106,7 +106,7 @@ def main():
     csv_path = os.path.join(work, "results.csv")
     with open(csv_path, "w") as out:
         out.write(run(bwreport, "export", "--csv", survey, "--table", "stream/results"))
-    c = pd.read_csv(csv_path)
+    c = pd.read_csv(csv_path, float_precision="round_trip")  # pandas' default parser rounds the last bit
     for name in ("bandwidth_Bps", "t_min_s", "t_avg_s", "t_max_s", "bytes", "ceiling_Bps"):
         expect(name in c.columns, f"CSV header lacks {name}: {list(c.columns)}")
     expect(np.array_equal(c["bandwidth_Bps"].to_numpy(), raw["bandwidth"]), "CSV bandwidth_Bps != the file's")
@@ -117,7 +117,7 @@ def main():
     json_path = os.path.join(work, "results.json")
     with open(json_path, "w") as out:
         out.write(run(bwreport, "export", "--json", survey, "--table", "stream/results"))
-    j = pd.read_json(json_path, orient="records")
+    j = pd.read_json(json_path, orient="records", precise_float=True)
     expect(list(j.columns) == list(c.columns), f"JSON columns {list(j.columns)} != CSV {list(c.columns)}")
     expect(len(j) == len(raw), f"JSON has {len(j)} records, the file {len(raw)} rows")
     expect(np.array_equal(j["bandwidth_Bps"].to_numpy(dtype=float), raw["bandwidth"]), "JSON bandwidth_Bps")
@@ -131,7 +131,7 @@ def main():
         header = f.readline().rstrip("\n")
     want = "function,num_times,n_elements,sizeof,max_mbytes_per_sec,min_runtime,max_runtime,avg_runtime"
     expect(header.startswith(want + ","), f"BabelStream header: {header}")
-    bs = pd.read_csv(bs_path)
+    bs = pd.read_csv(bs_path, float_precision="round_trip")
     with h5py.File(survey, "r") as f:
         nodes = f["stream/nodes"][:]
     cpu = nodes[nodes["backend"] == b"cpu"]

@@ -20,7 +20,10 @@ if ! git clone --quiet --depth 1 "$source_url" "$src/pmbw" >"$dir/clone.txt" 2>&
   echo "SKIPPED: cannot fetch pmbw from $source_url (set BWS_PMBW_SOURCE to a clone): $(tail -1 "$dir/clone.txt")"
   exit 77
 fi
-if ! g++ -O1 -o "$dir/stats2gnuplot" "$src/pmbw/stats2gnuplot.cc" >"$dir/build.txt" 2>&1; then
+# VERSION comes from autoconf's config.h in pmbw's own build: its AC_INIT.
+version=$(sed -n 's/^AC_INIT(\[*pmbw\]*, *\[*\([0-9.]*\).*/\1/p' "$src/pmbw/configure.ac" 2>/dev/null | head -1)
+if ! g++ -O1 -DVERSION="\"${version:-unknown}\"" -o "$dir/stats2gnuplot" "$src/pmbw/stats2gnuplot.cc" \
+    >"$dir/build.txt" 2>&1; then
   echo "SKIPPED: pmbw's stats2gnuplot.cc does not build here: $(head -3 "$dir/build.txt")"
   exit 77
 fi

@@ -16,10 +16,14 @@ and on a copy edited with h5py (hosts renamed: "nœud-1", a UTF-8 name, and
   - stream/babelstream: pd.read_csv's first eight columns are BabelStream's
     header, one row per host and function, MB/s = stream/nodes' B/s / 1e6.
 
-usage: pandas_reads_test.py MPIRUN BWSURVEY BWREPORT WORKDIR
+  - the README's snippet ("Reading the results with other tools") runs on
+    the survey as it stands there and gives str columns.
+
+usage: pandas_reads_test.py MPIRUN BWSURVEY BWREPORT WORKDIR README
 Exit 77 (skipped) when pandas or PyTables (python3-pandas python3-tables)
 is missing."""
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -82,7 +86,7 @@ def check_both_ways(path, hosts, what):
 
 
 def main():
-    mpirun, bwsurvey, bwreport, work = sys.argv[1:5]
+    mpirun, bwsurvey, bwreport, work, readme = sys.argv[1:6]
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     survey = os.path.join(work, "o.h5")
@@ -144,6 +148,22 @@ def main():
     expect(set(bs["num_times"]) == set(raw["ntimes"]), f"num_times {set(bs['num_times'])}")
     ranks = pd.read_csv(run_to(bwreport, survey, "stream/babelstream-ranks", work))
     expect(len(ranks) == len(raw), f"stream/babelstream-ranks: {len(ranks)} rows, stream/results {len(raw)}")
+    # The README's snippet, as printed, on the survey named as it names it.
+    with open(readme, encoding="utf-8") as f:
+        text = f.read()
+    section = text[text.index("## Reading the results with other tools"):]
+    snippet = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    shutil.copy(survey, os.path.join(work, "survey.h5"))
+    here = os.getcwd()
+    os.chdir(work)
+    scope = {}
+    try:
+        exec(snippet, scope)
+    finally:
+        os.chdir(here)
+    for name in ("r", "df"):
+        expect(scope[name]["host"].tolist() == [h.decode() for h in raw["host"]],
+               f"README snippet: {name}['host'] is {scope[name]['host'].tolist()}")
     print("pandas reads the survey: read_hdf decoded, h5py with the one-line decode, CSV with units, "
           "JSON records, BabelStream's CSV")
 

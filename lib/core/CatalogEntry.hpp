@@ -22,11 +22,14 @@
 namespace bws {
 
 // A flat table `bwreport export` writes besides the stored ones, made from
-// stored tables (STREAM's BabelStream-style CSV).
+// stored tables (STREAM's BabelStream CSV views).
 struct ExportView {
   std::string name;                        // "stream/babelstream": the export's file name
   std::vector<std::string> source_tables;  // the stored tables it reads
   std::function<Table(const std::vector<Table>&)> make;
+  // Its column names are another tool's header (BabelStream's), exported as
+  // they are; false: CSV/JSON headers get the columns' units (`bandwidth_Bps`).
+  bool foreign_header = false;
 };
 
 // What a benchmark's own flags (CatalogEntry::make_flags) are judged with:

@@ -54,18 +54,25 @@ void SideFile::start(ExportStart how) {
 
 void SideFile::write_line(const std::string& line) {
   if (!staging_.is_open()) {
-    staging_.open(staging_path(), std::ios::trunc);
+    staging_.open(staging_path(), staged_ ? std::ios::app : std::ios::trunc);
     if (!staging_) fail("write '" + staging_path() + "'");
+    staged_ = true;
   }
   staging_ << line << '\n';
   staging_.flush();
   if (!staging_) fail("write '" + staging_path() + "'");
 }
 
-void SideFile::finish(bool complete) {
-  if (!staging_.is_open()) return;  // nothing was written
+void SideFile::close_staging() {
+  if (!staging_.is_open()) return;
   staging_.close();
   if (!staging_) fail("write '" + staging_path() + "'");
+}
+
+void SideFile::finish(bool complete) {
+  if (!staged_) return;  // nothing was written
+  staged_ = false;
+  close_staging();
   if (!complete) return;
   {
     std::ifstream staged(staging_path(), std::ios::binary);

@@ -34,6 +34,9 @@ class SideFile {
   // file. RuntimeFailure naming the option when it cannot.
   void start(ExportStart how);
   void write_line(const std::string& line);  // to the staging file
+  // Closes the staging file until the next write_line, which appends to it
+  // (an exporter with a file per rank keeps no file open between tables).
+  void close_staging();
   // Appends the staged lines to the file and removes the staging file
   // (complete), or leaves them in the staging file (a phase cut short).
   void finish(bool complete);
@@ -43,6 +46,7 @@ class SideFile {
   std::string flag_;
   std::string path_;
   std::ofstream staging_;
+  bool staged_ = false;  // this phase has lines in the staging file
 };
 
 }  // namespace bws

@@ -59,7 +59,9 @@ const OptionSchema<PmbwOptions>& pmbw_schema() {
                   &PmbwOptions::seed),
       bind_option(text_option("pmbw.stats", "",
                               "pmbw: also write pmbw's RESULT lines (stats.txt format, for pmbw's stats2gnuplot) to "
-                              "this file; an existing file needs --force; empty: none"),
+                              "this file; %h (host) and %r (rank) in the file name give one file per host and rank "
+                              "(stats2gnuplot plots one host's file), %% a '%'; existing files need --force; "
+                              "empty: none"),
                   &PmbwOptions::stats_path),
   });
   return schema;

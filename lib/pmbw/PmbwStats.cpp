@@ -3,8 +3,10 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <stdexcept>
+#include <unistd.h>
 
 #include "bws/Version.hpp"
 #include "core/Errors.hpp"
@@ -15,9 +17,18 @@
 #include "pmbw/PmbwOptions.hpp"
 #include "pmbw/PmbwPlan.hpp"
 #include "pmbw/PmbwResults.hpp"
+#include "pmbw/PmbwStatsFiles.hpp"
 
 namespace bws::pmbw {
 namespace {
+
+// A real as pmbw.cc prints it: an ostream at setprecision(20), i.e. %.20g
+// (reads back exactly).
+std::string pmbw_real(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.20g", v);
+  return buf;
+}
 
 class StatsExporter final : public TableExporter {
  public:
@@ -33,6 +44,59 @@ class StatsExporter final : public TableExporter {
  private:
   SideFile file_;
 };
+
+// --pmbw.stats with %h/%r: one SideFile per host and rank, started when the
+// rank's first rows arrive (a fresh run replaces the file, a resume appends);
+// no file stays open between tables. Rank 0 keeps one path per rank.
+class StatsFilesExporter final : public TableExporter {
+ public:
+  StatsFilesExporter(std::string flag, std::string pattern) : flag_(std::move(flag)), pattern_(std::move(pattern)) {}
+  void start(ExportStart how) override { how_ = how; }
+  void consume(const Table& table) override {
+    if (table.path() != kResultsPath) return;
+    const std::string now = local_now_text();
+    std::map<std::string, std::vector<std::string>> lines;  // file -> this table's lines
+    const std::vector<PmbwStatsLine> all = stats_lines_from_results(table, now, BWS_VERSION);
+    for (std::size_t r = 0; r < all.size(); ++r)
+      lines[stats_file_of(pattern_, all[r].host, table.get_int(r, "rank"))].push_back(format_stats_line(all[r]));
+    for (const auto& [path, text] : lines) {
+      auto it = files_.find(path);
+      if (it == files_.end()) {
+        it = files_.emplace(path, SideFile(flag_, path)).first;
+        it->second.start(how_);
+      }
+      for (const std::string& line : text) it->second.write_line(line);
+      it->second.close_staging();
+    }
+  }
+  void finish(bool complete) override {
+    for (auto& [path, file] : files_) file.finish(complete);
+  }
+
+ private:
+  std::string flag_, pattern_;
+  ExportStart how_ = ExportStart::Fresh;
+  std::map<std::string, SideFile> files_;
+};
+
+// The pattern's planning checks: its directory as for one file (the file
+// of this host and rank 0), and on a fresh run without --force no file the
+// pattern makes may exist yet.
+void check_stats_pattern(const std::string& flag, const std::string& pattern, const Config& config) {
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  check_side_file(flag, stats_file_of(pattern, host, 0), config);
+  const bool resume = config.has("resume") && !config.get("resume").empty();
+  const bool force = config.has("force") && config.flag("force");
+  if (resume || force) return;
+  namespace fs = std::filesystem;
+  const fs::path parent = fs::path(pattern).parent_path();
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(parent.empty() ? fs::path(".") : parent, error))
+    if (matches_stats_pattern(pattern, entry.path().filename().string()))
+      throw UsageError(flag + ": '" + entry.path().string() + "' exists (a file of '" + pattern +
+                       "'); allowed: new files, or --force to overwrite");
+}
 
 }  // namespace
 
@@ -50,9 +114,9 @@ std::string format_stats_line(const PmbwStatsLine& l) {
   add("repeats", std::to_string(l.repeats));
   add("testvol", std::to_string(l.testvol));
   add("testaccess", std::to_string(l.testaccess));
-  add("time", significant(l.time, 17));
-  add("bandwidth", significant(l.bandwidth, 17));
-  add("rate", significant(l.rate, 17));
+  add("time", pmbw_real(l.time));
+  add("bandwidth", pmbw_real(l.bandwidth));
+  add("rate", pmbw_real(l.rate));
   return s;
 }
 
@@ -135,8 +199,12 @@ std::unique_ptr<TableExporter> make_pmbw_stats_exporter(const Config& config) {
   const std::string path = trim_text(o.stats_path);
   if (path.empty()) return nullptr;
   const std::string flag = o.flag(&PmbwOptions::stats_path);
-  check_side_file(flag, path, config);
-  return std::make_unique<StatsExporter>(flag, path);
+  if (is_stats_pattern(flag, path)) {
+    check_stats_pattern(flag, path, config);
+    return std::make_unique<StatsFilesExporter>(flag, path);
+  }
+  check_side_file(flag, stats_file_of(path, "", 0), config);  // %% is a '%'
+  return std::make_unique<StatsExporter>(flag, stats_file_of(path, "", 0));
 }
 
 }  // namespace bws::pmbw

@@ -4,8 +4,9 @@
 // funcname, nthreads, areasize, threadsize, testsize, repeats, testvol,
 // testaccess, time, bandwidth, rate), so pmbw's stats2gnuplot plots
 // bwsurvey's results. One line per /pmbw/results row, timed by its best
-// sample (pmbw keeps one sample per point). Reals are written with 17
-// significant digits, so a line parses back to the same values.
+// sample (pmbw keeps one sample per point). Reals are written as pmbw.cc
+// writes them (an ostream at precision 20: printf's %.20g), so a line is
+// pmbw's and parses back to the same values.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -35,7 +36,10 @@ std::vector<PmbwStatsLine> stats_lines_from_results(const Table& results, const 
 // --pmbw.stats FILE: made on rank 0 at planning time, where it only checks
 // the path (SideFile.hpp: a UsageError when the file exists without --force
 // or cannot be written); the file is made when the run starts, appended on a
-// resume. Returns nullptr when the option is empty.
+// resume. FILE with %h (host) and %r (rank) in its name: one file per host
+// and rank (PmbwStatsFiles.hpp), each made when its rank's rows arrive; a
+// fresh run without --force refuses when any file of the pattern exists.
+// Returns nullptr when the option is empty.
 std::unique_ptr<TableExporter> make_pmbw_stats_exporter(const Config& config);
 
 }  // namespace bws::pmbw

@@ -1,7 +1,8 @@
 // bwreport export --csv|--json FILE [--table PATH] [--dir DIR]: every table
-// of a survey file (and each benchmark's export views, e.g. the
-// BabelStream-style stream/babelstream) as flat CSV or JSON files, one per
-// table, or one table to standard output; nodes/verdicts is computed: every
+// of a survey file (and each benchmark's export views, e.g. BabelStream's
+// CSV in stream/babelstream and stream/babelstream-ranks) as flat CSV or
+// JSON files (headers with units, JSON as an array of records:
+// report/TableText.hpp), one per table, or one table to standard output; nodes/verdicts is computed: every
 // node's metric values judged by the flag rule. --prometheus: the node metrics
 // and flags in the Prometheus text format, to standard output
 // (report/PrometheusExport.hpp).
@@ -31,6 +32,7 @@ namespace {
 struct Named {
   std::string path;
   std::function<Table()> read;
+  HeaderNames names = HeaderNames::WithUnits;  // AsDeclared: a view with another tool's header
 };
 
 // The stored tables, the views whose source tables the file has, and the
@@ -49,7 +51,8 @@ std::vector<Named> exportable(const h5::ResultReader& file) {
                        std::vector<Table> sources;
                        for (const std::string& s : present) sources.push_back(file.read_table(s));
                        return view.make(sources);
-                     }});
+                     },
+                     view.foreign_header ? HeaderNames::AsDeclared : HeaderNames::WithUnits});
     }
   }
   const std::vector<std::string> metric_paths = model::metric_tables(catalog::all_node_metrics());
@@ -59,17 +62,18 @@ std::vector<Named> exportable(const h5::ResultReader& file) {
   return out;
 }
 
-void write(std::ostream& out, const Table& table, bool json) {
+void write(std::ostream& out, const Named& named, const Table& table, bool json) {
   if (json)
-    write_json(out, table);
+    write_json(out, table, named.names);
   else
-    write_csv(out, table);
+    write_csv(out, table, named.names);
 }
 
 int run_export(const CommandArgs& args, std::ostream& out) {
   po::options_description desc("Options");
-  desc.add_options()("csv", po::bool_switch(), "write CSV (one of --csv, --json, --prometheus)")(
-      "json", po::bool_switch(), "write JSON")(
+  desc.add_options()("csv", po::bool_switch(),
+                     "write CSV (one of --csv, --json, --prometheus); header names carry units: bandwidth_Bps, t_min_s")(
+      "json", po::bool_switch(), "write JSON: an array of records, one object per row (pandas.read_json(orient=\"records\"))")(
       "prometheus", po::bool_switch(),
       "write the node metrics, flags and survey info in the Prometheus text format to standard output, for "
       "node_exporter's textfile collector (write to a temporary file and rename it into the collector's directory)")(
@@ -77,7 +81,9 @@ int run_export(const CommandArgs& args, std::ostream& out) {
       "with --prometheus: every sample carries the survey's start time in ms (for a Pushgateway or remote write; "
       "node_exporter's textfile collector rejects files with timestamps) (default: off)")(
       "table", po::value<std::string>(),
-      "only this table (e.g. stream/results, stream/babelstream, flags, nodes/verdicts: every node's metric values judged by the flag rule), to standard output")(
+      "only this table (e.g. stream/results, stream/babelstream: BabelStream's --csv per node, "
+      "stream/babelstream-ranks: per rank, flags, nodes/verdicts: every node's metric values judged by the flag rule), "
+      "to standard output")(
       "dir", po::value<std::string>(),
       "directory for the files, one per table named after its path (default: FILE without .h5, plus -csv or -json)");
   const ParsedCommand parsed = parse_command("export", args, desc, 1, 1);
@@ -106,7 +112,7 @@ int run_export(const CommandArgs& args, std::ostream& out) {
     const std::string wanted = parsed.options["table"].as<std::string>();
     for (const Named& t : tables)
       if (t.path == wanted) {
-        write(out, t.read(), json);
+        write(out, t, t.read(), json);
         return 0;
       }
     std::string known;
@@ -137,7 +143,7 @@ int run_export(const CommandArgs& args, std::ostream& out) {
     const fs::path target = target_of(t);
     const Table table = t.read();
     std::ofstream file_out(target);
-    write(file_out, table, json);
+    write(file_out, t, table, json);
     file_out.close();
     if (!file_out) throw RuntimeFailure("bwreport export: cannot write '" + printable_text(target.string(), 300) + "'");
     out << printable_text(target.string()) << "  (" << table.rows() << " rows)\n";
@@ -150,7 +156,8 @@ int run_export(const CommandArgs& args, std::ostream& out) {
 ReportCommand export_command() {
   return {"export",
           "export --csv|--json FILE [--table PATH] [--dir DIR] | --prometheus FILE   flat tables; "
-          "stream/babelstream has BabelStream's --csv columns; --prometheus: node metrics for node_exporter",
+          "headers with units, JSON records; stream/babelstream(-ranks) has BabelStream's --csv columns; --prometheus: "
+          "node metrics for node_exporter",
           run_export};
 }
 

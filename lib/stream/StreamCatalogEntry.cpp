@@ -42,7 +42,8 @@ CatalogEntry catalog_entry(StreamBackends backends) {
       .make_report = make_stream_report,
       .report_tables = {kNodesPath},
       .node_metrics = std::move(metrics),
-      .export_views = {{"stream/babelstream", {kResultsPath}, babelstream_table}},
+      .export_views = {{kBabelStreamPath, {kNodesPath, kResultsPath}, babelstream_table, true},
+                       {kBabelStreamRanksPath, {kResultsPath}, babelstream_ranks_table, true}},
   };
 }
 

@@ -84,6 +84,8 @@ TEST_F(CliErrors, PmbwBadInput) {
   std::ofstream(dir_ / "stats.txt") << "precious";
   expect_usage_error("--tests pmbw --pmbw.stats stats.txt", "--pmbw.stats: 'stats.txt' exists");
   EXPECT_EQ(slurp(dir_ / "stats.txt"), "precious");
+  expect_usage_error("--tests pmbw --pmbw.stats stats-%x.txt",
+                     "--pmbw.stats: '%x' in 'stats-%x.txt' is not a field; allowed: %h (host), %r (rank)");
 }
 
 TEST_F(CliErrors, PmbwRoutineListing) {

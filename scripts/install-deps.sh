@@ -12,7 +12,8 @@
 #   --plot    bwreport plot's Python: h5py, NumPy, Matplotlib
 #   --test    everything (the default; scripts/test-all.sh and CI): --run and
 #             what the tests need: GoogleTest, the HDF5 and SQLite command
-#             line tools, clinfo, pandas and PyTables, stress-ng, Lmod, the
+#             line tools, clinfo, pandas and PyTables, stress-ng, Lmod, gnuplot
+#             (the pmbw stats2gnuplot test draws its plots), the
 #             comparison tools (likwid, hpcc, clpeak), Slurm with munge for
 #             the Slurm integration tests (no daemon is started: the tests
 #             start their own cluster), Prometheus's promtool and
@@ -40,7 +41,7 @@ test_only=(
   libgtest-dev
   hdf5-tools sqlite3 clinfo
   python3-pandas python3-tables
-  stress-ng lmod man-db
+  stress-ng lmod man-db gnuplot-nox
   likwid hpcc clpeak
   slurmctld slurmd slurm-client munge
   prometheus prometheus-node-exporter

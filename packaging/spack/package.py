@@ -40,6 +40,12 @@ class Bwsurvey(CMakePackage):
         description="Compile for the building CPU (-march=native, after Spack's own target "
         "flags, so it wins): build on (a node like) the nodes to be measured",
     )
+    variant(
+        "blas",
+        default=True,
+        description="OpenBLAS for the roofline's DGEMM/SGEMM ceilings (without it their rows "
+        "say 'not available')",
+    )
     variant("tests", default=False, description="Build the test suite (needs GoogleTest)")
     variant(
         "analysis",
@@ -60,6 +66,8 @@ class Bwsurvey(CMakePackage):
     depends_on("boost@1.70: +program_options")
     depends_on("sqlite@3:")  # the history archive
 
+    depends_on("openblas", when="+blas")  # found with pkg-config (openblas.pc)
+
     depends_on("googletest", type=("build", "test"), when="+tests")
 
     depends_on("opencl", when="+opencl")  # the ICD loader (ocl-icd, opencl-icd-loader)
@@ -75,6 +83,7 @@ class Bwsurvey(CMakePackage):
         return [
             self.define_from_variant("BWS_OPENCL", "opencl"),
             self.define_from_variant("BWS_NATIVE", "native"),
+            self.define_from_variant("BWS_BLAS", "blas"),
             self.define_from_variant("BUILD_TESTING", "tests"),
         ]
 

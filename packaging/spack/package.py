@@ -5,7 +5,7 @@
 #   spack install bwsurvey@0.1.0          # the release tag
 #   spack install bwsurvey@main ~native   # the main branch, for any CPU of the target
 #
-# homepage, url and git are placeholders: set them to where the project is
+# homepage, url, git and maintainers are placeholders: set them to where the project is
 # published before use.
 
 from spack_repo.builtin.build_systems.cmake import CMakePackage

@@ -26,6 +26,12 @@ struct MachineSpeed {
   double thread_sync_seconds = 2e-6;
   // One MPI_Barrier of all ranks (a collective benchmark's per-sample cost).
   double rank_barrier_seconds = 10e-6;
+  // One exchange of 8 bytes with both ring neighbours (MPI_Sendrecv x2) in
+  // an undisturbed stretch, and how much longer runs of exchanges take on
+  // average than the undisturbed ones (>= 1: a loaded machine preempts the
+  // ranks, and a rank that waits for a preempted one waits a time slice).
+  double rank_exchange_seconds = 5e-6;
+  double exchange_stretch = 1;
   // The steady clock's smallest step.
   double timer_resolution_seconds = 1e-7;
   bool probed = false;  // false: the defaults above

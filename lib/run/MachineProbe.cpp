@@ -95,6 +95,7 @@ double dependent_load(std::uint64_t bytes, double seconds) {
   } while (elapsed < seconds);
   static volatile std::uint64_t sink;
   sink = p;
+  (void)sink;
   return elapsed / static_cast<double>(loads);
 }
 
@@ -159,6 +160,44 @@ double probe_rank_barrier(MPI_Comm comm) {
   // Every rank the same figure: the slowest rank's.
   MPI_Allreduce(MPI_IN_PLACE, &mean, 1, MPI_DOUBLE, MPI_MAX, comm);
   return mean;
+}
+
+void probe_rank_exchange(MPI_Comm comm, MachineSpeed& speed) {
+  // Runs as long as b_eff's shortest samples, enough of them to span many
+  // of a loaded scheduler's time slices (60 ms when nothing else runs).
+  constexpr int kRuns = 60;
+  constexpr double kRunSeconds = 1e-3;
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  const int right = (rank + 1) % size, left = (rank + size - 1) % size;
+  std::uint64_t send = 0, received[2] = {0, 0};
+  auto exchanges = [&](long count) {
+    for (long k = 0; k < count; ++k) {
+      MPI_Sendrecv(&send, 1, MPI_UINT64_T, right, 7, &received[0], 1, MPI_UINT64_T, left, 7, comm, MPI_STATUS_IGNORE);
+      MPI_Sendrecv(&send, 1, MPI_UINT64_T, left, 8, &received[1], 1, MPI_UINT64_T, right, 8, comm, MPI_STATUS_IGNORE);
+    }
+  };
+  // How many exchanges make a run: from 100 timed on rank 0's clock, shared.
+  exchanges(10);
+  MPI_Barrier(comm);
+  double start = MPI_Wtime();
+  exchanges(100);
+  double first = (MPI_Wtime() - start) / 100;
+  MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_DOUBLE, MPI_MAX, comm);
+  const long per_run = std::clamp(static_cast<long>(kRunSeconds / std::max(first, 1e-9)), 1L, 1000000L);
+  std::vector<double> runs(kRuns);
+  for (double& t : runs) {
+    start = MPI_Wtime();
+    exchanges(per_run);
+    t = MPI_Wtime() - start;
+  }
+  MPI_Allreduce(MPI_IN_PLACE, runs.data(), kRuns, MPI_DOUBLE, MPI_MAX, comm);
+  const double fastest = *std::min_element(runs.begin(), runs.end());
+  double mean = 0;
+  for (double t : runs) mean += t / kRuns;
+  speed.rank_exchange_seconds = fastest / static_cast<double>(per_run);
+  speed.exchange_stretch = std::max(1.0, mean / std::max(fastest, 1e-12));
 }
 
 }  // namespace bws::run

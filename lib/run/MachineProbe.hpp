@@ -22,4 +22,10 @@ MachineSpeed probe_machine(int threads, std::uint64_t llc_bytes, std::uint64_t m
 // Collective over comm: seconds of one MPI_Barrier (the mean of a few, after one untimed).
 double probe_rank_barrier(MPI_Comm comm);
 
+// Collective over comm: runs of 8-byte ring exchanges (each rank with both
+// neighbours, as b_eff does), ~1 ms each, 60 of them: sets
+// rank_exchange_seconds from the fastest run and exchange_stretch to the
+// mean run over the fastest (the same on every rank: the slowest's).
+void probe_rank_exchange(MPI_Comm comm, MachineSpeed& speed);
+
 }  // namespace bws::run

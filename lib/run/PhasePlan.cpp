@@ -76,7 +76,7 @@ void check_time_budget(const Phase& phase, double budget_seconds) {
 constexpr double kProbeMemoryFraction = 0.05;
 
 void plan_on_this_rank(const Config& config, const RunWorld& world, const std::vector<int>& node_of_rank,
-                       double rank_barrier_seconds, RunPlan& plan) {
+                       const MachineSpeed& rank_timing, RunPlan& plan) {
   plan.settings = parse_survey_settings(config);
   refuse_output_over_inputs(config, plan.settings);
   plan.topology.emplace(topo::Topology::discover());
@@ -87,7 +87,9 @@ void plan_on_this_rank(const Config& config, const RunWorld& world, const std::v
   const auto probe_limit = static_cast<std::uint64_t>(kProbeMemoryFraction * static_cast<double>(info.node_memory_bytes) /
                                                      std::max(1, layout.ranks_on_node));
   plan.speed = probe_machine(static_cast<int>(plan.slots.size()), info.llc_bytes, probe_limit);
-  plan.speed.rank_barrier_seconds = rank_barrier_seconds;
+  plan.speed.rank_barrier_seconds = rank_timing.rank_barrier_seconds;
+  plan.speed.rank_exchange_seconds = rank_timing.rank_exchange_seconds;
+  plan.speed.exchange_stretch = rank_timing.exchange_stretch;
   const double budget = plan.settings.time_budget_seconds;
   const NodeContext node{*plan.topology, layout.host, world.rank, layout.ranks_on_node, layout.local_rank,
                          static_cast<int>(plan.slots.size()), plan.settings.quick, plan.speed, budget};
@@ -121,11 +123,14 @@ std::optional<SetupFailure> plan_run(const CommandLine& cl, const RunWorld& worl
   std::vector<int> node_of_rank(static_cast<std::size_t>(world.size));
   int node_index = world.layout.node_index;
   MPI_Allgather(&node_index, 1, MPI_INT, node_of_rank.data(), 1, MPI_INT, MPI_COMM_WORLD);
-  // The barrier's time for the collective tests' estimates (also collective: before anything can fail).
-  const double rank_barrier_seconds = probe_rank_barrier(MPI_COMM_WORLD);
+  // The barrier's and the ring exchange's times for the collective tests'
+  // estimates (also collective: before anything can fail).
+  MachineSpeed rank_timing;
+  rank_timing.rank_barrier_seconds = probe_rank_barrier(MPI_COMM_WORLD);
+  probe_rank_exchange(MPI_COMM_WORLD, rank_timing);
   // Every exception on any rank is caught and agreed (SetupFailure.hpp): a
   // usage error is exit 2, anything else (hwloc, std::bad_alloc) exit 1.
-  const auto failure = failure_of([&] { plan_on_this_rank(cl.config, world, node_of_rank, rank_barrier_seconds, plan); }, world.rank_name());
+  const auto failure = failure_of([&] { plan_on_this_rank(cl.config, world, node_of_rank, rank_timing, plan); }, world.rank_name());
   return agree_on_failure(MPI_COMM_WORLD, failure);
 }
 

@@ -58,6 +58,30 @@ std::string thread_counts_text(const std::vector<int>& counts) {
          std::to_string(counts.back());
 }
 
+// The refusal's advice: the samples or the minimum time that would fit
+// with the rest as given, else which options to leave alone.
+std::string what_would_fit(const PmbwParams& given, const PmbwFreedom& f, const MachineSpeed& s, double budget) {
+  PmbwParams p = given;
+  for (p.samples = given.samples - 1; p.samples >= 1; --p.samples)
+    if (estimate_pmbw(p, s).seconds <= budget) return "--pmbw.reps " + std::to_string(p.samples);
+  p = given;
+  for (double t : {0.5, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001}) {
+    if (t >= given.min_time_seconds) continue;
+    p.min_time_seconds = t;
+    if (estimate_pmbw(p, s).seconds <= budget) {
+      char text[48];
+      std::snprintf(text, sizeof text, "--pmbw.min-time %g", t);
+      return text;
+    }
+  }
+  std::string fixed;
+  if (!f.threads) fixed += "--pmbw.threads";
+  if (!f.sizes) fixed += std::string(fixed.empty() ? "" : ", ") + "--pmbw.min-bytes/--pmbw.max-bytes";
+  if (!f.min_time) fixed += std::string(fixed.empty() ? "" : ", ") + "--pmbw.min-time";
+  if (!f.samples) fixed += std::string(fixed.empty() ? "" : ", ") + "--pmbw.reps";
+  return fixed.empty() ? "fewer --pmbw.routines" : "fewer --pmbw.routines, or leave " + fixed + " at the default";
+}
+
 }  // namespace
 
 TimeEstimate estimate_pmbw(const PmbwParams& p, const MachineSpeed& s) {
@@ -169,12 +193,8 @@ std::string fit_pmbw_to_budget(PmbwParams& p, const PmbwFreedom& f, const Machin
   if (!fits()) fewer_samples(1);
   if (!fits()) fewer_sizes(kFitSizesLastFloor);
   fits();  // the buffer of the plan as it now is
-  const TimeEstimate smallest = estimate_pmbw(p, s);
-  if (smallest.seconds > budget)
-    throw UsageError(over_budget_message("pmbw", estimate_pmbw(given, s), budget,
-                                         "leave --pmbw.threads, --pmbw.min-bytes/--pmbw.max-bytes, --pmbw.min-time "
-                                         "and --pmbw.reps at their defaults to let the plan shrink (its smallest: " +
-                                             duration_text(smallest.seconds) + ")"));
+  if (estimate_pmbw(p, s).seconds > budget) throw UsageError(over_budget_message("pmbw", estimate_pmbw(given, s), budget,
+                                                                     what_would_fit(given, f, s, budget)));
   if (p.thread_counts != given.thread_counts)
     changes.push_back("threads " + thread_counts_text(given.thread_counts) + " -> " + thread_counts_text(p.thread_counts));
   if (p.sizes != given.sizes)

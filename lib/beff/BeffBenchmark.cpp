@@ -12,12 +12,14 @@
 #include <optional>
 #include <span>
 
+#include "beff/BeffEstimate.hpp"
 #include "beff/BeffPlan.hpp"
 #include "beff/BeffResults.hpp"
 #include "beff/BeffRingRun.hpp"
 #include "beff/BeffRings.hpp"
 #include "beff/BeffTables.hpp"
 #include "core/Errors.hpp"
+#include "core/OptionText.hpp"
 #include "core/ResultColumns.hpp"
 #include "core/Sizes.hpp"
 
@@ -49,6 +51,11 @@ class BeffPlannedCollective final : public PlannedCollective {
 
   std::string describe() const override {
     return describe_beff(p_) + "; reference: " + describe_reference(p_.layout.size, pair_);
+  }
+  TimeEstimate estimate() const override {
+    TimeEstimate e = estimate_beff(p_, p_.layout.speed);
+    if (!p_.fitted.empty()) e.terms += "; fitted to --time-budget: " + p_.fitted;
+    return e;
   }
 
   std::vector<Table> run(Communicator& world, Progress& progress, MatrixSink& /*matrices: none*/) override {
@@ -241,10 +248,44 @@ class BeffBenchmark final : public CollectiveBenchmark {
   }
   void add_options(boost::program_options::options_description& desc) const override { beff_schema().add_to(desc); }
   std::unique_ptr<PlannedCollective> plan(const Config& config, const RankLayout& layout) const override {
-    return std::make_unique<BeffPlannedCollective>(plan_beff(config, layout, device_.get()), config, device_);
+    BeffParams params = plan_beff(config, layout, device_.get());
+    fit_to_budget(params, config, layout);
+    return std::make_unique<BeffPlannedCollective>(std::move(params), config, device_);
   }
 
  private:
+  // --time-budget: fewer repetitions (down to 3), fewer random rings (down
+  // to 1), a shorter min-time (down to 1 ms), each only when left at its
+  // default; else a UsageError with the estimate.
+  static void fit_to_budget(BeffParams& p, const Config& config, const RankLayout& layout) {
+    const double budget = layout.time_budget_seconds;
+    auto seconds = [&] { return estimate_beff(p, layout.speed).seconds; };
+    if (budget <= 0 || seconds() <= budget) return;
+    const TimeEstimate whole = estimate_beff(p, layout.speed);
+    const BeffParams asked = p;
+    const bool reps_free = option_defaulted(config, "beff.reps"),
+               rings_free = option_defaulted(config, "beff.random-rings"),
+               time_free = option_defaulted(config, "beff.min-time");
+    while (seconds() > budget) {
+      if (reps_free && p.reps > 3)
+        --p.reps;
+      else if (rings_free && p.random_rings > 1)
+        --p.random_rings;
+      else if (time_free && p.min_time_seconds > 1e-3)
+        p.min_time_seconds = std::max(1e-3, p.min_time_seconds / 2);
+      else
+        throw UsageError(over_budget_message("beff", whole, budget,
+                                             "fewer --beff.reps or --beff.random-rings, or a shorter --beff.min-time"));
+    }
+    if (p.reps != asked.reps) p.fitted = "reps " + std::to_string(asked.reps) + " -> " + std::to_string(p.reps);
+    if (p.random_rings != asked.random_rings)
+      p.fitted += (p.fitted.empty() ? "" : ", ") + std::string("random rings ") + std::to_string(asked.random_rings) +
+                  " -> " + std::to_string(p.random_rings);
+    if (p.min_time_seconds != asked.min_time_seconds)
+      p.fitted += (p.fitted.empty() ? "" : ", ") + std::string("min-time ") + std::to_string(asked.min_time_seconds) +
+                  " -> " + std::to_string(p.min_time_seconds) + " s";
+  }
+
   std::shared_ptr<const DeviceBuffersProvider> device_;
 };
 

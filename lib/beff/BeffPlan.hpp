@@ -55,6 +55,7 @@ struct BeffParams {
   // Processors (hardware threads) online on this rank's node: more ranks
   // than these time-share cores, and linear scaling is not to be expected.
   int node_processors = 0;  // 0 when unknown
+  std::string fitted;       // what --time-budget changed, "" when nothing
 
   std::uint64_t max_message_bytes() const { return sizes_bytes.empty() ? 0 : sizes_bytes.back(); }
 };

@@ -13,7 +13,11 @@
 
 #include "bs/BsDevice.hpp"
 #include "bs/BsOptions.hpp"
+#include "core/Errors.hpp"
+#include "core/OptionText.hpp"
+#include "topology/Topology.hpp"
 #include "core/BackendList.hpp"
+#include "bs/BsEstimate.hpp"
 #include "core/ResultColumns.hpp"
 #include "topology/Team.hpp"
 
@@ -94,8 +98,24 @@ class BsSweep {
 
 class BsPlannedRun final : public PlannedDeviceRuns<BsDeviceRun> {
  public:
-  BsPlannedRun(std::vector<std::unique_ptr<BsDeviceRun>> devices, const NodeContext& node)
-      : PlannedDeviceRuns(std::move(devices)), rank_(node.rank), host_(node.host) {}
+  BsPlannedRun(std::vector<std::unique_ptr<BsDeviceRun>> devices, const NodeContext& node, std::string fitted)
+      : PlannedDeviceRuns(std::move(devices)),
+        rank_(node.rank),
+        host_(node.host),
+        llc_bytes_(node.topology.info().llc_bytes),
+        speed_(node.speed),
+        fitted_(std::move(fitted)) {}
+
+  TimeEstimate estimate() const override {
+    TimeEstimate sum{0, ""};
+    for (const auto& d : runs_) {
+      const TimeEstimate e = estimate_bs(d->params(), llc_bytes_, speed_);
+      sum.seconds += e.seconds;
+      sum.terms += (sum.terms.empty() ? "" : "; ") + e.terms;
+    }
+    if (!fitted_.empty()) sum.terms += "; fitted to --time-budget: " + fitted_;
+    return sum;
+  }
 
   std::vector<Table> run(topo::Team& team, RunContext& context) override {
     Table results = make_bs_results_table(), fits = make_bs_fits_table(), checks = make_checks_table();
@@ -117,6 +137,9 @@ class BsPlannedRun final : public PlannedDeviceRuns<BsDeviceRun> {
  private:
   int rank_;
   std::string host_;
+  std::uint64_t llc_bytes_;
+  MachineSpeed speed_;
+  std::string fitted_;
 };
 
 class BsBenchmark final : public NodeBenchmark {
@@ -136,11 +159,44 @@ class BsBenchmark final : public NodeBenchmark {
     for (const auto& [name, backend] : backends_) known.push_back(name);
     // The list is read here, where the backends built in are known; each
     // backend then plans its own target from the same options.
-    const BsOptions options = bs_schema().read(config, node.quick);
-    std::vector<std::unique_ptr<BsDeviceRun>> devices;
-    for (const std::string& name : parse_backend_list(options.backends, options.flag(&BsOptions::backends), known))
-      devices.push_back(backends_.at(name)->plan(config, options, node));
-    return std::make_unique<BsPlannedRun>(std::move(devices), node);
+    const BsOptions asked = bs_schema().read(config, node.quick);
+    BsOptions options = asked;
+    auto make = [&](const std::string& fitted) {
+      std::vector<std::unique_ptr<BsDeviceRun>> devices;
+      for (const std::string& name : parse_backend_list(options.backends, options.flag(&BsOptions::backends), known))
+        devices.push_back(backends_.at(name)->plan(config, options, node));
+      return std::make_unique<BsPlannedRun>(std::move(devices), node, fitted);
+    };
+    auto planned = make("");
+    const double budget = node.time_budget_seconds;
+    if (budget <= 0 || planned->estimate().seconds <= budget) return planned;
+    // --time-budget: fewer repetitions (down to 3), then fewer points (down
+    // to --quick's), then --quick's degrees, each only when left at its default.
+    const TimeEstimate whole = planned->estimate();
+    const bool reps_free = option_defaulted(config, "bs.reps"), points_free = option_defaulted(config, "bs.points"),
+               degrees_free = option_defaulted(config, "bs.degrees");
+    const std::vector<int> quick_degrees = {1, 4, 7};
+    auto fitted_text = [&] {
+      std::string t;
+      if (options.reps != asked.reps) t += "reps " + std::to_string(asked.reps) + " -> " + std::to_string(options.reps);
+      if (options.points != asked.points)
+        t += (t.empty() ? "" : ", ") + std::string("points ") + std::to_string(asked.points) + " -> " + std::to_string(options.points);
+      if (options.degrees != asked.degrees) t += (t.empty() ? "" : ", ") + std::string("degrees 1,4,7");
+      return t;
+    };
+    while (planned->estimate().seconds > budget) {
+      if (reps_free && options.reps > 3)
+        options.reps = std::max(3, options.reps * 2 / 3);
+      else if (points_free && options.points > kQuickPoints)
+        options.points = std::max(kQuickPoints, options.points - 4);
+      else if (degrees_free && options.degrees.size() > quick_degrees.size())
+        options.degrees = quick_degrees;
+      else
+        throw UsageError(over_budget_message("bs", whole, budget,
+                                             "fewer --bs.reps, --bs.points or --bs.degrees, or a smaller --bs.max-bytes"));
+      planned = make(fitted_text());
+    }
+    return planned;
   }
 
  private:

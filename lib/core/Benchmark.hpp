@@ -16,6 +16,7 @@
 #include "core/Config.hpp"
 #include "core/RunContext.hpp"
 #include "core/Table.hpp"
+#include "core/TimeEstimate.hpp"
 
 namespace bws::topo {
 class Topology;
@@ -33,6 +34,8 @@ struct NodeContext {
   int local_rank = 0;
   int threads = 1;         // the Team's size
   bool quick = false;      // --quick: shortest meaningful run
+  MachineSpeed speed;      // this rank's probed speed (run/MachineProbe): what estimates use
+  double time_budget_seconds = 0;  // --time-budget per test; 0: none
 };
 
 class PlannedRun {
@@ -42,6 +45,9 @@ class PlannedRun {
   virtual std::string describe() const = 0;
   // Bytes this rank will allocate.
   virtual std::uint64_t memory_bytes() const = 0;
+  // Seconds this rank's run() is expected to take (prepare included), with
+  // the terms of the sum; unknown (seconds < 0) unless the benchmark says.
+  virtual TimeEstimate estimate() const { return {}; }
   // Allocates and first-touches; throws RuntimeFailure. Nothing is timed here.
   virtual void prepare(topo::Team& team) = 0;
   // Measures; returns result tables (and rows for the "checks" table).

@@ -15,6 +15,7 @@
 #include "core/MatrixSink.hpp"
 #include "core/RunContext.hpp"
 #include "core/Table.hpp"
+#include "core/TimeEstimate.hpp"
 
 namespace bws {
 
@@ -28,12 +29,17 @@ struct RankLayout {
   std::uint64_t node_memory_bytes = 0;  // this rank's node
   int ranks_on_node = 1;
   bool quick = false;
+  MachineSpeed speed;              // this rank's probed speed (run/MachineProbe)
+  double time_budget_seconds = 0;  // --time-budget per test; 0: none
 };
 
 class PlannedCollective {
  public:
   virtual ~PlannedCollective() = default;
   virtual std::string describe() const = 0;
+  // Seconds run() is expected to take, with the terms of the sum; unknown
+  // (seconds < 0) unless the benchmark says.
+  virtual TimeEstimate estimate() const { return {}; }
   // Collective over `world`: every rank calls it. Rank 0 returns the tables
   // (results, summaries, checks); other ranks return nothing. A matrix too
   // large for rank 0's memory goes to `matrices` row batch by row batch.

@@ -63,6 +63,10 @@ class LinksPlannedCollective final : public PlannedCollective {
   LinksPlannedCollective(LinksPlan plan, std::string host) : p_(std::move(plan)), host_(std::move(host)) {}
 
   std::string describe() const override { return describe_links(p_); }
+  // The plan's own model (LinksPlan.hpp), which --links.max-time bounds.
+  TimeEstimate estimate() const override {
+    return {p_.estimate_seconds, "the link model's " + std::to_string(p_.members()) + " members"};
+  }
 
   std::vector<Table> run(Communicator& world, Progress& progress, MatrixSink& matrices) override {
     const int rank = world.rank();

@@ -21,9 +21,10 @@ namespace {
 class LoadPlannedRun final : public PlannedRun {
  public:
   LoadPlannedRun(LoadParams params, const NodeContext& node)
-      : params_(std::move(params)), topology_(&node.topology), who_{node.rank, node.host, node.threads} {}
+      : params_(std::move(params)), topology_(&node.topology), who_{node.rank, node.host, node.threads}, speed_(node.speed) {}
 
   std::string describe() const override { return describe_load(params_); }
+  TimeEstimate estimate() const override { return estimate_load(params_, speed_); }
   std::uint64_t memory_bytes() const override { return 8 * params_.elements; }
 
   void prepare(topo::Team& team) override {
@@ -59,6 +60,7 @@ class LoadPlannedRun final : public PlannedRun {
   LoadParams params_;
   const topo::Topology* topology_;
   RankIdentity who_;
+  MachineSpeed speed_;
   topo::NumaBuffer buffer_;
 };
 

@@ -60,4 +60,17 @@ std::string describe_load(const LoadParams& p) {
          std::to_string(p.reps) + " passes";
 }
 
+TimeEstimate estimate_load(const LoadParams& p, const MachineSpeed& s) {
+  double passes = 0;
+  for (LoadKernel k : p.kernels) passes += k == LoadKernel::Update ? 2 : 1;
+  const double bytes = 8.0 * static_cast<double>(p.elements);
+  const double kernels = p.reps * passes * bytes / s.memory_Bps;
+  const double touch = bytes / s.first_touch_Bps;
+  TimeEstimate e;
+  e.seconds = kernels + touch;
+  e.terms = std::to_string(p.kernels.size()) + " kernels x " + std::to_string(p.reps) + " passes x " +
+            format_bytes(bytes) + " / " + format_rate(s.memory_Bps) + " + first touch " + duration_text(touch);
+  return e;
+}
+
 }  // namespace bws::load

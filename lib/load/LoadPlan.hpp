@@ -27,4 +27,8 @@ LoadParams plan_load(const Config& config, const NodeContext& node);
 // "load, store, update; 4194304 doubles (32.00 MiB, auto); 10 passes"
 std::string describe_load(const LoadParams& params);
 
+// Seconds the plan takes: kernels x reps x 8 B x elements (twice for update, which reads and writes) / the
+// probed memory bandwidth, plus the first touch of the array.
+TimeEstimate estimate_load(const LoadParams& params, const MachineSpeed& speed);
+
 }  // namespace bws::load

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "core/ResultColumns.hpp"
+#include "pmbw/PmbwEstimate.hpp"
 #include "pmbw/PmbwMeasure.hpp"
 #include "pmbw/PmbwPlan.hpp"
 #include "pmbw/PmbwPlateaus.hpp"
@@ -35,9 +36,10 @@ PmbwCacheSizes cache_sizes(const topo::Topology& topology) {
 class PmbwPlannedRun final : public PlannedRun {
  public:
   PmbwPlannedRun(PmbwParams params, const NodeContext& node)
-      : params_(std::move(params)), topology_(&node.topology), who_{node.rank, node.host} {}
+      : params_(std::move(params)), topology_(&node.topology), who_{node.rank, node.host}, speed_(node.speed) {}
 
   std::string describe() const override { return describe_pmbw(params_); }
+  TimeEstimate estimate() const override { return estimate_pmbw(params_, speed_); }
   std::uint64_t memory_bytes() const override { return params_.memory_bytes(); }
 
   void prepare(topo::Team& team) override {
@@ -97,6 +99,7 @@ class PmbwPlannedRun final : public PlannedRun {
   PmbwParams params_;
   const topo::Topology* topology_;
   PmbwRankIdentity who_;
+  MachineSpeed speed_;
   topo::NumaBuffer buffer_;
 };
 

@@ -7,6 +7,7 @@
 #include "core/Errors.hpp"
 #include "core/OptionText.hpp"
 #include "core/Sizes.hpp"
+#include "pmbw/PmbwEstimate.hpp"
 #include "pmbw/PmbwSizes.hpp"
 #include "topology/Topology.hpp"
 
@@ -129,7 +130,19 @@ std::string routine_listing(const PmbwCpuFeatures& cpu) {
 }
 
 PmbwParams plan_pmbw(const Config& config, const NodeContext& node) {
-  return plan_pmbw(pmbw_schema().read(config, node.quick), node);
+  const PmbwOptions options = pmbw_schema().read(config, node.quick);
+  PmbwParams p = plan_pmbw(options, node);
+  auto left_alone = [&](const char* name, const char* old_name) {
+    return option_defaulted(config, name) && (old_name == nullptr || option_defaulted(config, old_name));
+  };
+  PmbwFreedom freedom;
+  freedom.threads = left_alone("pmbw.threads", nullptr);
+  freedom.max_size = !options.max_bytes.has_value();
+  freedom.sizes = freedom.max_size && !options.min_bytes_given;
+  freedom.min_time = left_alone("pmbw.min-time", nullptr);
+  freedom.samples = left_alone("pmbw.reps", "pmbw.samples");
+  p.fitted = fit_pmbw_to_budget(p, freedom, node.speed, node.time_budget_seconds);
+  return p;
 }
 
 PmbwParams plan_pmbw(const PmbwOptions& o, const NodeContext& node) {
@@ -182,9 +195,8 @@ PmbwParams plan_pmbw(const PmbwOptions& o, const NodeContext& node) {
                      " holds no size of pmbw's table (1 KiB, 2 KiB, 3 KiB, 4 KiB, 6 KiB ...); allowed: a range that "
                      "contains one");
 
-  for (const PmbwRoutine* r : p.routines)
-    for (std::uint64_t s : p.sizes)
-      for (int t : p.thread_counts) p.buffer_bytes = std::max(p.buffer_bytes, thread_layout(s, t, r->block_bytes()).buffer_bytes);
+  p.llc_bytes = info.llc_bytes;
+  p.buffer_bytes = pmbw_buffer_bytes(p);
   const double limit = (p.max_size_auto ? kAutoMemoryFraction : kMaxMemoryFraction) * per_rank_memory;
   if (memory_known && static_cast<double>(p.buffer_bytes) > limit)
     throw UsageError(max_flag + " " + format_bytes(static_cast<double>(p.max_size)) +
@@ -193,6 +205,14 @@ PmbwParams plan_pmbw(const PmbwOptions& o, const NodeContext& node) {
                      "; this node has " + format_bytes(static_cast<double>(info.node_memory_bytes)) +
                      " (allowed: up to " + format_bytes(limit) + " per rank)");
   return p;
+}
+
+std::uint64_t pmbw_buffer_bytes(const PmbwParams& p) {
+  std::uint64_t bytes = 0;
+  for (const PmbwRoutine* r : p.routines)
+    for (std::uint64_t s : p.sizes)
+      for (int t : p.thread_counts) bytes = std::max(bytes, thread_layout(s, t, r->block_bytes()).buffer_bytes);
+  return bytes;
 }
 
 std::string describe_pmbw(const PmbwParams& p) {
@@ -207,6 +227,7 @@ std::string describe_pmbw(const PmbwParams& p) {
                 p.routines.size(), p.sizes.size(), format_bytes(static_cast<double>(p.sizes.front())).c_str(),
                 format_bytes(static_cast<double>(p.sizes.back())).c_str(), p.max_size_auto ? " (auto)" : "",
                 threads.c_str(), p.min_time_seconds, p.samples, static_cast<double>(p.buffer_bytes) / (1 << 20));
+  if (!p.fitted.empty()) return std::string(text) + " (fitted to --time-budget: " + p.fitted + ")";
   return text;
 }
 

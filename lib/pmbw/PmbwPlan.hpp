@@ -33,6 +33,8 @@ struct PmbwParams {
   std::uint64_t seed = 1;
   std::string stats_path;                    // --pmbw.stats, empty: none
   std::uint64_t buffer_bytes = 0;            // the largest layout of any routine, size and thread count
+  std::uint64_t llc_bytes = 0;               // the rank's last-level cache (0: unknown): what is "in memory"
+  std::string fitted;                        // what --time-budget changed, "" when nothing
   std::uint64_t memory_bytes() const { return buffer_bytes; }
 };
 
@@ -41,6 +43,8 @@ PmbwParams plan_pmbw(const PmbwOptions& options, const NodeContext& node);
 // The same from the Config: pmbw_schema().read, then the plan.
 PmbwParams plan_pmbw(const Config& config, const NodeContext& node);
 std::string describe_pmbw(const PmbwParams& params);
+// The largest layout of any routine, size and thread count of the plan.
+std::uint64_t pmbw_buffer_bytes(const PmbwParams& params);
 // "--pmbw.routines list": the routines of this build and whether this CPU
 // runs them, one per line.
 std::string routine_listing(const PmbwCpuFeatures& cpu);

@@ -22,9 +22,10 @@ namespace {
 class RooflinePlannedRun final : public PlannedRun {
  public:
   RooflinePlannedRun(RooflineParams params, const NodeContext& node)
-      : params_(std::move(params)), topology_(&node.topology), who_{node.rank, node.host, node.threads} {}
+      : params_(std::move(params)), topology_(&node.topology), who_{node.rank, node.host, node.threads}, speed_(node.speed) {}
 
   std::string describe() const override { return describe_roofline(params_); }
+  TimeEstimate estimate() const override { return estimate_roofline(params_, speed_); }
   std::uint64_t memory_bytes() const override { return params_.memory_bytes(); }
 
   void prepare(topo::Team& team) override {
@@ -73,6 +74,7 @@ class RooflinePlannedRun final : public PlannedRun {
   RooflineParams params_;
   const topo::Topology* topology_;
   RooflineRank who_;
+  MachineSpeed speed_;
   topo::NumaBuffer gemm_, triad_;
 };
 

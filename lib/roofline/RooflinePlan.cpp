@@ -116,4 +116,25 @@ std::string describe_roofline(const RooflineParams& p) {
   return text;
 }
 
+namespace {
+constexpr double kAssumedThreadFlops = 10e9;  // GEMM: a core's order of magnitude (no FLOP probe)
+constexpr double kFmaCalibrationShare = 1.5, kFmaSampleShare = 1.1;
+}  // namespace
+
+TimeEstimate estimate_roofline(const RooflineParams& p, const MachineSpeed& s) {
+  const double fma = 2 * (kFmaCalibrationShare + p.reps * kFmaSampleShare) * p.min_time_seconds;
+  const double n = static_cast<double>(p.gemm_n);
+  const double gemm = p.gemm ? 2 * (p.reps + 1) * 2 * n * n * n / kAssumedThreadFlops : 0;
+  const double triad = (p.reps + 1) * 3.0 * 8 * static_cast<double>(p.triad_elements) / s.memory_Bps;
+  const double touch = static_cast<double>(p.memory_bytes()) / s.first_touch_Bps;
+  TimeEstimate e;
+  e.seconds = fma + gemm + triad + touch;
+  char terms[200];
+  std::snprintf(terms, sizeof terms, "FMA 2 types x %d reps of >= %g s: %s, GEMM %s, Triad %s, first touch %s", p.reps,
+                p.min_time_seconds, duration_text(fma).c_str(), duration_text(gemm).c_str(),
+                duration_text(triad).c_str(), duration_text(touch).c_str());
+  e.terms = terms;
+  return e;
+}
+
 }  // namespace bws::roofline

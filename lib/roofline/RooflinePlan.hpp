@@ -56,4 +56,9 @@ RooflineParams plan_roofline(const Config& config, const NodeContext& node);
 // "avx512f FMA, 0.1 s samples, DGEMM/SGEMM n=1024 per thread (OpenBLAS), Triad 16777216 elements, 5 repetitions"
 std::string describe_roofline(const RooflineParams& params);
 
+// Seconds the plan takes: FMA per type ~ calibration (1.5 x min-time) + reps x 1.1 x min-time; DGEMM/SGEMM
+// (reps + 1) x 2n^3 flops per thread at an assumed 10 GFLOP/s per thread; Triad (reps + 1) x 24 B x n / the
+// probed memory bandwidth; plus the first touch of the buffers.
+TimeEstimate estimate_roofline(const RooflineParams& params, const MachineSpeed& speed);
+
 }  // namespace bws::roofline

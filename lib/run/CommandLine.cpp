@@ -55,6 +55,11 @@ const GeneralTextOption kGeneralTextOptions[] = {
     {"phase-timeout", "0",
      "seconds a test (or the setup) may take on every rank before the job is aborted, naming the "
      "ranks that did not finish: 0..31536000 (a year); 0 = no limit"},
+    {"time-budget", "300",
+     "seconds each test may be estimated to take on a rank (every test prints its estimate before it starts): "
+     "a plan that would take longer is made smaller where its options are left at their defaults (fewer thread "
+     "counts and sizes, shorter samples, fewer repetitions), else refused before anything runs, naming the "
+     "--time-budget that would fit: 0..31536000 s; 0 = no limit"},
     {"reference", "",
      "INI file of reference values checked per node (metric = target, lower, upper, unit under "
      "[host pattern]; see README); verdicts in /checks; default: none"},

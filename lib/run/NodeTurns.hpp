@@ -36,6 +36,8 @@ class NodeTurns {
 
   // The node's ranks measured together with this one.
   MPI_Comm turn_comm() const { return turn_comm_; }
+  // How many turns this node's ranks take (1 when none overlap).
+  int turns() const { return n_turns_; }
 
   // Calls `measure` on this rank in its turn; the node's other turns wait.
   template <class Measure>

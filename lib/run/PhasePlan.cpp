@@ -10,6 +10,7 @@
 #include "core/FileIdentity.hpp"
 #include "core/OptionText.hpp"
 #include "core/IniFile.hpp"
+#include "run/MachineProbe.hpp"
 #include "run/MemoryDiscovery.hpp"
 
 namespace bws::run {
@@ -61,8 +62,21 @@ void refuse_output_over_inputs(const Config& config, const SurveySettings& setti
       throw UsageError("--out: '" + settings.out + "' is the " + option + " file; allowed: a file that is no input");
 }
 
+// The plan's estimate against --time-budget, for a test that does not fit
+// its plan itself (those that do have made it fit, or refused, already).
+void check_time_budget(const Phase& phase, double budget_seconds) {
+  if (budget_seconds <= 0) return;
+  const TimeEstimate estimate = phase.collective ? phase.collective->estimate() : phase.node_run->estimate();
+  if (estimate.known() && estimate.seconds > budget_seconds)
+    throw UsageError(over_budget_message(phase.label, estimate, budget_seconds,
+                                         "smaller values of its options (--" + phase.label + ".*)"));
+}
+
+// The probe's memory: at most 5% of this rank's share of the node.
+constexpr double kProbeMemoryFraction = 0.05;
+
 void plan_on_this_rank(const Config& config, const RunWorld& world, const std::vector<int>& node_of_rank,
-                       RunPlan& plan) {
+                       const MachineSpeed& rank_timing, RunPlan& plan) {
   plan.settings = parse_survey_settings(config);
   refuse_output_over_inputs(config, plan.settings);
   plan.topology.emplace(topo::Topology::discover());
@@ -70,12 +84,20 @@ void plan_on_this_rank(const Config& config, const RunWorld& world, const std::v
   const int threads = plan.settings.threads == 0 ? info.cores : plan.settings.threads;
   plan.slots = topo::make_pinning_plan(*plan.topology, threads, plan.settings.bind);
   const NodeLayout& layout = world.layout;
+  const auto probe_limit = static_cast<std::uint64_t>(kProbeMemoryFraction * static_cast<double>(info.node_memory_bytes) /
+                                                     std::max(1, layout.ranks_on_node));
+  plan.speed = probe_machine(static_cast<int>(plan.slots.size()), info.llc_bytes, probe_limit);
+  plan.speed.rank_barrier_seconds = rank_timing.rank_barrier_seconds;
+  plan.speed.rank_exchange_seconds = rank_timing.rank_exchange_seconds;
+  plan.speed.exchange_stretch = rank_timing.exchange_stretch;
+  const double budget = plan.settings.time_budget_seconds;
   const NodeContext node{*plan.topology, layout.host, world.rank, layout.ranks_on_node, layout.local_rank,
-                         static_cast<int>(plan.slots.size()), plan.settings.quick};
+                         static_cast<int>(plan.slots.size()), plan.settings.quick, plan.speed, budget};
   const RankLayout ranks{world.rank, world.size, layout.host, node_of_rank, layout.n_nodes,
-                         info.node_memory_bytes, layout.ranks_on_node, plan.settings.quick};
+                         info.node_memory_bytes, layout.ranks_on_node, plan.settings.quick, plan.speed, budget};
   for (const CatalogEntry* entry : plan.settings.tests) {
     plan.phases.push_back(plan_phase(entry, entry->name, config, node, ranks));
+    check_time_budget(plan.phases.back(), budget);
     // Exporters only check their options here; their files are made when
     // the result file is (ResultSink::open).
     if (world.root() && entry->make_exporter) {
@@ -101,9 +123,14 @@ std::optional<SetupFailure> plan_run(const CommandLine& cl, const RunWorld& worl
   std::vector<int> node_of_rank(static_cast<std::size_t>(world.size));
   int node_index = world.layout.node_index;
   MPI_Allgather(&node_index, 1, MPI_INT, node_of_rank.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  // The barrier's and the ring exchange's times for the collective tests'
+  // estimates (also collective: before anything can fail).
+  MachineSpeed rank_timing;
+  rank_timing.rank_barrier_seconds = probe_rank_barrier(MPI_COMM_WORLD);
+  probe_rank_exchange(MPI_COMM_WORLD, rank_timing);
   // Every exception on any rank is caught and agreed (SetupFailure.hpp): a
   // usage error is exit 2, anything else (hwloc, std::bad_alloc) exit 1.
-  const auto failure = failure_of([&] { plan_on_this_rank(cl.config, world, node_of_rank, plan); }, world.rank_name());
+  const auto failure = failure_of([&] { plan_on_this_rank(cl.config, world, node_of_rank, rank_timing, plan); }, world.rank_name());
   return agree_on_failure(MPI_COMM_WORLD, failure);
 }
 

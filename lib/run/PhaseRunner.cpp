@@ -24,7 +24,28 @@ PhaseRunner::PhaseRunner(const RunWorld& world, const NodeTurns& turns, topo::Te
       err_(err),
       abort_job_(std::move(abort_job)) {}
 
+// Collective: the phase's estimate, the slowest rank's (a node whose ranks
+// take turns adds its turns), with rank 0's terms; rank 0 says it.
+TimeEstimate PhaseRunner::announce_estimate(const Phase& phase) {
+  TimeEstimate mine = phase.collective ? phase.collective->estimate() : phase.node_run->estimate();
+  double seconds = mine.seconds;
+  if (!phase.collective && seconds >= 0) seconds *= turns_.turns();
+  double reduced[2] = {seconds, -seconds};  // the largest, and whether any rank's is unknown
+  MPI_Allreduce(MPI_IN_PLACE, reduced, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  TimeEstimate phase_estimate{reduced[1] > 0 ? -1 : reduced[0], mine.terms};
+  if (world_.root()) {
+    if (phase_estimate.known())
+      err_ << "bwsurvey: " << phase.label << ": estimated " << duration_text(phase_estimate.seconds) << " (plan: "
+           << phase_estimate.terms << ")" << std::endl;
+    else
+      err_ << "bwsurvey: " << phase.label << ": no estimate of its time" << std::endl;
+  }
+  return phase_estimate;
+}
+
 bool PhaseRunner::run(Phase& phase) {
+  const TimeEstimate estimate = announce_estimate(phase);
+  const double start = MPI_Wtime();
   if (world_.root()) sink_.start_step(phase.entry->name);
   if (!sink_.survived(phase.label)) return false;
   watchdog_.arm(phase.label, phase_timeout_seconds_);
@@ -36,6 +57,14 @@ bool PhaseRunner::run(Phase& phase) {
   // kept apart in them too (a resume measures it again).
   const bool stored = sink_.survived(phase.label);
   if (world_.root()) sink_.finish_exporter(phase.entry->name, ok && stored);
+  if (ok && stored && world_.root()) {
+    char took[96];
+    if (estimate.known())
+      std::snprintf(took, sizeof took, "took %.3f s (estimated %.3f s)", MPI_Wtime() - start, estimate.seconds);
+    else
+      std::snprintf(took, sizeof took, "took %.3f s (no estimate)", MPI_Wtime() - start);
+    err_ << "bwsurvey: " << phase.label << ": " << took << std::endl;
+  }
   if (ok && stored) hooks_.after_phase_stored(phase.label);
   return ok && stored;
 }

@@ -33,6 +33,7 @@ class PhaseRunner {
   bool run(Phase& phase);
 
  private:
+  TimeEstimate announce_estimate(const Phase& phase);
   bool run_node_local(Phase& phase);
   bool run_collective(Phase& phase);
   // Every rank reports to rank 0 by the phase's deadline; rank 0 ends the

@@ -75,6 +75,9 @@ SurveySettings parse_survey_settings(const Config& config) {
     s.phase_timeout_seconds = parse_real_number(t, "phase-timeout", 0, kMaxPhaseTimeoutSeconds,
                                                 "seconds 0..31536000 (a year; 0: no limit)");
   }
+  if (config.has("time-budget"))
+    s.time_budget_seconds = parse_real_number(config.get("time-budget"), "time-budget", 0, kMaxPhaseTimeoutSeconds,
+                                              "seconds 0..31536000 (a year; 0: no limit)");
   s.reference = config.has("reference") ? config.get("reference") : std::string();
   s.fail_on_flags = config.has("fail-on-flags") && config.flag("fail-on-flags");
   s.flags = model::parse_flag_settings(config, catalog::all_node_metrics());

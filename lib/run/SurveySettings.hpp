@@ -21,6 +21,7 @@ struct SurveySettings {
   bool quick = false;
   std::string resume;                 // --resume: the file to complete, or empty
   double phase_timeout_seconds = 0;   // --phase-timeout: 0 = wait forever
+  double time_budget_seconds = 300;   // --time-budget: seconds each test's plan may be estimated at; 0 = no limit
   std::string reference;              // --reference: INI file of reference values, or empty
   bool fail_on_flags = false;         // --fail-on-flags: a flagged node makes the exit code 3
   model::FlagSettings flags;          // --flags.*

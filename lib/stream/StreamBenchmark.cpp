@@ -11,6 +11,7 @@
 #include "core/Errors.hpp"
 #include "core/OptionText.hpp"
 #include "core/ResultColumns.hpp"
+#include "stream/StreamEstimate.hpp"
 #include "stream/StreamNodeSummary.hpp"
 #include "stream/StreamPlan.hpp"
 #include "stream/StreamResults.hpp"
@@ -32,7 +33,32 @@ class StreamPlannedRun final : public PlannedDeviceRuns<StreamDeviceRun> {
  public:
   StreamPlannedRun(StreamCommonParams common, std::vector<std::unique_ptr<StreamDeviceRun>> devices,
                    const NodeContext& node)
-      : PlannedDeviceRuns(std::move(devices)), common_(std::move(common)), who_{node.rank, node.host} {}
+      : PlannedDeviceRuns(std::move(devices)), common_(std::move(common)), who_{node.rank, node.host}, speed_(node.speed) {}
+
+  TimeEstimate estimate() const override {
+    std::vector<std::vector<std::uint64_t>> elements;
+    for (const auto& d : runs_) {
+      elements.emplace_back();
+      for (StreamType type : common_.types) elements.back().push_back(d->elements(type));
+    }
+    TimeEstimate e = estimate_stream(common_, elements, memory_bytes(), speed_);
+    if (!fitted_.empty()) e.terms += "; fitted to --time-budget: " + fitted_;
+    return e;
+  }
+
+  // --time-budget: fewer repetitions when --stream.reps was left alone;
+  // else, or when even the fewest do not fit, a UsageError.
+  void fit(double budget_seconds, bool reps_free) {
+    if (budget_seconds <= 0) return;
+    const int given = common_.ntimes;
+    const TimeEstimate asked = estimate();
+    while (reps_free && common_.ntimes > kMinNtimes && estimate().seconds > budget_seconds) --common_.ntimes;
+    if (estimate().seconds > budget_seconds) {
+      throw UsageError(over_budget_message("stream", asked, budget_seconds,
+                                           "--stream.reps " + std::to_string(kMinNtimes) + " or a smaller --stream.elements"));
+    }
+    if (common_.ntimes != given) fitted_ = "reps " + std::to_string(given) + " -> " + std::to_string(common_.ntimes);
+  }
 
   std::vector<Table> run(topo::Team& team, RunContext& context) override {
     Table results = make_stream_results_table();
@@ -82,6 +108,8 @@ class StreamPlannedRun final : public PlannedDeviceRuns<StreamDeviceRun> {
 
   StreamCommonParams common_;
   RankIdentity who_;
+  MachineSpeed speed_;
+  std::string fitted_;  // what --time-budget changed
 };
 
 class StreamBenchmark final : public NodeBenchmark {
@@ -102,7 +130,10 @@ class StreamBenchmark final : public NodeBenchmark {
     std::vector<std::unique_ptr<StreamDeviceRun>> devices;
     for (const std::string& name : parse_backend_list(options.backends, options.flag(&StreamOptions::backends), backend_names()))
       devices.push_back(backends_.at(name)->plan(config, options, node, common));
-    return std::make_unique<StreamPlannedRun>(std::move(common), std::move(devices), node);
+    auto planned = std::make_unique<StreamPlannedRun>(std::move(common), std::move(devices), node);
+    planned->fit(node.time_budget_seconds,
+                 option_defaulted(config, "stream.reps") && option_defaulted(config, "stream.ntimes"));
+    return planned;
   }
   std::vector<Table> summarize_node(const std::vector<Table>& rank_tables) const override {
     return summarize_stream_node(rank_tables);

@@ -39,8 +39,8 @@ inline void set_up_survey_from_config(const std::string& text) {
   const run::SurveySettings settings = run::parse_survey_settings(cl.config);
   static const topo::Topology topology =
       topo::Topology::synthetic("numa:1(memory=24GiB) pack:1 l3:1(size=32MiB) core:2 pu:1");
-  const NodeContext node{topology, "node1", 0, 1, 0, 2, settings.quick};
-  const RankLayout ranks{0, 1, "node1", {0}, 1, topology.info().node_memory_bytes, 1, settings.quick};
+  const NodeContext node{topology, "node1", 0, 1, 0, 2, settings.quick, MachineSpeed{}, 0};
+  const RankLayout ranks{0, 1, "node1", {0}, 1, topology.info().node_memory_bytes, 1, settings.quick, MachineSpeed{}, 0};
   for (const CatalogEntry* entry : settings.tests) {
     if (entry->name == "ocl") continue;  // the OpenCL runtime's start-up is not the INI reader's
     if (entry->collective())

@@ -21,7 +21,7 @@ struct LocalTeam {
 
   // Rank `rank` alone on this node ("thishost"), with the team's threads.
   NodeContext node(bool quick = false, int rank = 3) const {
-    return NodeContext{topology, "thishost", rank, 1, 0, threads, quick};
+    return NodeContext{topology, "thishost", rank, 1, 0, threads, quick, MachineSpeed{}, 0};
   }
 
   // Plans `benchmark` under `config`, prepares, runs and releases it; the

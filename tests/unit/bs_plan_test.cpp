@@ -39,7 +39,7 @@ using test::config_with;
 // ---- planning ----
 
 NodeContext node_of(const topo::Topology& t, bool quick = false, int ranks = 1) {
-  return NodeContext{t, "node1", 0, ranks, 0, 2, quick};
+  return NodeContext{t, "node1", 0, ranks, 0, 2, quick, MachineSpeed{}, 0};
 }
 
 TEST(BsPlan, DefaultsAndQuick) {

@@ -253,8 +253,8 @@ using namespace bws::catalog;
     const SurveySettings s = parse_survey_settings(cl.config);
     static const bws::topo::Topology topology =
         bws::topo::Topology::synthetic("numa:1(memory=24GiB) pack:1 l3:1(size=32MiB) core:2 pu:1");
-    const bws::NodeContext node{topology, "node1", 0, 1, 0, 2, s.quick};
-    const bws::RankLayout ranks{0, 1, "node1", {0}, 1, topology.info().node_memory_bytes, 1, s.quick};
+    const bws::NodeContext node{topology, "node1", 0, 1, 0, 2, s.quick, bws::MachineSpeed{}, 0};
+    const bws::RankLayout ranks{0, 1, "node1", {0}, 1, topology.info().node_memory_bytes, 1, s.quick, bws::MachineSpeed{}, 0};
     auto plan = [&](const bws::CatalogEntry* e, const bws::Config& config) {
       if (e->collective())
         e->make_collective()->plan(config, ranks);

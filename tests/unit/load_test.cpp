@@ -36,7 +36,7 @@ struct SyntheticNode {
   LoadParams plan(const std::vector<std::pair<std::string, std::string>>& options = {}, bool quick = false) const {
     Config config;
     for (const auto& [key, value] : options) config.set(key, value);
-    return plan_load(config, NodeContext{topology, "node1", 0, 1, 0, 2, quick});
+    return plan_load(config, NodeContext{topology, "node1", 0, 1, 0, 2, quick, MachineSpeed{}, 0});
   }
 };
 
@@ -90,7 +90,7 @@ TEST(LoadPlan, DefaultsAutoAndQuick) {
   EXPECT_FALSE(given.elements_auto);
   // A small LLC: at least 2^20 doubles; a small node: within 40% of its memory for its ranks.
   const topo::Topology tiny = topo::Topology::synthetic("numa:1(memory=16MiB) pack:1 l3:1(size=1MiB) core:2 pu:1");
-  EXPECT_EQ(plan_load(Config{}, NodeContext{tiny, "tiny", 0, 2, 0, 1, false}).elements,
+  EXPECT_EQ(plan_load(Config{}, NodeContext{tiny, "tiny", 0, 2, 0, 1, false, MachineSpeed{}, 0}).elements,
             static_cast<std::uint64_t>(0.4 * 16 * 1024 * 1024 / (2 * 8.0)));
 }
 
@@ -196,7 +196,7 @@ TEST(LoadRun, ACorruptedElementIsCaughtOnTheTeam) {
 
 TEST(LoadRun, EndToEndSmallRunIsValid) {
   SmallTeam s;
-  const NodeContext node{s.topology, "thishost", 0, 1, 0, s.threads, true};
+  const NodeContext node{s.topology, "thishost", 0, 1, 0, s.threads, true, MachineSpeed{}, 0};
   const auto benchmark = make_load_benchmark();
   EXPECT_EQ(benchmark->name(), "load");
   Config config;

@@ -214,7 +214,7 @@ TEST(OclDeviceBs, EveryPointValidatesAndTimesItsRuns) {
 TEST(OclDeviceRun, StreamAndBsRowsAreValidAndTagged) {
   REQUIRE_DEVICE(device);
   TeamFixture f;
-  const NodeContext node{f.topology, "thishost", 0, 1, 0, f.team.size(), false};
+  const NodeContext node{f.topology, "thishost", 0, 1, 0, f.team.size(), false, MachineSpeed{}, 0};
   const Config config =
       config_with({{"stream.elements", "64K"}, {"stream.reps", "2"}, {"bs.max-bytes", "256K"},
                    {"bs.fit-min-bytes", "0"}, {"bs.points", "4"}, {"bs.reps", "2"},
@@ -264,7 +264,7 @@ TEST(OclDeviceRun, StreamAndBsRowsAreValidAndTagged) {
 TEST(OclDeviceRun, ALengthOffTheBlocksIsRefusedBeforeAnythingRuns) {
   REQUIRE_DEVICE(device);
   TeamFixture f;
-  const NodeContext node{f.topology, "thishost", 0, 1, 0, 1, false};
+  const NodeContext node{f.topology, "thishost", 0, 1, 0, 1, false, MachineSpeed{}, 0};
   const auto on_ocl = [&](std::map<std::string, std::string> values) {
     values["stream.backend"] = "ocl";
     stream::make_stream_benchmark(backends::stream_backends())->plan(config_with(values), node);

@@ -234,7 +234,7 @@ TEST(OclBuild, WithoutOpenClEveryDeviceUseIsAUsageError) {
   EXPECT_EQ(ocl_device_buffers_provider(), nullptr);
   // Asked for through the benchmarks' backend option: one line naming it.
   const auto topology = topo::Topology::synthetic("numa:1(memory=8GiB) pack:1 l3:1(size=8MiB) core:2 pu:1");
-  const NodeContext node{topology, "n1", 0, 1, 0, 2, true};
+  const NodeContext node{topology, "n1", 0, 1, 0, 2, true, MachineSpeed{}, 0};
   const std::string e = usage_error_of([&] {
     stream::make_stream_benchmark(backends::stream_backends())
         ->plan(config_with({{"stream.backend", "cpu,ocl"}}), node);

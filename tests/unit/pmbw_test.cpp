@@ -138,14 +138,14 @@ const char* const kNode = "numa:1(memory=4GiB) pack:1 l3:1(size=8MiB) l2:2(size=
 TEST(PmbwPlan, SizesMemoryAndErrors) {
 #if defined(__x86_64__)
   const topo::Topology t = topo::Topology::synthetic(kNode);
-  const NodeContext node{t, "n1", 0, 1, 0, 2, false};
+  const NodeContext node{t, "n1", 0, 1, 0, 2, false, MachineSpeed{}, 0};
   PmbwParams p = plan_pmbw(config_with({{"pmbw.routines", "ScanRead64PtrUnrollLoop"}}), node);
   EXPECT_EQ(p.sizes.back(), 1024 * MiB);  // auto: 1 GiB fits in 40% of 4 GiB
   EXPECT_EQ(p.thread_counts, (std::vector<int>{1, 2}));
   EXPECT_EQ(p.samples, 3);
   EXPECT_DOUBLE_EQ(p.min_time_seconds, 1.0);
   // --quick: 4x the 8 MiB LLC = 32 MiB, the short size list, 0.02 s.
-  const NodeContext quick{t, "n1", 0, 1, 0, 2, true};
+  const NodeContext quick{t, "n1", 0, 1, 0, 2, true, MachineSpeed{}, 0};
   p = plan_pmbw(config_with({{"pmbw.routines", "ScanRead64PtrUnrollLoop"}}), quick);
   EXPECT_EQ(p.sizes.back(), 32 * MiB);
   EXPECT_EQ(p.sizes.size(), 9u);

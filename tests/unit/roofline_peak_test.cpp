@@ -125,7 +125,7 @@ TEST(RooflineRun, EndToEndSmallRunIsValid) {
   const topo::Topology topology = topo::Topology::discover();
   const int threads = std::min(2, topology.info().cores);
   topo::Team team(topology, topo::make_pinning_plan(topology, threads, topo::BindPolicy::Compact));
-  const NodeContext node{topology, "thishost", 0, 1, 0, threads, true};
+  const NodeContext node{topology, "thishost", 0, 1, 0, threads, true, MachineSpeed{}, 0};
   const auto benchmark = make_roofline_benchmark();
   EXPECT_EQ(benchmark->name(), "roofline");
   const Config config = config_with({{"stream.elements", "64K"}, {"roofline.gemm-n", "64"},

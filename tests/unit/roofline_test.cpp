@@ -92,7 +92,7 @@ const char* const kSmallNode = "numa:1(memory=24GiB) pack:1 l3:1(size=32MiB) l2:
 
 
 NodeContext node_of(const topo::Topology& t, bool quick = false, int ranks = 1) {
-  return NodeContext{t, "node1", 0, ranks, 0, 2, quick};
+  return NodeContext{t, "node1", 0, ranks, 0, 2, quick, MachineSpeed{}, 0};
 }
 
 TEST(RooflinePlan, DefaultsQuickAndTheStreamRules) {

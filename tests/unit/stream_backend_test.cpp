@@ -72,7 +72,7 @@ class FakeBackend final : public StreamBackend {
 std::pair<Table, Table> run_stream(const StreamBackends& backends, const Config& config) {
   const topo::Topology topology = topo::Topology::discover();
   topo::Team team(topology, topo::make_pinning_plan(topology, 1, topo::BindPolicy::Compact));
-  const NodeContext node{topology, "thishost", 0, 1, 0, team.size(), false};
+  const NodeContext node{topology, "thishost", 0, 1, 0, team.size(), false, MachineSpeed{}, 0};
   const auto benchmark = make_stream_benchmark(backends);
   const auto planned = benchmark->plan(config, node);
   planned->prepare(team);
@@ -118,7 +118,7 @@ TEST(StreamBackends, EachBackendOfTheListRunsIntoTheOneTable) {
 
 TEST(StreamBackends, AnUnknownBackendIsOneLineNamingTheOption) {
   const topo::Topology topology = topo::Topology::discover();
-  const NodeContext node{topology, "thishost", 0, 1, 0, 1, false};
+  const NodeContext node{topology, "thishost", 0, 1, 0, 1, false, MachineSpeed{}, 0};
   EXPECT_EQ(test::usage_error_of([&] {
               make_stream_benchmark(backends::stream_backends())->plan(config_with({{"stream.backend", "cpu,cuda"}}), node);
             }),

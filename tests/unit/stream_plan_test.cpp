@@ -41,7 +41,7 @@ const char* const kSmallNode = "numa:1(memory=24GiB) pack:1 l3:1(size=32MiB) cor
 const char* const kManyCoreNode = "pack:2 numa:1(memory=8GiB) l3:1(size=128MiB) core:32 pu:1";
 
 NodeContext node_of(const topo::Topology& topology, int ranks_on_node = 1, bool quick = false) {
-  return NodeContext{topology, "node1", 0, ranks_on_node, 0, 2, quick};
+  return NodeContext{topology, "node1", 0, ranks_on_node, 0, 2, quick, MachineSpeed{}, 0};
 }
 
 Config config_with(std::map<std::string, std::string> values) {

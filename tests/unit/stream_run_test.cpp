@@ -59,7 +59,7 @@ TEST(StreamRun, EndToEndOnThisMachinesTeam) {
   const topo::Topology topology = topo::Topology::discover();
   const int threads = std::min(2, topology.info().cores);
   topo::Team team(topology, topo::make_pinning_plan(topology, threads, topo::BindPolicy::Compact));
-  const NodeContext node{topology, "thishost", 3, 1, 0, threads, false};
+  const NodeContext node{topology, "thishost", 3, 1, 0, threads, false, MachineSpeed{}, 0};
 
   for (const char* stores : {"normal", "nontemporal"}) {
     if (std::string(stores) == "nontemporal" && !kHaveNontemporalKernels) continue;

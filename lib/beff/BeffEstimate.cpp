@@ -1,0 +1,51 @@
+#include "beff/BeffEstimate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace bws::beff {
+namespace {
+
+constexpr double kCalibrationMargin = 1.2;  // BeffRingRun.cpp: samples aim 20% above min-time
+constexpr double kMaxGrowth = 100;          // BeffRingRun.cpp: per calibration step
+constexpr double kCalibrationShare = 1.1;   // the last calibration run and the shorter ones before it
+constexpr double kUntimedExchanges = 3;     // first contact, warm-up, the check after the samples
+constexpr double kReductionsPerSize = 3;    // times (max, sum) and payload to rank 0
+
+}  // namespace
+
+TimeEstimate estimate_beff(const BeffParams& p, const MachineSpeed& s) {
+  const int ranks = std::max(1, p.layout.size);
+  const int random = ranks > 1 ? p.random_rings : 0;
+  const double rings = 1 + random + (ranks >= 3 ? 1 : 0);
+  const double methods = static_cast<double>(p.methods.size());
+  // A loaded machine stretches every run of exchanges alike (the probe's mean run over its fastest).
+  const double stretch = std::max(1.0, s.exchange_stretch);
+  double per_ring = 0;
+  for (std::uint64_t L : p.sizes_bytes) {
+    const double bytes = static_cast<double>(L);
+    const double exchange = s.rank_exchange_seconds + 2 * bytes / s.thread_memory_Bps;
+    const double target = kCalibrationMargin * p.min_time_seconds;
+    const double sample = std::max(target, exchange) * stretch;
+    const double steps = 1 + std::ceil(std::log(std::max(1.0, target / exchange)) / std::log(kMaxGrowth));
+    const double calibration = kCalibrationShare * sample + steps * 2 * s.rank_barrier_seconds;
+    const double stamping = 4 * bytes / s.thread_memory_Bps;
+    per_ring += methods * (calibration + p.reps * (sample + s.rank_barrier_seconds + stamping) +
+                           kUntimedExchanges * exchange * stretch) +
+                kReductionsPerSize * s.rank_barrier_seconds;
+  }
+  const double touch = 4 * static_cast<double>(p.max_message_bytes()) / s.first_touch_Bps;
+  TimeEstimate e;
+  e.seconds = rings * per_ring + touch;
+  char terms[320];
+  std::snprintf(terms, sizeof terms,
+                "%g rings x %zu sizes x %zu methods x (calibration + %d reps of >= %g s), %s per ring; probed "
+                "8-byte exchange %.3g us, runs of them %.2fx their fastest",
+                rings, p.sizes_bytes.size(), p.methods.size(), p.reps, p.min_time_seconds,
+                duration_text(per_ring).c_str(), s.rank_exchange_seconds * 1e6, stretch);
+  e.terms = terms;
+  return e;
+}
+
+}  // namespace bws::beff

@@ -1,0 +1,216 @@
+#include "pmbw/PmbwEstimate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "core/Errors.hpp"
+#include "core/Sizes.hpp"
+#include "pmbw/PmbwSizes.hpp"
+
+namespace bws::pmbw {
+namespace {
+
+constexpr double kTargetOverMinimum = 1.5;        // PmbwMeasure.cpp: samples aim at 1.5 x min-time
+constexpr double kFirstWorkBytes = double(1ull << 30);  // PmbwMeasure.cpp: calibration starts at 1 GiB per thread
+constexpr double kRecalibratedShare = 0.25;       // later points: about one in four samples once more
+constexpr double kCacheOverMemory = 4;            // a cache streams ~4x as fast as memory (one thread)
+constexpr double kCachedAccessSeconds = 2e-9;     // one dependent load that hits a cache
+constexpr double kCachedSwapSeconds = 4e-9;       // one Sattolo step in a cache (generator, swap)
+constexpr double kMemorySwapShare = 0.5;          // Sattolo's swaps overlap: half a dependent load each
+constexpr double kCacheLineBytes = 64;
+constexpr double kSyncsPerSample = 3;             // Team::run and its two barriers
+
+struct PointTimes {
+  double pass = 0;     // one repeat over a thread's area
+  double prepare = 0;  // the Perm cycle
+};
+
+PointTimes point_times(const PmbwRoutine& r, std::uint64_t size, int threads, const PmbwParams& p,
+                       const MachineSpeed& s) {
+  const PmbwThreadLayout l = thread_layout(size, threads, r.block_bytes());
+  const double t = threads;
+  const bool in_memory = static_cast<double>(l.test_bytes) > static_cast<double>(p.llc_bytes);
+  // A thread's share of the memory: alone it gets its own rate; together at most the rank's.
+  const double thread_Bps = std::min(s.thread_memory_Bps, s.memory_Bps / t);
+  PointTimes times;
+  const double bytes = static_cast<double>(l.thread_bytes);
+  if (r.access == PmbwAccess::Scan) {
+    times.pass = bytes / (in_memory ? thread_Bps : kCacheOverMemory * s.thread_memory_Bps);
+  } else {
+    const double steps = bytes / 8;
+    // Each step loads a line; the threads together cannot load lines faster than the memory streams them.
+    const double step = in_memory ? std::max(s.random_access_seconds, t * kCacheLineBytes / s.memory_Bps)
+                                  : kCachedAccessSeconds;
+    times.pass = steps * step;
+    times.prepare = steps * (in_memory ? kMemorySwapShare * s.random_access_seconds : kCachedSwapSeconds);
+  }
+  return times;
+}
+
+std::string thread_counts_text(const std::vector<int>& counts) {
+  if (counts.size() <= 3) {
+    std::string text;
+    for (int c : counts) text += (text.empty() ? "" : ",") + std::to_string(c);
+    return text;
+  }
+  return std::to_string(counts.size()) + " counts " + std::to_string(counts.front()) + ".." +
+         std::to_string(counts.back());
+}
+
+// The refusal's advice: the samples or the minimum time that would fit
+// with the rest as given, else which options to leave alone.
+std::string what_would_fit(const PmbwParams& given, const PmbwFreedom& f, const MachineSpeed& s, double budget) {
+  PmbwParams p = given;
+  for (p.samples = given.samples - 1; p.samples >= 1; --p.samples)
+    if (estimate_pmbw(p, s).seconds <= budget) return "--pmbw.reps " + std::to_string(p.samples);
+  p = given;
+  for (double t : {0.5, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001}) {
+    if (t >= given.min_time_seconds) continue;
+    p.min_time_seconds = t;
+    if (estimate_pmbw(p, s).seconds <= budget) {
+      char text[48];
+      std::snprintf(text, sizeof text, "--pmbw.min-time %g", t);
+      return text;
+    }
+  }
+  std::string fixed;
+  if (!f.threads) fixed += "--pmbw.threads";
+  if (!f.sizes) fixed += std::string(fixed.empty() ? "" : ", ") + "--pmbw.min-bytes/--pmbw.max-bytes";
+  if (!f.min_time) fixed += std::string(fixed.empty() ? "" : ", ") + "--pmbw.min-time";
+  if (!f.samples) fixed += std::string(fixed.empty() ? "" : ", ") + "--pmbw.reps";
+  return fixed.empty() ? "fewer --pmbw.routines" : "fewer --pmbw.routines, or leave " + fixed + " at the default";
+}
+
+}  // namespace
+
+TimeEstimate estimate_pmbw(const PmbwParams& p, const MachineSpeed& s) {
+  const double target = kTargetOverMinimum * p.min_time_seconds;
+  const double sync = kSyncsPerSample * s.thread_sync_seconds;
+  double sampling = 0, calibrating = 0, preparing = 0;
+  for (int threads : p.thread_counts)
+    for (const PmbwRoutine* r : p.routines)
+      for (std::size_t i = 0; i < p.sizes.size(); ++i) {
+        const PointTimes t = point_times(*r, p.sizes[i], threads, p, s);
+        const double sample = std::max(target, t.pass) + sync;
+        sampling += p.samples * sample;
+        preparing += t.prepare;
+        if (i == 0) {
+          // The first sample does 1 GiB of work per thread at this size; when that is shorter than the
+          // minimum it is dropped and the next one aims at the target, else it is kept (as it lasted).
+          const double thread_bytes = double(thread_layout(p.sizes[i], threads, r->block_bytes()).thread_bytes);
+          const double first = std::max(1.0, std::ceil(kFirstWorkBytes / thread_bytes)) * t.pass + sync;
+          calibrating += first < p.min_time_seconds ? first : std::max(0.0, first - sample);
+        } else {
+          calibrating += kRecalibratedShare * sample;
+        }
+      }
+  // First touch of the buffer (pages mapped as they are written).
+  const double touch = static_cast<double>(p.buffer_bytes) / s.first_touch_Bps;
+  const std::size_t points = p.thread_counts.size() * p.routines.size() * p.sizes.size();
+  TimeEstimate e;
+  e.seconds = touch + sampling + calibrating + preparing;
+  char terms[320];
+  std::snprintf(terms, sizeof terms,
+                "%zu points (%zu routines x %zu thread counts x %zu sizes) x %d samples of >= %g s: %s sampling + "
+                "%s calibrating + %s writing Perm cycles + %s first touch",
+                points, p.routines.size(), p.thread_counts.size(), p.sizes.size(), p.samples, p.min_time_seconds,
+                duration_text(sampling).c_str(), duration_text(calibrating).c_str(), duration_text(preparing).c_str(),
+                duration_text(touch).c_str());
+  e.terms = terms;
+  return e;
+}
+
+std::vector<std::uint64_t> log_even_sizes(const std::vector<std::uint64_t>& sizes, std::size_t count) {
+  if (count >= sizes.size() || sizes.size() < 2) return sizes;
+  count = std::max<std::size_t>(count, 2);
+  const double lo = std::log(static_cast<double>(sizes.front())), hi = std::log(static_cast<double>(sizes.back()));
+  std::vector<std::uint64_t> out;
+  std::size_t next = 0;  // the first table index not yet passed
+  for (std::size_t k = 0; k < count; ++k) {
+    const double want = lo + (hi - lo) * static_cast<double>(k) / static_cast<double>(count - 1);
+    // The table's size nearest to exp(want) (in log), at or after `next`.
+    std::size_t best = next;
+    for (std::size_t i = next; i < sizes.size(); ++i)
+      if (std::abs(std::log(static_cast<double>(sizes[i])) - want) <
+          std::abs(std::log(static_cast<double>(sizes[best])) - want))
+        best = i;
+    // Leave room for the sizes still to come.
+    best = std::min(best, sizes.size() - (count - k));
+    out.push_back(sizes[best]);
+    next = best + 1;
+  }
+  return out;
+}
+
+std::string fit_pmbw_to_budget(PmbwParams& p, const PmbwFreedom& f, const MachineSpeed& s, double budget) {
+  if (budget <= 0) return "";
+  auto fits = [&] {
+    p.buffer_bytes = pmbw_buffer_bytes(p);
+    return estimate_pmbw(p, s).seconds <= budget;
+  };
+  if (fits()) return "";
+  const PmbwParams given = p;
+  const std::vector<std::uint64_t> table = p.sizes;
+  std::vector<std::string> changes;
+  // 1. Thread counts 1, 2, 4 .. P.
+  if (f.threads && p.thread_counts.size() > 2) {
+    std::vector<int> counts;
+    for (int n = 1; n < p.threads; n *= 2) counts.push_back(n);
+    counts.push_back(p.threads);
+    if (counts.size() < p.thread_counts.size()) p.thread_counts = counts;
+  }
+  // 2. The largest size: the first of the table at or above `multiple` x the LLC (a point in memory stays).
+  std::vector<std::uint64_t> sizes = table;
+  auto cap_sizes = [&](std::uint64_t multiple) {
+    if (!f.max_size || !f.sizes || p.llc_bytes == 0) return;
+    const std::uint64_t enough = multiple * p.llc_bytes;
+    auto first = std::find_if(sizes.begin(), sizes.end(), [&](std::uint64_t b) { return b >= enough; });
+    if (first != sizes.end() && first + 1 != sizes.end()) sizes.erase(first + 1, sizes.end());
+    p.sizes = log_even_sizes(sizes, p.sizes.size());
+  };
+  if (!fits()) cap_sizes(kQuickLlcMultiple);
+  // 3. A shorter minimum time.
+  if (!fits() && f.min_time)
+    for (double t : {0.5, 0.2, 0.1, 0.05, 0.02, kFitMinTimeFloorSeconds}) {
+      if (t >= p.min_time_seconds) continue;
+      p.min_time_seconds = t;
+      if (fits()) break;
+    }
+  // 4. Fewer sizes, log-evenly; 5. fewer samples; 6. the largest size
+  // down to 2x the LLC; 7. one sample; 8. fewer sizes again.
+  auto fewer_sizes = [&](std::size_t floor) {
+    if (!f.sizes) return;
+    for (std::size_t n = p.sizes.size(); n > floor && !fits();) p.sizes = log_even_sizes(sizes, --n);
+  };
+  auto fewer_samples = [&](int floor) {
+    if (f.samples)
+      while (p.samples > floor && !fits()) --p.samples;
+  };
+  if (!fits()) fewer_sizes(kFitSizesFloor);
+  if (!fits()) fewer_samples(2);
+  if (!fits()) cap_sizes(2);
+  if (!fits()) fewer_samples(1);
+  if (!fits()) fewer_sizes(kFitSizesLastFloor);
+  fits();  // the buffer of the plan as it now is
+  if (estimate_pmbw(p, s).seconds > budget) throw UsageError(over_budget_message("pmbw", estimate_pmbw(given, s), budget,
+                                                                     what_would_fit(given, f, s, budget)));
+  if (p.thread_counts != given.thread_counts)
+    changes.push_back("threads " + thread_counts_text(given.thread_counts) + " -> " + thread_counts_text(p.thread_counts));
+  if (p.sizes != given.sizes)
+    changes.push_back("sizes " + std::to_string(given.sizes.size()) + " up to " +
+                      format_bytes(static_cast<double>(given.sizes.back())) + " -> " + std::to_string(p.sizes.size()) +
+                      " up to " + format_bytes(static_cast<double>(p.sizes.back())));
+  if (p.min_time_seconds != given.min_time_seconds) {
+    char text[64];
+    std::snprintf(text, sizeof text, "min-time %g -> %g s", given.min_time_seconds, p.min_time_seconds);
+    changes.push_back(text);
+  }
+  if (p.samples != given.samples)
+    changes.push_back("reps " + std::to_string(given.samples) + " -> " + std::to_string(p.samples));
+  std::string text;
+  for (const std::string& c : changes) text += (text.empty() ? "" : ", ") + c;
+  return text;
+}
+
+}  // namespace bws::pmbw

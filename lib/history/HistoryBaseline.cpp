@@ -5,6 +5,10 @@
 // -k x 1.4826 x MAD / median (a robust standard deviation, in fractions of
 // the target), never tighter than kSpreadFloor: a metric that hardly varies
 // would otherwise flag a node for a 1 % dip. The good side stays open.
+// Values the survey itself flagged are left out: a reference describes a
+// healthy node, and a node known to be slow in the window would widen the
+// spread until it passed its own reference (a 4x slow node inside a
+// 77 % bound, on a loaded machine).
 #include <unistd.h>
 
 #include <algorithm>
@@ -131,6 +135,10 @@ int run_baseline(const CommandArgs& args, std::ostream& out) {
       const std::int64_t survey_id = index.surveys[s].id;
       std::set<std::int64_t> taken;
       for (const CohortValue& v : read_survey_metric(statement, survey_id, metric_id)) {
+        if (v.flagged) {
+          host_cohort.emplace(v.host_id, v.cohort_id);
+          continue;
+        }
         Pool& pool = pools[{v.cohort_id, metric_id}];
         if (!pool.surveys.count(survey_id) && pool.surveys.size() >= static_cast<std::size_t>(window)) continue;
         pool.surveys.insert(survey_id);
@@ -167,7 +175,8 @@ int run_baseline(const CommandArgs& args, std::ostream& out) {
   text << "# bwsurvey reference file (bwsurvey --reference), written by 'bwreport history baseline'\n"
        << "# archive: " << printable_text(path, 300) << "\n"
        << "# written: " << utc_now_iso8601() << "\n"
-       << "# window: the " << window << " most recent complete surveys with valid values, per cohort and metric\n"
+       << "# window: the " << window << " most recent complete surveys with valid values, per cohort and metric;\n"
+       << "# values a survey flagged (its /flags named the host and metric) are left out\n"
        << "# surveys used: " << surveys_used.size();
   if (!surveys_used.empty()) {
     std::string ids;

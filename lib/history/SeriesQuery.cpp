@@ -110,7 +110,7 @@ void for_each_node_series(SqliteDb& db, const ArchiveIndex& index, const std::ve
 
 SqliteStatement prepare_survey_metric(SqliteDb& db) {
   return db.prepare(
-      "SELECT cohort_id, host_id, value FROM node_values "
+      "SELECT cohort_id, host_id, value, flagged FROM node_values "
       "WHERE survey_id = ?1 AND metric_id = ?2 AND valid = 1 AND value IS NOT NULL");
 }
 
@@ -120,7 +120,8 @@ std::vector<CohortValue> read_survey_metric(SqliteStatement& statement, std::int
   statement.bind(1, survey_id).bind(2, metric_id);
   std::vector<CohortValue> values;
   while (statement.step())
-    values.push_back({statement.column_int64(0), statement.column_int64(1), statement.column_double(2)});
+    values.push_back({statement.column_int64(0), statement.column_int64(1), statement.column_double(2),
+                      statement.column_int64(3) != 0});
   return values;
 }
 

@@ -88,6 +88,7 @@ struct CohortValue {
   std::int64_t cohort_id = 0;
   std::int64_t host_id = 0;
   double value = 0;
+  bool flagged = false;  // the survey's /flags named this host and metric
 };
 std::vector<CohortValue> read_survey_metric(SqliteStatement& statement, std::int64_t survey_id,
                                             std::int64_t metric_id);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The history archive end to end on pretend nodes: ten quick STREAM surveys
-# of four nodes, n3 made slow (its kernels take 4x as long,
+# of four nodes, n3 made slow (its kernels take 20x as long,
 # BWSURVEY_SLOW_HOST) from the sixth on, go into an archive; `bwreport
 # history changes` names n3 and the sixth survey's start, and nothing else;
 # `bwreport history baseline` writes a reference file that the next survey
@@ -8,7 +8,10 @@
 # Four nodes share two cores: each node's Triad moves from survey to survey
 # (56-60 GB/s measured beside compiles, more beside a CPU hog: docs/
 # PERFORMANCE.md, "History on pretend nodes"); --min-change 0.3 keeps such
-# moves out, and a 4x slowdown (-75 %) is far beyond it.
+# moves out, and a 20x slowdown (-95 %) is far beyond it. The baseline's
+# bound is learned from that noise (beside a second CI run: up to 77 %
+# with n3's own slow values in, 46 % without), but never wider than 90 %:
+# -95 % fails its reference on any machine, -75 % (4x) did not always.
 stream_elements=4M
 . "$(dirname "$0")/common.sh"
 start_cluster 4
@@ -18,7 +21,7 @@ export BWS_RETEST=0 BWS_HISTORY=$archive
 survey_options=("${quick_options[@]}" --tests stream --stream.reps 10)
 files=()
 for i in $(seq 1 10); do
-  if [ "$i" -ge 6 ]; then export BWSURVEY_SLOW_HOST=n3:4; fi
+  if [ "$i" -ge 6 ]; then export BWSURVEY_SLOW_HOST=n3:20; fi
   run_job --nodes=4 "$repo/jobs/survey.sbatch" "${survey_options[@]}"
   [ "$job_exit" = 0 ] || { echo "survey $i: exit code $job_exit, expected 0"; exit 1; }
   files+=("$work/survey-$job_id.h5")
@@ -42,7 +45,7 @@ assert rows, "no change found"
 for r in rows:
     assert r["host"] == "n3", f"a change on {r['host']}: {r}"
     assert r["changed_utc"] == sys.argv[2], f"change dated {r['changed_utc']}, expected {sys.argv[2]}"
-    assert float(r["change_percent"]) < -50, f"n3's change {r['change_percent']} %, expected about -75"
+    assert float(r["change_percent"]) < -50, f"n3's change {r['change_percent']} %, expected about -95"
 print(f"history changes: {len(rows)} row(s), all n3 at {sys.argv[2]}")
 PY
 "$bwreport" history show "$archive" --node n3 | tee "$work/show.txt"

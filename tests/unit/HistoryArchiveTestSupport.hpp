@@ -33,13 +33,13 @@ class ArchiveBuilder {
   std::string utc(std::int64_t survey_id) const { return utc_.at(survey_id); }
   void value(std::int64_t survey_id, const std::string& host, const std::string& metric, double v,
              const std::string& cohort = "c1", const std::string& unit = "B/s", bool higher_is_better = true,
-             bool valid = true) {
+             bool valid = true, bool flagged = false) {
     auto st = db_.prepare(
         "INSERT INTO node_values(survey_id, host_id, metric_id, value, cohort_id, valid, flagged) "
-        "VALUES(?1, ?2, ?3, ?4, ?5, ?6, 0)");
+        "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)");
     st.bind(1, survey_id).bind(2, id_of("hosts", host, hosts_)).bind(3, metric_id(metric, unit, higher_is_better));
     if (valid) st.bind(4, v); else st.bind_null(4);
-    st.bind(5, id_of("cohorts", cohort, cohorts_)).bind(6, valid ? 1 : 0);
+    st.bind(5, id_of("cohorts", cohort, cohorts_)).bind(6, valid ? 1 : 0).bind(7, flagged ? 1 : 0);
     st.step();
   }
   void begin() { db_.exec("BEGIN"); }

@@ -115,6 +115,40 @@ TEST_F(HistoryBaseline, TargetsAreTheWindowsMediansAndTheFileParses) {
   EXPECT_TRUE(rows[2].passed);
 }
 
+// A node its own surveys flagged (a04, 4x slow in every survey of the
+// window) is no part of the healthy reference: counted in, its values would
+// pull the median down and widen the spread until it passed its own bound.
+TEST_F(HistoryBaseline, ValuesTheSurveyFlaggedAreLeftOut) {
+  const std::string path = file("flagged.db");
+  {
+    ArchiveBuilder b(path);
+    b.begin();
+    for (std::int64_t id = 1; id <= 3; ++id) {
+      b.survey(id, static_cast<int>(id));
+      for (int h = 1; h <= 3; ++h) b.value(id, "a0" + std::to_string(h), kTriad, (100.0 + h) * 1e9, "A");
+      b.value(id, "a04", kTriad, 25e9, "A", "B/s", true, true, /*flagged=*/true);
+    }
+    b.commit();
+  }
+  const std::string ref = file("ref.ini");
+  const test::CommandResult r = test::run_command(history::history_baseline_command(), {path, "--out", ref});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string text = read_text(ref);
+  EXPECT_NE(text.find("flagged"), std::string::npos) << text;  // the file says what it left out
+  const auto metrics = catalog::all_node_metrics();
+  const auto refs = model::parse_references(text, "ref.ini", metrics);
+  ASSERT_EQ(refs.size(), 1u) << text;
+  // The 9 healthy values 101, 102, 103 (x3): median 102 GB/s, MAD 1 GB/s,
+  // bound 4 x 1.4826 x 1 / 102 = 0.0581. With a04's three 25s counted the
+  // median would be 101.5.
+  EXPECT_NEAR(refs[0].target, 102e9, 1e4);
+  EXPECT_DOUBLE_EQ(refs[0].lower_fraction, -0.0581);
+  const auto rows = model::check_references(refs, metrics, {triads({{"a01", 101e9}, {"a04", 25e9}})});
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_TRUE(rows[0].passed);
+  EXPECT_FALSE(rows[1].passed);
+}
+
 TEST_F(HistoryBaseline, OneCohortIsStarAndAPrefixSharedWithAnotherIsPerHost) {
   const std::string path = file("b.db");
   {

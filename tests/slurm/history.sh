@@ -10,7 +10,7 @@
 # PERFORMANCE.md, "History on pretend nodes"); --min-change 0.3 keeps such
 # moves out, and a 20x slowdown (-95 %) is far beyond it. The baseline's
 # bound is learned from that noise (beside a second CI run: up to 77 %
-# with n3's own slow values in, 46 % without), but never wider than 90 %:
+# with n3's own slow values in, 61 % without), but never wider than 90 %:
 # -95 % fails its reference on any machine, -75 % (4x) did not always.
 stream_elements=4M
 . "$(dirname "$0")/common.sh"

@@ -33,6 +33,7 @@ void print_usage(std::ostream& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  bws::guard_terminal_streams();  // no control byte from any text reaches the terminal
   const std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
     print_usage(args.empty() ? std::cerr : std::cout);

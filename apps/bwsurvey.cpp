@@ -6,6 +6,7 @@
 
 #include "catalog/Registry.hpp"
 #include "core/Errors.hpp"
+#include "core/PrintableText.hpp"
 #include "core/IniFile.hpp"
 #include "report/VersionText.hpp"
 #include "run/CommandLine.hpp"
@@ -30,6 +31,7 @@ void print_help() { std::cout << kUsage << "\n" << bws::run::survey_options() <<
 }  // namespace
 
 int main(int argc, char** argv) {
+  bws::guard_terminal_streams();  // no control byte from any text reaches the terminal
   // --version and a lone --help need no MPI: answered before it starts.
   if (bws::run::asks_for_version(argc, argv) || bws::run::asks_for_help_only(argc, argv)) {
     if (bws::run::first_launched_rank()) {

@@ -1,6 +1,8 @@
 #include "core/PrintableText.hpp"
 
 #include <cstdio>
+#include <iostream>
+#include <streambuf>
 
 #include "core/Table.hpp"
 
@@ -54,13 +56,17 @@ std::string escaped(unsigned char c) {
 
 }  // namespace
 
-std::string printable_text(std::string_view text, std::size_t max_bytes) {
+namespace {
+
+// printable_text's loop; `keep` says which control bytes pass as they are.
+std::string escape_text(std::string_view text, std::size_t max_bytes, bool (*keep)(unsigned char)) {
   std::string out;
   out.reserve(text.size() < 256 ? text.size() : 256);
   static constexpr std::string_view kCut = "...";
   for (std::size_t i = 0; i < text.size();) {
     const std::size_t length = utf8_sequence_length(text, i);
-    const bool plain = length > 1 || (length == 1 && !is_control(static_cast<unsigned char>(text[i])));
+    const auto lead = static_cast<unsigned char>(text[i]);
+    const bool plain = length > 1 || (length == 1 && (!is_control(lead) || keep(lead)));
     const std::string piece = plain ? std::string(text.substr(i, length)) : escaped(static_cast<unsigned char>(text[i]));
     if (max_bytes != kPrintableUnlimited && out.size() + piece.size() > max_bytes) {
       // Room for the "..." marker: drop whole pieces from the end if needed.
@@ -75,6 +81,59 @@ std::string printable_text(std::string_view text, std::size_t max_bytes) {
     i += plain ? length : 1;
   }
   return out;
+}
+
+bool keep_none(unsigned char) { return false; }
+bool keep_line_breaks(unsigned char c) { return c == '\n' || c == '\t'; }
+
+// The filter on standard output and error: whole lines pass through
+// terminal_text (a UTF-8 character split across two writes stays whole).
+class TerminalStreambuf : public std::streambuf {
+ public:
+  explicit TerminalStreambuf(std::streambuf* target) : target_(target) {}
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+    pending_ += traits_type::to_char_type(c);
+    if (c == '\n' || pending_.size() >= kMaxPendingBytes) emit();
+    return c;
+  }
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    for (std::streamsize i = 0; i < n; ++i) overflow(traits_type::to_int_type(s[i]));
+    return n;
+  }
+  int sync() override {
+    emit();
+    return target_->pubsync();
+  }
+
+ private:
+  static constexpr std::size_t kMaxPendingBytes = 1 << 16;
+  void emit() {
+    if (pending_.empty()) return;
+    const std::string text = terminal_text(pending_);
+    target_->sputn(text.data(), static_cast<std::streamsize>(text.size()));
+    pending_.clear();
+  }
+  std::streambuf* target_;
+  std::string pending_;
+};
+
+}  // namespace
+
+std::string printable_text(std::string_view text, std::size_t max_bytes) {
+  return escape_text(text, max_bytes, keep_none);
+}
+
+std::string terminal_text(std::string_view text) { return escape_text(text, kPrintableUnlimited, keep_line_breaks); }
+
+void guard_terminal_streams() {
+  // Never destroyed: the streams flush at exit, after static objects go.
+  static auto* const out = new TerminalStreambuf(std::cout.rdbuf());
+  static auto* const err = new TerminalStreambuf(std::cerr.rdbuf());
+  std::cout.rdbuf(out);
+  std::cerr.rdbuf(err);
 }
 
 Table with_printable_text(Table table) {

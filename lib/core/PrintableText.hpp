@@ -23,6 +23,17 @@ std::string printable_text(std::string_view text, std::size_t max_bytes = kPrint
 class Table;
 Table with_printable_text(Table table);
 
+// printable_text that keeps line breaks and tabs: what may reach a terminal
+// as a whole text (a summary, a table), not as a one-line field.
+std::string terminal_text(std::string_view text);
+
+// Every byte bwsurvey and bwreport write to standard output and error passes
+// terminal_text from here on (whole lines, flushed as before): whatever a
+// printer forgot to escape, no escape sequence or other control byte
+// reaches the terminal. Called first in main(). Fields that must stay on one
+// line (a host name in a table row) still go through printable_text.
+void guard_terminal_streams();
+
 // True when printable_text would change nothing (no control character, valid UTF-8).
 bool is_printable_text(std::string_view text);
 

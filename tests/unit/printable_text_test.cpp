@@ -1,6 +1,14 @@
 // The one helper every printer of text from a file uses,
 // and a file table's typed access: expected texts written out by hand.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+
 #include <gtest/gtest.h>
+
+#include "TestSupport.hpp"
 
 #include "core/Errors.hpp"
 #include "core/PrintableText.hpp"
@@ -61,4 +69,30 @@ TEST(FileTable, WithPrintableTextEscapesEveryTextCell) {
   const bws::Table shown = bws::with_printable_text(t);
   EXPECT_EQ(shown.get_string(0, "host"), "n1\\x1b");
   EXPECT_EQ(shown.get_double(0, "value"), 2.5);
+}
+
+TEST(TerminalText, KeepsLinesAndTabsAndEscapesEverythingElse) {
+  EXPECT_EQ(bws::terminal_text("a\tb\nc\x1b[2J\r\xff\n"), "a\tb\nc\\x1b[2J\\r\\xff\n");
+  EXPECT_EQ(bws::terminal_text("gr\xc3\xbc\xc3\x9f"), "gr\xc3\xbc\xc3\x9f");  // UTF-8 stays
+}
+
+// The filter on the standard streams, run in a child so this process's
+// streams stay as they are: what a printer forgot to escape is escaped,
+// text written in pieces comes out as one line, and the last line without a
+// line break still comes out at exit.
+TEST(TerminalText, TheGuardedStreamsEscapeWhateverIsPrinted) {
+  const std::string out = ::testing::TempDir() + "guarded-stdout.txt";
+  std::fflush(nullptr);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    if (!std::freopen(out.c_str(), "w", stdout)) std::_Exit(3);
+    bws::guard_terminal_streams();
+    std::cout << "host \x1b]0;owned\x07 " << "gr\xc3\xbc\xc3\x9f\n" << "last";
+    std::exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  EXPECT_EQ(bws::test::slurp(out), "host \\x1b]0;owned\\x07 gr\xc3\xbc\xc3\x9f\nlast");
 }

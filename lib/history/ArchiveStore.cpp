@@ -62,7 +62,8 @@ void require_archive_version(SqliteDb& db) {
   }
   if (version != std::to_string(kArchiveSchemaVersion))
     throw UsageError(where + " has schema version '" + printable_text(version, 20) + "'; this bwreport reads version " +
-                     std::to_string(kArchiveSchemaVersion));
+                     std::to_string(kArchiveSchemaVersion) +
+                     "; it is left as it is: use the bwreport of the bwsurvey release that wrote it");
 }
 
 void prepare_archive(SqliteDb& db) {

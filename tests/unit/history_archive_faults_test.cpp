@@ -2,8 +2,8 @@
 // pages (every page in turn) is refused with exit 2 and leaves the copy byte
 // for byte; `add` killed before each of its file operations (the
 // BWSURVEY_HISTORY_EXIT_AT hook, a test build only) leaves the old or the
-// new archive, and show, changes and baseline read it at once (they roll
-// the journal back), never calling it foreign.
+// new archive, and show, changes, baseline and plot --history's table read
+// it at once (they roll the journal back), never calling it foreign.
 #include <fcntl.h>
 #include <sqlite3.h>
 #include <sys/wait.h>
@@ -234,6 +234,11 @@ TEST_F(HistoryArchiveFaults, AddKilledAtAnyInstantLeavesTheOldOrTheNewArchiveAnd
         EXPECT_EQ(static_cast<std::size_t>(std::count(r.out.begin(), r.out.end(), '\n')), 2 + ids.size()) << r.out;
       }
     }
+    // bwreport plot --history's table, from the same state.
+    copy_with_journal(killed, file("r.db"));
+    EXPECT_NO_THROW(bws::history::write_history_changes_tsv(file("r.db"), {"n1", "n2"}, file("changes.tsv")))
+        << "kill at " << n;
+    EXPECT_EQ(bytes_of(file("changes.tsv")).rfind(bws::history::kChangesTsvHeader, 0), 0u) << "kill at " << n;
   }
   RecordProperty("kill_points", kills);
   RecordProperty("hot_journals", hot_journals);

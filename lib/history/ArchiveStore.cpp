@@ -1,5 +1,7 @@
 #include "history/ArchiveStore.hpp"
 
+#include <sqlite3.h>
+
 #include <algorithm>
 #include <map>
 #include <tuple>
@@ -51,26 +53,25 @@ void require_archive_version(SqliteDb& db) {
   try {
     SqliteStatement q = db.prepare("SELECT value FROM archive_info WHERE key = 'schema_version'");
     if (q.step()) version = q.column_text(0);
-  } catch (const RuntimeFailure& e) {
-    throw UsageError(where + " is not a bwsurvey history archive (" + printable_text(e.what(), 200) +
-                     "); give a file made by 'bwreport history add' or a new path");
+  } catch (const SqliteError& e) {
+    // Only a database without the table is another program's: a locked
+    // or unreadable archive is not called foreign.
+    if (e.primary_code() != SQLITE_ERROR) throw;
+    throw UsageError(where + " is an SQLite database but not a bwsurvey history archive (no archive_info table); "
+                     "it is left as it is; give a history archive made by 'bwreport history add'");
   }
   if (version != std::to_string(kArchiveSchemaVersion))
     throw UsageError(where + " has schema version '" + printable_text(version, 20) + "'; this bwreport reads version " +
-                     std::to_string(kArchiveSchemaVersion));
+                     std::to_string(kArchiveSchemaVersion) +
+                     "; it is left as it is: use the bwreport of the bwsurvey release that wrote it");
 }
 
 void prepare_archive(SqliteDb& db) {
-  bool empty = false;
-  try {
-    SqliteStatement q = db.prepare("SELECT count(*) FROM sqlite_master");
-    q.step();
-    empty = q.column_int64(0) == 0;
-  } catch (const RuntimeFailure& e) {
-    throw UsageError("archive '" + printable_text(db.path(), 200) + "' is not an SQLite database (" +
-                     printable_text(e.what(), 200) + "); give a file made by 'bwreport history add' or a new path");
-  }
-  if (!empty) return require_archive_version(db);
+  // A file that is not SQLite, or damaged, fails here with a UsageError
+  // that says so (Sqlite.cpp); history add has checked it before.
+  SqliteStatement q = db.prepare("SELECT count(*) FROM sqlite_master");
+  q.step();
+  if (q.column_int64(0) != 0) return require_archive_version(db);
   db.exec(kArchiveSchemaSql);
   db.prepare("INSERT INTO archive_info(key, value) VALUES('schema_version', ?1)")
       .bind(1, std::to_string(kArchiveSchemaVersion))

@@ -1,14 +1,17 @@
 // `bwreport history add ARCHIVE FILE... [--partial]`: indexes survey files
 // into the archive. Every file is read and checked before the archive is
 // opened, and all of one call's surveys go in one transaction: a bad file
-// leaves the archive as it was (not even created), never half a survey.
-#include <filesystem>
+// leaves the archive as it was (not even created), never half a survey. An
+// archive that is damaged (PRAGMA quick_check) is refused before a byte is
+// written (ArchiveAccess.hpp).
 #include <ostream>
 #include <set>
 
 #include "core/Errors.hpp"
+#include "core/FileGuard.hpp"
 #include "core/PrintableText.hpp"
 #include "core/Timestamps.hpp"
+#include "history/ArchiveAccess.hpp"
 #include "history/ArchiveStore.hpp"
 #include "history/HistoryCommands.hpp"
 
@@ -30,10 +33,12 @@ int run_add(const report::CommandArgs& args, std::ostream& out) {
   const bool partial = parsed.options["partial"].as<bool>();
   const std::string& archive = parsed.positional[0];
   const std::vector<std::string> files(parsed.positional.begin() + 1, parsed.positional.end());
-  report::refuse_output_over_input("history add", "ARCHIVE", archive, files);
+  require_archive_path(archive, true);
+  refuse_input_as_output("ARCHIVE", archive, files);  // a directory, a FIFO, a device: refused before anything is read
 
   std::vector<SurveyIndex> surveys;
   for (const std::string& file : files) {
+    require_regular_input("FILE", file);  // a FIFO would block HDF5's open; a device is never touched
     SurveyIndex index = read_survey_index(file);
     if (!index.survey.incomplete_reason.empty() && !partial)
       throw UsageError("'" + printable_text(file, 200) + "' is not a complete survey (" +
@@ -41,12 +46,13 @@ int run_add(const report::CommandArgs& args, std::ostream& out) {
     surveys.push_back(std::move(index));
   }
 
-  std::error_code ec;
-  const bool existing_archive = std::filesystem::file_size(archive, ec) > 0 && !ec;
-  SqliteDb db(archive, SqliteDb::Mode::kReadWriteCreate);
-  if (existing_archive) require_archive_version(db);  // before any write: a foreign file stays untouched
+  SqliteDb db = open_archive_to_add(archive);
   tune_for_bulk_insert(db);
+  // The write lock first, then the checks: no other add changes the file
+  // between the check and the write, and a refusal rolls back an empty
+  // transaction (a foreign or damaged file stays byte for byte as it was).
   SqliteTransaction transaction(db);
+  check_archive_before_add(db);
   prepare_archive(db);
   const std::string added_utc = utc_now_iso8601();
   std::vector<std::string> lines;

@@ -9,13 +9,9 @@
 // healthy node, and a node known to be slow in the window would widen the
 // spread until it passed its own reference (a 4x slow node inside a
 // 77 % bound, on a loaded machine).
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <ostream>
 #include <set>
@@ -23,10 +19,12 @@
 
 #include "catalog/Registry.hpp"
 #include "core/Errors.hpp"
+#include "core/FileGuard.hpp"
 #include "core/OptionText.hpp"
 #include "core/PrintableText.hpp"
 #include "core/SampleStats.hpp"
 #include "core/Timestamps.hpp"
+#include "history/ArchiveAccess.hpp"
 #include "history/HistoryCommands.hpp"
 #include "history/SeriesQuery.hpp"
 #include "model/References.hpp"
@@ -112,9 +110,12 @@ int run_baseline(const CommandArgs& args, std::ostream& out) {
   const double k = parsed.options["k"].as<double>();
   if (!std::isfinite(k) || k <= 0 || k > 100)
     throw UsageError("bwreport history baseline: --k " + format("%g", k) + ": allowed: > 0 to 100");
-  report::refuse_output_over_input("history baseline", "--out", out_path, {path});
+  // Checked before the archive is read; replaced as documented (no
+  // --force): a text file of ours, never the archive, a link or a device.
+  const OutputRules out_rules{"bwreport history baseline: --out", true, {path}, OwnFile::Text};
+  check_output_file(out_path, out_rules);
 
-  SqliteDb db(path, SqliteDb::Mode::kReadOnly);
+  SqliteDb db = open_archive_to_read(path);
   const ArchiveIndex index = read_archive_index(db);
   const std::vector<model::NodeMetric> known = catalog::all_node_metrics();
 
@@ -169,7 +170,12 @@ int run_baseline(const CommandArgs& args, std::ostream& out) {
                      "metric this bwsurvey knows in a complete survey (" + std::to_string(index.surveys.size()) +
                      " complete surveys); nothing to learn a reference from, no file written");
   std::map<std::int64_t, std::vector<std::string>> cohort_hosts;
-  for (const auto& [host, cohort] : host_cohort) cohort_hosts[cohort].push_back(index.hosts.at(host));
+  std::vector<std::string> unnamable;  // a name with control characters cannot be a section of the file
+  for (const auto& [host, cohort] : host_cohort) {
+    const std::string& name = index.hosts.at(host);
+    if (is_printable_text(name)) cohort_hosts[cohort].push_back(name);
+    else unnamable.push_back(name);
+  }
 
   std::ostringstream text;
   text << "# bwsurvey reference file (bwsurvey --reference), written by 'bwreport history baseline'\n"
@@ -187,7 +193,9 @@ int run_baseline(const CommandArgs& args, std::ostream& out) {
        << " x 1.4826 x MAD / median, " << format("%g", kSpreadFloor) << "), at most " << format("%g", kSpreadCap)
        << "; the good side is open (upper none for higher-is-better metrics, lower none for times)\n";
   for (const auto& [metric_id, why] : skipped)
-    text << "# left out: " << printable_text(index.metrics.at(metric_id).name, 128) << " (" << why << ")\n";
+    text << "# left out: " << printable_text(index.metrics.at(metric_id).name, 128) << " (" << printable_text(why, 200) << ")\n";
+  for (const std::string& name : unnamable)
+    text << "# left out host " << printable_text(name, 128) << " (control characters in its name)\n";
 
   std::size_t sections = 0, metric_lines = 0;
   for (auto& [cohort, cohort_lines] : lines) {
@@ -223,24 +231,9 @@ int run_baseline(const CommandArgs& args, std::ostream& out) {
   // What bwsurvey will read must parse: checked before the file is in place.
   model::parse_references(text.str(), "history baseline --out", known);
 
-  namespace fs = std::filesystem;
-  const std::string scratch = out_path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream file(scratch, std::ios::binary | std::ios::trunc);
-    file << text.str();
-    file.close();
-    if (!file) {
-      std::error_code ec;
-      fs::remove(scratch, ec);
-      throw RuntimeFailure("bwreport history baseline: --out: cannot write '" + printable_text(out_path, 200) + "'");
-    }
-  }
-  std::error_code ec;
-  fs::rename(scratch, out_path, ec);
-  if (ec) {
-    fs::remove(scratch, ec);
-    throw RuntimeFailure("bwreport history baseline: --out: cannot write '" + printable_text(out_path, 200) + "'");
-  }
+  AtomicFile file(out_path, out_rules);
+  file.write(text.str());
+  file.commit();
   out << "wrote " << printable_text(out_path, 200) << ": " << lines.size() << " cohorts, " << sections
       << " sections, " << metric_lines << " references from " << surveys_used.size() << " surveys\n";
   return 0;

@@ -17,6 +17,7 @@
 #include "core/OptionText.hpp"
 #include "core/PrintableText.hpp"
 #include "core/SampleStats.hpp"
+#include "history/ArchiveAccess.hpp"
 #include "history/HistoryCommands.hpp"
 #include "history/SeriesQuery.hpp"
 #include "model/ChangePoints.hpp"
@@ -165,9 +166,12 @@ void sort_changes(const ArchiveIndex& index, std::vector<Change>& changes) {
 void print_tsv(std::ostream& out, const ArchiveIndex& index, const std::vector<Change>& changes, const char* host_prefix) {
   for (const Change& c : changes) {
     const ArchiveSurvey& s = index.surveys[c.survey];
-    out << host_prefix << c.host << '\t' << c.metric << '\t' << s.started_utc << '\t' << s.id << '\t'
-        << number(c.change_fraction * 100) << '\t' << number(c.confidence) << '\t' << number(c.before) << '\t'
-        << number(c.after) << '\t' << c.unit << '\n';
+    // Names from the archive as printable text: a tab or a line break in a
+    // host name cannot add a column or a row.
+    out << host_prefix << printable_text(c.host) << '\t' << printable_text(c.metric) << '\t'
+        << printable_text(s.started_utc) << '\t' << s.id << '\t' << number(c.change_fraction * 100) << '\t'
+        << number(c.confidence) << '\t' << number(c.before) << '\t' << number(c.after) << '\t'
+        << printable_text(c.unit) << '\n';
   }
 }
 
@@ -181,9 +185,9 @@ void print_text(std::ostream& out, const ArchiveIndex& index, const std::vector<
     char pct[32], conf[32];
     std::snprintf(pct, sizeof pct, "%+.1f %%", c.change_fraction * 100);
     std::snprintf(conf, sizeof conf, "%.3f", c.confidence);
-    out << "  " << s.started_utc << "  " << what << printable_text(c.host, 128) << "  " << printable_text(c.metric, 128)
+    out << "  " << printable_text(s.started_utc, 40) << "  " << what << printable_text(c.host, 128) << "  " << printable_text(c.metric, 128)
         << "  " << pct << "  confidence " << conf << "  " << level_text(c.before, c.unit) << " -> "
-        << level_text(c.after, c.unit) << " " << unit_text(c.unit) << "  (survey " << s.id << ")\n";
+        << level_text(c.after, c.unit) << " " << printable_text(unit_text(c.unit), 40) << "  (survey " << s.id << ")\n";
   }
 }
 
@@ -202,7 +206,7 @@ int run_changes(const CommandArgs& args, std::ostream& out) {
   }
   const Options options = parse(parsed.options);
   const std::string& path = parsed.positional[0];
-  SqliteDb db(path, SqliteDb::Mode::kReadOnly);
+  SqliteDb db = open_archive_to_read(path);
   const ArchiveIndex index = read_archive_index(db);
 
   std::vector<std::int64_t> host_ids;

@@ -1,11 +1,16 @@
 // bwreport plot --history: `bwreport history changes ARCHIVE --format tsv
 // --node H...` for the survey's hosts, into the report's folder
-// (report/HistoryChangesHook.hpp).
-#include <cstdio>
-#include <fstream>
+// (report/HistoryChangesHook.hpp). The table is written through
+// core/FileGuard: never onto the archive (or a link, a device), replaced
+// only when it is a text file, renamed into place when complete.
+#include <sqlite3.h>
+
 #include <set>
 
 #include "core/Errors.hpp"
+#include "core/FileGuard.hpp"
+#include "core/PrintableText.hpp"
+#include "history/ArchiveAccess.hpp"
 #include "history/HistoryCommands.hpp"
 #include "history/Sqlite.hpp"
 
@@ -16,13 +21,16 @@ namespace {
 // --node` refuses a host it does not know, and a survey never added has
 // hosts the archive has not seen.
 std::vector<std::string> archived_hosts(const std::string& archive, const std::vector<std::string>& wanted) {
-  SqliteDb db(archive, SqliteDb::Mode::kReadOnly);
+  SqliteDb db = open_archive_to_read(archive);
   std::set<std::string> known;
   try {
     SqliteStatement hosts = db.prepare("SELECT name FROM hosts");
     while (hosts.step()) known.insert(hosts.column_text(0));
-  } catch (const RuntimeFailure&) {
-    throw UsageError("--history: '" + archive + "' is not a history archive (no hosts table); make one with 'bwreport history add'");
+  } catch (const SqliteError& e) {
+    if (e.primary_code() != SQLITE_ERROR) throw;  // "no such table"; a locked archive is not foreign
+    throw UsageError("--history: '" + printable_text(archive, 200) +
+                     "' is an SQLite database but not a history archive (no hosts table); give an archive made by "
+                     "'bwreport history add'");
   }
   std::vector<std::string> hosts;
   for (const std::string& h : wanted)
@@ -34,36 +42,24 @@ std::vector<std::string> archived_hosts(const std::string& archive, const std::v
 
 void write_history_changes_tsv(const std::string& archive, const std::vector<std::string>& hosts,
                                const std::string& path) {
+  // The report's own table is replaced on every run (force); the output
+  // is checked before the archive is opened.
+  AtomicFile file(path, OutputRules{"-o with --history (its history_changes.tsv)", true, {archive}, OwnFile::Text});
   const std::vector<std::string> known = archived_hosts(archive, hosts);
-  const std::string temporary = path + ".part";
   int code = kExitOk;
-  {
-    std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
-    if (!file) throw RuntimeFailure("cannot write " + temporary);
-    try {
-      if (known.empty()) {
-        // No host of the survey is archived: the table has no rows.
-        file << kChangesTsvHeader;
-      } else {
-        report::CommandArgs args = {archive, "--format", "tsv"};
-        for (const std::string& host : known) {
-          args.push_back("--node");
-          args.push_back(host);
-        }
-        code = history_changes_command().run(args, file);
-      }
-    } catch (...) {
-      file.close();
-      std::remove(temporary.c_str());
-      throw;
+  if (known.empty()) {
+    // No host of the survey is archived: the table has no rows.
+    file.stream() << kChangesTsvHeader;
+  } else {
+    report::CommandArgs args = {archive, "--format", "tsv"};
+    for (const std::string& host : known) {
+      args.push_back("--node");
+      args.push_back(host);
     }
-    file.flush();
-    if (!file) code = kExitFailure;
+    code = history_changes_command().run(args, file.stream());
   }
-  if (code != kExitOk || std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    throw RuntimeFailure("bwreport history changes could not write " + path);
-  }
+  if (code != kExitOk) throw RuntimeFailure("bwreport history changes could not write " + printable_text(path, 200));
+  file.commit();
 }
 
 }  // namespace bws::history

@@ -5,7 +5,9 @@
 #include <sstream>
 
 #include "core/Errors.hpp"
+#include "core/FileGuard.hpp"
 #include "core/PrintableText.hpp"
+#include "history/ArchiveAccess.hpp"
 #include "history/ArchiveQueries.hpp"
 #include "history/ArchiveStore.hpp"
 #include "history/HistoryCommands.hpp"
@@ -37,7 +39,8 @@ std::string shown_value(double value, const std::string& unit) {
   else std::snprintf(buf, sizeof buf, "%.6g", value);
   return buf;
 }
-std::string shown_unit(const std::string& unit) { return unit == "B/s" ? "GB/s" : unit; }
+// The unit comes from the archive: printable text.
+std::string shown_unit(const std::string& unit) { return unit == "B/s" ? "GB/s" : printable_text(unit, 40); }
 
 std::vector<ArchivedMetric> required_metrics(SqliteDb& db, const std::string& name) {
   std::vector<ArchivedMetric> found = metrics_named(db, name);
@@ -120,6 +123,17 @@ int show_movers(SqliteDb& db, const std::string& metric_name, std::size_t top, s
   return kExitOk;
 }
 
+// The PNG the script writes (matplotlib replaces a regular file, as
+// documented): never onto the archive, a link, a device or a FIFO;
+// checked before the archive is opened.
+void check_plot_output(const std::string& png, const std::string& archive) {
+  const PathKind kind = path_kind(png, false);
+  if (kind != PathKind::Missing && kind != PathKind::Regular)
+    throw UsageError("--plot: '" + printable_text(png, 200) + "' is " + path_kind_noun(kind) +
+                     "; allowed: a new path or a regular file (a PNG; nothing else is written to or removed)");
+  refuse_input_as_output("--plot", png, {archive});
+}
+
 int run_plot(const std::string& archive, const std::string& host, const std::string& metric, const std::string& png,
              std::ostream& out) {
   const auto script = report::find_analysis_script(kHistoryPlotScript, report::self_executable("bwreport"));
@@ -163,7 +177,8 @@ int run_show(const report::CommandArgs& args, std::ostream& out) {
   if (o.count("plot") && node.empty()) throw UsageError("--plot needs --node HOST");
   if (o.count("plot") && o["plot"].as<std::string>().empty()) throw UsageError("--plot is empty; allowed: a PNG path");
   const std::string& archive = parsed.positional[0];
-  SqliteDb db(archive, SqliteDb::Mode::kReadOnly);
+  if (o.count("plot")) check_plot_output(o["plot"].as<std::string>(), archive);
+  SqliteDb db = open_archive_to_read(archive);
   require_archive_version(db);
   if (node.empty()) return show_movers(db, metric, static_cast<std::size_t>(top), out);
   if (o.count("plot")) {

@@ -6,27 +6,55 @@
 #include <utility>
 
 #include "core/Errors.hpp"
+#include "core/PrintableText.hpp"
+#include "history/ArchiveAccess.hpp"
+#include "history/SqliteFaultHook.hpp"
 
 namespace bws::history {
+namespace {
+
+int open_flags(SqliteDb::Mode mode) {
+  switch (mode) {
+    case SqliteDb::Mode::kReadOnly: return SQLITE_OPEN_READONLY;
+    case SqliteDb::Mode::kReadWrite: return SQLITE_OPEN_READWRITE;
+    case SqliteDb::Mode::kReadWriteCreate: break;
+  }
+  return SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+}
+
+// A damaged file is the user's to repair (exit 2, with how); anything else
+// SQLite reports is a runtime failure its caller may classify by code.
+[[noreturn]] void throw_sqlite(const std::string& path, int code, const std::string& message) {
+  const int primary = code & 0xff;
+  if (primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB)
+    throw UsageError(damaged_archive_message(path, code, message));
+  throw SqliteError("archive '" + printable_text(path, 200) + "': " + message, code);
+}
+
+}  // namespace
 
 SqliteDb::SqliteDb(const std::string& path, Mode mode, const std::string& what) : path_(path) {
   struct stat st {};
-  if (mode == Mode::kReadOnly && ::stat(path.c_str(), &st) != 0)
-    throw UsageError(what + " '" + path + "' does not exist; give an archive made by 'bwreport history add'");
-  const int flags = mode == Mode::kReadOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
-  if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
+  if (mode != Mode::kReadWriteCreate && ::stat(path.c_str(), &st) != 0)
+    throw UsageError(what + " '" + printable_text(path, 200) +
+                     "' does not exist; give an archive made by 'bwreport history add'");
+  if (sqlite3_open_v2(path.c_str(), &db_, open_flags(mode), sqlite_fault_vfs()) != SQLITE_OK) {
     const std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";
+    const int code = db_ ? sqlite3_extended_errcode(db_) : SQLITE_NOMEM;
     sqlite3_close(db_);
     db_ = nullptr;
-    throw RuntimeFailure(what + " '" + path + "': cannot open: " + message);
+    throw SqliteError(what + " '" + printable_text(path, 200) + "': cannot open: " + message, code);
   }
+  sqlite3_extended_result_codes(db_, 1);
   sqlite3_busy_timeout(db_, 30000);  // another add may hold the write lock for a while
 }
 
 SqliteDb::~SqliteDb() { sqlite3_close(db_); }
 
+SqliteDb::SqliteDb(SqliteDb&& other) noexcept : db_(std::exchange(other.db_, nullptr)), path_(std::move(other.path_)) {}
+
 void SqliteDb::fail(const std::string& doing) const {
-  throw RuntimeFailure("archive '" + path_ + "': " + doing + ": " + sqlite3_errmsg(db_));
+  throw_sqlite(path_, sqlite3_extended_errcode(db_), doing + ": " + sqlite3_errmsg(db_));
 }
 
 void SqliteDb::exec(const std::string& sql) {
@@ -34,7 +62,7 @@ void SqliteDb::exec(const std::string& sql) {
   if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
     const std::string text = message ? message : "unknown error";
     sqlite3_free(message);
-    throw RuntimeFailure("archive '" + path_ + "': " + text);
+    throw_sqlite(path_, sqlite3_extended_errcode(db_), text);
   }
 }
 

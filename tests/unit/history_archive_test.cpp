@@ -25,12 +25,12 @@
 #include "history/HistoryCommands.hpp"
 #include "model/Cohorts.hpp"
 #include "report/ReportCommand.hpp"
+#include "HistoryArchiveTestSupport.hpp"
 #include "TestSupport.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
-using bws::Table;
 
 // ---- SHA-256 --------------------------------------------------------------
 
@@ -63,57 +63,9 @@ TEST(Sha256, StreamingInPiecesAndFromAFile) {
 
 // ---- survey files ---------------------------------------------------------
 
-struct NodeSpec {
-  std::string host;
-  double triad_Bps;  // NaN: no valid value
-  std::string cpu_model = "Test CPU";
-  std::int64_t cores = 8;
-  std::int64_t memory_bytes = std::int64_t{16} << 30;
-};
-
-struct SurveySpec {
-  std::string created_utc = "2025-03-01T10:00:00Z";
-  std::string status = "complete";
-  std::string abort_reason;
-  std::string job_id = "4711";
-  std::string config = "[flags]\nk = 3.5\n";
-  std::vector<NodeSpec> nodes;
-  std::vector<std::pair<std::string, std::string>> flags;  // (host, metric)
-};
-
-void write_survey(const std::string& path, const SurveySpec& spec) {
-  auto f = bws::h5::ResultFile::create(path, true);
-  f.set_attribute("/", "tool_version", std::string("9.8.7"));
-  f.set_attribute("/", "git_commit", std::string("abc123"));
-  f.set_attribute("/", "status", spec.status);
-  if (!spec.abort_reason.empty()) f.set_attribute("/", "abort_reason", spec.abort_reason);
-  f.set_attribute("/", "created_utc", spec.created_utc);
-  f.set_attribute("/", "n_nodes", static_cast<std::int64_t>(spec.nodes.size()));
-  f.set_attribute("/", "n_ranks", static_cast<std::int64_t>(spec.nodes.size()));
-  f.set_attribute("/", "tests", std::string("stream"));
-  if (!spec.job_id.empty()) f.set_attribute("/provenance", "slurm_job_id", spec.job_id);
-  f.write_text("/config", spec.config);
-  Table nodes("nodes/table", {bws::text_column("host", 64), bws::int_column("cores"), bws::int_column("memory_bytes", "B"),
-                              bws::text_column("cpu_model", 64)});
-  Table stream("stream/nodes", {bws::text_column("host", 64), bws::text_column("backend", 16), bws::text_column("kernel", 16),
-                                bws::text_column("type", 8), bws::real_column("bandwidth", "B/s"), bws::int_column("valid")});
-  for (const NodeSpec& n : spec.nodes) {
-    nodes.add_row({{"host", n.host}, {"cores", n.cores}, {"memory_bytes", n.memory_bytes}, {"cpu_model", n.cpu_model}});
-    stream.add_row({{"host", n.host}, {"backend", "cpu"}, {"kernel", "Triad"}, {"type", "double"},
-                    {"bandwidth", n.triad_Bps}, {"valid", std::int64_t{std::isfinite(n.triad_Bps) ? 1 : 0}}});
-    // Another kernel: not a node metric, never archived.
-    stream.add_row({{"host", n.host}, {"backend", "cpu"}, {"kernel", "Copy"}, {"type", "double"},
-                    {"bandwidth", 1.0}, {"valid", std::int64_t{1}}});
-  }
-  f.append(nodes);
-  f.append(stream);
-  if (!spec.flags.empty()) {
-    Table flags("flags", {bws::text_column("host", 64), bws::text_column("metric", 64)});
-    for (const auto& [host, metric] : spec.flags) flags.add_row({{"host", host}, {"metric", metric}});
-    f.append(flags);
-  }
-  f.close();
-}
+using bws::test::NodeSpec;
+using bws::test::SurveySpec;
+using bws::test::write_survey;
 
 struct CommandRun {
   int code;

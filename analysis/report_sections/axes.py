@@ -4,7 +4,6 @@ cache sizes of the stored topology, per-size quantiles over many ranks
 computed without a Python loop per rank, and the sidecar plots.json that
 says what each image drew (for tests and for tools reading the report)."""
 import json
-import os
 
 import numpy as np
 
@@ -248,11 +247,12 @@ def group_percentiles(keys, values, percents):
 def record(options, png, info):
     """Adds what the image png drew to OUT/<prefix>plots.json (merged with
     what the other sections recorded)."""
+    earlier = options.written_path("plots.json")  # what this run recorded so far
     path = options.png_path("plots.json")
     data = {}
-    if os.path.exists(path):
+    if earlier:
         try:
-            with open(path) as fh:
+            with open(earlier) as fh:
                 data = json.load(fh)
         except (OSError, ValueError):
             data = {}

@@ -42,9 +42,18 @@ class Options:
     prefix: str = ""       # file-name prefix when several files are reported
     kernel_ai: float = None  # --ai: a kernel's FLOP/byte for the roofline plot
     precision: str = "double"  # --type: which roofline ceilings are drawn
+    output: object = None  # file_guard.OutputDirectory of out_dir: every file is written through it
 
     def png_path(self, name):
-        return os.path.join(self.out_dir, self.prefix + name)
+        """Where to write the report's file `name` now (in the output's
+        scratch folder: it is moved into out_dir when the report is whole)."""
+        if self.output is None:
+            raise RuntimeError("Options without an output directory: files go through file_guard")
+        return self.output.path(self.prefix + name)
+
+    def written_path(self, name):
+        """The report's file `name` as this run wrote it so far, else None."""
+        return self.output.written(self.prefix + name) if self.output is not None else None
 
     def png_name(self, name):
         return self.prefix + name

@@ -89,7 +89,7 @@ def section(view, options, table_id="bws-nodes"):
         return None
     header, rows, csv_header, csv_rows = node_rows(view)
     csv_name = options.png_name("nodes.csv")
-    write_csv(os.path.join(options.out_dir, csv_name), csv_header, csv_rows)
+    write_csv(options.png_path("nodes.csv"), csv_header, csv_rows)
     large = len(rows) > INLINE_ROWS
     page_rows = PAGE_ROWS if large else max(len(rows), 1)
     parts = [f'<p><input id="{table_id}-filter" type="search" size="40" '

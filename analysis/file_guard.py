@@ -213,13 +213,29 @@ class OutputDirectory:
             self.names.append(name)
         return os.path.join(self.scratch, name)
 
-    def written(self, name):
-        """The path of DIR/name as this run wrote it so far, else None."""
+    def written_text(self, name):
+        """DIR/name as this run wrote it so far (text), else None."""
         path = os.path.join(self.scratch, name)
-        return path if name in self.names and os.path.isfile(path) else None
+        if name not in self.names or not os.path.isfile(path):
+            return None
+        with open(path, encoding="utf-8") as f:
+            return f.read()
 
-    def open(self, name, mode="w", **kwargs):
-        return open(self.path(name), mode, **kwargs)
+    def text_file(self, name, newline=None):
+        """A text file (UTF-8) to write DIR/name through; close it (with)."""
+        return open(self.path(name), "w", encoding="utf-8", newline=newline)
+
+    def put_text(self, name, text):
+        with self.text_file(name) as f:
+            f.write(text)
+
+    def put_bytes(self, name, data):
+        with open(self.path(name), "wb") as f:
+            f.write(data)
+
+    def save_figure(self, fig, name, **kwargs):
+        """A matplotlib figure as DIR/name (the format from the name's end)."""
+        fig.savefig(self.path(name), **kwargs)
 
     def commit(self):
         """Every target checked again (the folder may have changed while the
@@ -256,6 +272,13 @@ class OutputDirectory:
         if kind is not None:
             self.discard()
         return False
+
+
+def save_figure(path, fig, inputs, label="--out", **kwargs):
+    """A matplotlib figure written at once to `path` (write_file); the
+    format is PNG unless given."""
+    kwargs.setdefault("format", "png")
+    write_file(path, lambda scratch: fig.savefig(scratch, **kwargs), inputs, label)
 
 
 def write_file(path, data, inputs, label="--out"):

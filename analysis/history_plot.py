@@ -147,7 +147,7 @@ def main(argv):
     fig.suptitle(f"{plot_label(args.node, 60)}: {len(series[0].values)} surveys, cohort {latest_cohort}", fontsize=10)
     fig.tight_layout()
     try:  # a scratch file beside OUT, renamed onto it (file_guard.py)
-        file_guard.write_file(args.out, lambda path: fig.savefig(path, dpi=100, format="png"), inputs, "--out")
+        file_guard.save_figure(args.out, fig, inputs, "--out", dpi=100)
     except file_guard.UsageError as e:
         return fail(2, e)
     finally:

@@ -191,9 +191,7 @@ def copy_changes(args, output):
     target = output.target(history.CHANGES_FILE)
     if os.path.lexists(target) and os.path.samefile(target, args.history_changes) and not os.path.islink(target):
         return
-    data = file_guard.read_input("--history-changes", args.history_changes)
-    with output.open(history.CHANGES_FILE, "wb") as out:
-        out.write(data)
+    output.put_bytes(history.CHANGES_FILE, file_guard.read_input("--history-changes", args.history_changes))
 
 
 def write_report(args, files, output):

@@ -247,15 +247,12 @@ def group_percentiles(keys, values, percents):
 def record(options, png, info):
     """Adds what the image png drew to OUT/<prefix>plots.json (merged with
     what the other sections recorded)."""
-    earlier = options.written_path("plots.json")  # what this run recorded so far
-    path = options.png_path("plots.json")
+    earlier = options.written_text("plots.json")  # what this run recorded so far
     data = {}
     if earlier:
         try:
-            with open(earlier) as fh:
-                data = json.load(fh)
-        except (OSError, ValueError):
+            data = json.loads(earlier)
+        except ValueError:
             data = {}
     data[png] = info
-    with open(path, "w") as fh:
-        json.dump(data, fh, indent=1, sort_keys=True, default=float)
+    options.put_text("plots.json", json.dumps(data, indent=1, sort_keys=True, default=float))

@@ -87,6 +87,5 @@ def write_page(output, title, blocks, verdicts=(), front=()):
         parts.append("<script>" + code.replace("</", "<\\/") + "</script>")
     parts.append("</body></html>")
     # Through the report's file_guard.OutputDirectory: OUT/index.html when committed.
-    with output.open("index.html", "w", encoding="utf-8") as f:
-        f.write("\n".join(parts) + "\n")
+    output.put_text("index.html", "\n".join(parts) + "\n")
     return output.target("index.html")

@@ -42,17 +42,14 @@ constexpr const char* kHistoryChangesName = "history_changes.tsv";
 // The writer plot_command() was handed (apps/bwreport.cpp).
 HistoryChangesWriter history_changes_writer = nullptr;
 
-// The report's folder as this run found it, and what the run adds to it
-// before the script runs: the folder itself when missing (and its missing
-// parents), and a fresh scratch folder inside it (mkdtemp: an unpredictable
-// name) for the change points. Destroyed, it removes only what it made: the
-// files it names, the scratch folder, and the folders it made when they are
-// empty (the script removes what it wrote when it fails).
-class PlotScratch {
+// The folders `dir` needs that are missing, made (parents first); destroyed,
+// it removes those it made that are empty again (the script removes what it
+// wrote when it fails): nothing this run did not make is ever removed.
+class MadeDirectories {
  public:
-  explicit PlotScratch(const std::string& out_dir) {
+  explicit MadeDirectories(const std::string& dir) {
     std::vector<fs::path> missing;
-    for (fs::path p = fs::absolute(out_dir); path_kind(p.string()) == PathKind::Missing && p != p.parent_path();
+    for (fs::path p = fs::absolute(dir); path_kind(p.string()) == PathKind::Missing && p != p.parent_path();
          p = p.parent_path())
       missing.push_back(p);
     for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
@@ -61,35 +58,23 @@ class PlotScratch {
                          "; allowed: a directory that can be made");
       made_.push_back(it->string());
     }
-    std::string pattern = (fs::path(out_dir) / ".bwreport-plot.XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr)
-      throw UsageError("-o: cannot write in '" + printable_text(out_dir, 200) + "': " + std::strerror(errno) +
-                       "; allowed: a writable directory");
-    scratch_ = pattern;
   }
-  PlotScratch(const PlotScratch&) = delete;
-  PlotScratch& operator=(const PlotScratch&) = delete;
-  ~PlotScratch() {
-    for (const std::string& name : files_) ::unlink((fs::path(scratch_) / name).c_str());
-    if (!scratch_.empty()) ::rmdir(scratch_.c_str());
+  MadeDirectories(const MadeDirectories&) = delete;
+  MadeDirectories& operator=(const MadeDirectories&) = delete;
+  ~MadeDirectories() {
     for (auto it = made_.rbegin(); it != made_.rend(); ++it) ::rmdir(it->c_str());  // only when empty
-  }
-  // A path in the scratch folder for a file this run writes.
-  std::string file(const std::string& name) {
-    files_.push_back(name);
-    return (fs::path(scratch_) / name).string();
   }
 
  private:
-  std::vector<std::string> made_, files_;
-  std::string scratch_;
+  std::vector<std::string> made_;
 };
 
 // The change points of the files' hosts, for the report's History section
-// (report_sections/history.py), into the scratch folder: the script copies
-// them into DIR/history_changes.tsv with the rest of the report.
+// (report_sections/history.py), into a fresh scratch folder in DIR (the
+// writer gets a new path, whatever it does with it): the script copies them
+// into DIR/history_changes.tsv with the rest of the report.
 std::string write_survey_changes(const std::string& archive, const std::vector<std::string>& files,
-                                 PlotScratch& scratch) {
+                                 ScratchDirectory& scratch) {
   std::set<std::string> hosts;  // a host in several files is asked for once
   for (const std::string& f : files)
     for (const auto& [host, cohort] : read_node_cohorts(h5::ResultReader::open(f))) hosts.insert(host);
@@ -145,9 +130,12 @@ int run_plot(const CommandArgs& args, std::ostream& out) {
   if (files.empty()) throw UsageError("no FILE; allowed: one or more survey files, then -o DIR");
   if (out_dir.empty()) throw UsageError("-o DIR is missing; allowed: a directory for the PNGs and index.html");
   check_plot_paths(files, out_dir, archive);
-  std::optional<PlotScratch> scratch;
+  // Destroyed in reverse: the scratch folder goes before DIR, if made, is removed when empty.
+  std::optional<MadeDirectories> made;
+  std::optional<ScratchDirectory> scratch;
   if (!archive.empty()) {
-    scratch.emplace(out_dir);
+    made.emplace(out_dir);
+    scratch.emplace(out_dir, "-o");
     extra.push_back("--history");
     extra.push_back(archive);
     extra.push_back("--history-changes");

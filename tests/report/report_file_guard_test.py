@@ -78,8 +78,7 @@ def test_guard():
     for name, needle in (("index.html", "a symbolic link"), ("a.png", "a FIFO"), ("nodes.csv", "a directory"),
                          ("plots.json", "inputs"), ("user.txt", "not a text file")):
         expect(refused(lambda: guard.path(name), needle), f"OUT/{name}: refused ({needle})")
-    with guard.open("new.html", "w") as f:
-        f.write("page")
+    guard.put_text("new.html", "page")
     expect(not os.path.exists(os.path.join(out, "new.html")), "nothing in OUT before commit")
     guard.commit()
     expect(open(os.path.join(out, "new.html")).read() == "page", "commit puts the file in place")
@@ -87,8 +86,7 @@ def test_guard():
 
     made = os.path.join(base, "made", "deeper")
     guard = file_guard.OutputDirectory(made, [survey])
-    with guard.open("index.html", "w") as f:
-        f.write("half")
+    guard.put_text("index.html", "half")
     guard.discard()
     expect(not os.path.exists(os.path.join(base, "made")), "a discarded report removes the folders it made")
 

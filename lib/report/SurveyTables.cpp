@@ -9,6 +9,7 @@
 #include "core/Config.hpp"
 #include "core/Errors.hpp"
 #include "core/IniFile.hpp"
+#include "core/PrintableText.hpp"
 #include "core/ResultColumns.hpp"
 
 namespace po = boost::program_options;

@@ -61,10 +61,9 @@ class BwreportFileGuard : public bws::test::TempDirTest {
   }
 
   // A survey of the given hosts with a node table and a confirmed flag on
-  // the first; `flag_text_column` makes that column of /flags text (a
-  // table a computed view cannot read).
-  std::string write_survey(const std::string& name, const std::vector<std::string>& hosts,
-                           const std::string& flag_text_column = "") {
+  // the first; `mistyped`: the node table's cores are text (a table the
+  // computed view nodes/cohorts cannot read, after every stored table).
+  std::string write_survey(const std::string& name, const std::vector<std::string>& hosts, bool mistyped = false) {
     const std::string path = file(name);
     bws::h5::ResultFile f = bws::h5::ResultFile::create(path, false);
     f.set_attribute("/", "tool_version", std::string("test\xff\n\"v\x1b[0m"));
@@ -74,19 +73,22 @@ class BwreportFileGuard : public bws::test::TempDirTest {
     f.set_attribute("/", "n_ranks", static_cast<std::int64_t>(hosts.size()));
     f.set_attribute("/provenance", "slurm_job_id", std::string("42\xff\n\"\x1b[2J"));
     Table nodes("nodes/table", {bws::text_column("host", bws::kHostWidth), bws::text_column("cpu_model", 96),
-                                bws::int_column("cores")});
-    for (const std::string& h : hosts) nodes.add_row({{"host", h}, {"cpu_model", "cpu \xfe"}, {"cores", 8}});
+                                mistyped ? bws::text_column("cores", 16) : bws::int_column("cores"),
+                                bws::int_column("memory_bytes", "B")});
+    for (const std::string& h : hosts)
+      nodes.add_row({{"host", h},
+                     {"cpu_model", "cpu \xfe"},
+                     {"cores", mistyped ? bws::Value(std::string("eight")) : bws::Value(std::int64_t{8})},
+                     {"memory_bytes", std::int64_t{1} << 34}});
     f.append(nodes);
-    f.append(flags_table(hosts.front(), flag_text_column));
+    f.append(flags_table(hosts.front()));
     f.close();
     return path;
   }
 
-  static Table flags_table(const std::string& host, const std::string& text_column) {
+  static Table flags_table(const std::string& host) {
     const Table real = bws::model::make_flags_table();
-    std::vector<bws::Column> columns = real.columns();
-    for (bws::Column& c : columns)
-      if (c.name == text_column) c = bws::text_column(c.name, 16);
+    const std::vector<bws::Column>& columns = real.columns();
     Table t(real.path(), columns);
     std::vector<bws::Value> row;
     for (const bws::Column& c : columns) {
@@ -193,7 +195,7 @@ TEST_F(BwreportFileGuard, PrometheusOfHostileTextPassesPromtool) {
 }
 
 TEST_F(BwreportFileGuard, AnExportThatFailsLeavesNothingBehind) {
-  write_survey("mistyped.h5", {"n1", "n2"}, "value");  // /flags value as text: nodes/verdicts cannot be computed
+  write_survey("mistyped.h5", {"n1", "n2"}, true);
   const RunResult r = run("export --csv mistyped.h5 --dir new");
   ASSERT_NE(r.exit_code, 0) << "the mistyped table was exported: " << r.out;
   EXPECT_FALSE(fs::exists(file("new"))) << "a failed export left its folder";
@@ -204,7 +206,7 @@ TEST_F(BwreportFileGuard, AnExportThatFailsLeavesNothingBehind) {
   std::vector<std::string> left;
   for (const auto& e : fs::directory_iterator(file("kept"))) left.push_back(e.path().filename().string());
   EXPECT_EQ(left, std::vector<std::string>{"mine.txt"});
-  EXPECT_NE(run("export --csv mistyped.h5 --table nodes/verdicts --out one.csv").exit_code, 0);
+  EXPECT_NE(run("export --csv mistyped.h5 --table nodes/cohorts --out one.csv").exit_code, 0);
   EXPECT_FALSE(fs::exists(file("one.csv")));
 }
 

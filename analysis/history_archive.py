@@ -17,6 +17,10 @@ import urllib.parse
 
 import numpy as np
 
+import file_guard
+
+MAX_CHANGES_BYTES = 256 << 20  # 1,000,000 change points of about 100 bytes, and room
+
 
 class ArchiveError(ValueError):
     """Not a readable archive, or a host/metric it does not hold (exit 2)."""
@@ -53,8 +57,9 @@ class ArchiveConnection(sqlite3.Connection):
 
 def open_archive(path):
     """A read-only connection; ArchiveError when path is not an archive."""
-    if not os.path.isfile(path):
-        raise ArchiveError(f"{path}: no such file")
+    problem = file_guard.regular_file_problem(path)  # sqlite3 would open a FIFO and wait
+    if problem:
+        raise ArchiveError(f"{path}: {problem}; allowed: a history archive (a regular file)")
     uri = "file:" + urllib.parse.quote(os.path.abspath(path)) + "?mode=ro"
     try:
         conn = sqlite3.connect(uri, uri=True, factory=ArchiveConnection)
@@ -189,23 +194,26 @@ def read_changes(path, limit_rows=1_000_000):
     CHANGES_HEADER, tab separated). ArchiveError (one line, naming the line)
     when the file is not such a table."""
     changes = []
-    with open(path, encoding="utf-8", errors="replace") as f:
-        header = f.readline().rstrip("\r\n").split("\t")
-        if header != CHANGES_HEADER:
-            raise ArchiveError(f"{path}: line 1 is not the header of 'bwreport history changes --format tsv' "
-                               f"({' '.join(CHANGES_HEADER)})")
-        for number, line in enumerate(f, start=2):
-            line = line.rstrip("\r\n")
-            if not line:
-                continue
-            if number > limit_rows:
-                raise ArchiveError(f"{path}: more than {limit_rows} change points")
-            cells = line.split("\t")
-            try:
-                if len(cells) != len(CHANGES_HEADER):
-                    raise ValueError(f"{len(cells)} columns")
-                changes.append(Change(cells[0], cells[1], cells[2], int(cells[3]), float(cells[4]), float(cells[5]),
-                                      float(cells[6]), float(cells[7]), cells[8]))
-            except ValueError as e:
-                raise ArchiveError(f"{path}: line {number}: not a change point ({str(e)[:80]})") from None
+    try:  # a regular file, read within a bound (file_guard.py)
+        lines = file_guard.read_text_input("--changes", path, MAX_CHANGES_BYTES).split("\n")
+    except file_guard.UsageError as e:
+        raise ArchiveError(str(e)) from None
+    header = lines[0].rstrip("\r").split("\t")
+    if header != CHANGES_HEADER:
+        raise ArchiveError(f"{path}: line 1 is not the header of 'bwreport history changes --format tsv' "
+                           f"({' '.join(CHANGES_HEADER)})")
+    for number, line in enumerate(lines[1:], start=2):
+        line = line.rstrip("\r")
+        if not line:
+            continue
+        if number > limit_rows:
+            raise ArchiveError(f"{path}: more than {limit_rows} change points")
+        cells = line.split("\t")
+        try:
+            if len(cells) != len(CHANGES_HEADER):
+                raise ValueError(f"{len(cells)} columns")
+            changes.append(Change(cells[0], cells[1], cells[2], int(cells[3]), float(cells[4]), float(cells[5]),
+                                  float(cells[6]), float(cells[7]), cells[8]))
+        except ValueError as e:
+            raise ArchiveError(f"{path}: line {number}: not a change point ({str(e)[:80]})") from None
     return changes

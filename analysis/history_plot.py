@@ -12,6 +12,8 @@ and the cohort's 25th-75th percentile band shaded. With --changes (the TSV
 of `bwreport history changes --format tsv`) the node's change points are
 vertical dashed lines labelled with their size in %. At most MAX_PANELS
 panels (a note on stdout names how many were left out).
+OUT is written through file_guard.py: never over the archive or --changes,
+never through a symbolic link or onto a FIFO or device (exit 2).
 Exit status: 0 written; 2 bad input (not an archive, an unknown node or
 metric, a bad --changes file, --out in a missing directory); 1 anything
 else. Every error is one line on stderr."""
@@ -112,10 +114,16 @@ def grid_figure(count):
 
 def main(argv):
     args = parse_args(argv)
+    import file_guard
     from history_archive import ArchiveError, host_metrics, node_series, open_archive, read_changes
     out_dir = os.path.dirname(os.path.abspath(args.out))
     if not os.path.isdir(out_dir):
         return fail(2, f"--out: directory {out_dir!r} does not exist")
+    inputs = [args.archive, args.changes]
+    try:
+        file_guard.check_target("--out", out_dir, os.path.basename(args.out), file_guard.identities(inputs))
+    except file_guard.UsageError as e:
+        return fail(2, e)
     try:
         conn = open_archive(args.archive)
         changes = read_changes(args.changes) if args.changes else []
@@ -138,8 +146,12 @@ def main(argv):
     latest_cohort = plot_label(series[0].cohorts[-1], 60)
     fig.suptitle(f"{plot_label(args.node, 60)}: {len(series[0].values)} surveys, cohort {latest_cohort}", fontsize=10)
     fig.tight_layout()
-    fig.savefig(args.out, dpi=100)
-    plt.close(fig)
+    try:  # a scratch file beside OUT, renamed onto it (file_guard.py)
+        file_guard.save_figure(args.out, fig, inputs, "--out", dpi=100)
+    except file_guard.UsageError as e:
+        return fail(2, e)
+    finally:
+        plt.close(fig)
     note = f" ({left_out} more metrics left out; choose one with --metric)" if left_out else ""
     print(f"{args.out}: {len(series)} panels{note}")
     return 0

@@ -15,6 +15,12 @@ survey's nodes (report_sections/history.py). The sections are
 found from the tables in the file (report_sections/catalog.py). A group
 that is not in a file is left out and named as missing. Needs Debian's
 python3-h5py and python3-matplotlib (scripts/install-deps.sh).
+Every file goes in and out through file_guard.py: the inputs (the surveys,
+--history, --history-changes) must be regular files; the report's files are
+written into a scratch folder inside OUT and moved into place when the whole
+report is drawn, never over an input and never through a symbolic link (or
+onto a FIFO, a device, a folder) that sits in OUT under an output's name:
+such a name is refused with exit 2 and OUT is left as it was.
 Exit status: 0 written, 2 a usage error or a file that is not a readable
 survey (missing, not HDF5, a table of the wrong shape), 1 anything else.
 Every error is one line on stderr, never a traceback."""
@@ -39,6 +45,7 @@ matplotlib.rcParams["text.parse_math"] = False
 warnings.simplefilter("ignore")
 logging.getLogger("matplotlib").setLevel(logging.ERROR)
 
+import file_guard  # noqa: E402
 import history_archive  # noqa: E402
 from report_sections import catalog, generic, history, overview, scaling  # noqa: E402
 from report_sections import node_metrics, node_table, verdicts  # noqa: E402
@@ -81,9 +88,6 @@ def parse_args(argv):
         p.error("--ai: must be > 0 (FLOP/byte)")
     if args.history_changes and not args.history:
         p.error("--history-changes: needs --history ARCHIVE")
-    if args.history_changes and not os.path.isfile(args.history_changes):
-        p.error(f"--history-changes: {args.history_changes!r} is not a file; allowed: the TSV of "
-                "bwreport history changes --format tsv")
     return args
 
 
@@ -103,32 +107,73 @@ def fail(code, message):
     return code
 
 
+def changes_path(args):
+    """The change points the History section reads: --history-changes, else
+    OUT/history_changes.tsv (an input then, not written)."""
+    return args.history_changes or os.path.join(args.out, history.CHANGES_FILE)
+
+
+def check_inputs(args):
+    """Every input a regular file before anything is opened or made."""
+    for path in args.files:
+        file_guard.require_regular_input("FILE", path)
+    if args.history:
+        file_guard.require_regular_input("--history", args.history)
+    if args.history_changes:
+        file_guard.require_regular_input("--history-changes", args.history_changes)
+    inputs = list(args.files)
+    if args.history:
+        inputs += [args.history, changes_path(args)]
+    return inputs
+
+
 def main(argv):
     args = parse_args(argv)
-    if args.history:
-        try:
-            history_archive.open_archive(args.history).close()
-        except history_archive.ArchiveError as e:
-            return fail(2, f"--history: {e}")
     try:
-        os.makedirs(args.out, exist_ok=True)
-    except OSError as e:
-        return fail(2, f"-o: cannot create {args.out!r}: {e.strerror or e}")
+        inputs = check_inputs(args)
+        if args.history:
+            history_archive.open_archive(args.history).close()
+        output = file_guard.OutputDirectory(args.out, inputs)
+    except file_guard.UsageError as e:
+        return fail(2, e)
+    except history_archive.ArchiveError as e:
+        return fail(2, f"--history: {e}")
+    with output:  # leaving it by an exception, nothing of the run stays in OUT
+        code, note = read_and_write(args, output)
+        if code != 0:
+            output.discard()
+            return code
+        try:
+            output.commit()
+        except file_guard.UsageError as e:  # OUT changed while the report was drawn
+            output.discard()
+            return fail(2, e)
+        except OSError as e:
+            output.discard()
+            return fail(1, f"-o: {e.strerror or e}")
+    print(f"{output.target('index.html')}: {note}")
+    return 0
+
+
+def read_and_write(args, output):
+    """(0, the summary line) when the report is drawn, else (exit status, None)."""
     files = []
     try:
         for path in args.files:
             files.append((path, open_survey(path)))
-        return write_report(args, files)
+        return 0, write_report(args, files, output)
+    except file_guard.UsageError as e:  # an output name that may not be written
+        return fail(2, e), None
     except UnitMismatch as e:
-        return fail(1, e)
+        return fail(1, e), None
     except node_metrics.BwreportRefused as e:  # the file is bad input: bwreport's own line
-        return fail(2, e)
+        return fail(2, e), None
     except (OSError, ValueError, KeyError, TypeError, IndexError, UnicodeError, MemoryError) as e:
         # What a file that is not a readable survey raises in h5py and numpy
         # (a truncated file, a table with other columns or types).
-        return fail(2, f"{type(e).__name__}: {e}")
+        return fail(2, f"{type(e).__name__}: {e}"), None
     except Exception as e:  # noqa: BLE001 - one line, never a traceback
-        return fail(1, f"{type(e).__name__}: {e}")
+        return fail(1, f"{type(e).__name__}: {e}"), None
     finally:
         for _, f in files:
             try:
@@ -137,7 +182,19 @@ def main(argv):
                 pass
 
 
-def write_report(args, files):
+def copy_changes(args, output):
+    """The change points given with --history-changes become part of the
+    report (OUT/history_changes.tsv: bwreport plot --history hands them over
+    this way), unless they are that file already."""
+    if not (args.history and args.history_changes):
+        return
+    target = output.target(history.CHANGES_FILE)
+    if os.path.lexists(target) and os.path.samefile(target, args.history_changes) and not os.path.islink(target):
+        return
+    output.put_bytes(history.CHANGES_FILE, file_guard.read_input("--history-changes", args.history_changes))
+
+
+def write_report(args, files, output):
     """The page's order: what needs action (every file's verdicts), each
     file's cohort summary and node table, then the details per file."""
     blocks, pngs, verdict_sections, front = [], [], [], []
@@ -145,7 +202,7 @@ def write_report(args, files):
     several = len(files) > 1
     for i, (path, f) in enumerate(files):
         prefix = f"{i + 1}_{os.path.splitext(os.path.basename(path))[0]}_" if several else ""
-        options = Options(out_dir=args.out, prefix=prefix, kernel_ai=args.ai, precision=args.type)
+        options = Options(out_dir=args.out, prefix=prefix, kernel_ai=args.ai, precision=args.type, output=output)
         view = node_metrics.node_view(f)
         verdict_sections.append(verdicts.verdict_section(
             f, path, view, f"What needs action: {path}" if several else "What needs action"))
@@ -161,20 +218,19 @@ def write_report(args, files):
                 sections += family.sections(f, options)
         sections += generic.sections(f, options, catalog.claimed_groups(families))
         if args.history:
-            changes = args.history_changes or os.path.join(args.out, history.CHANGES_FILE)
-            sections += history.sections(f, path, options, args.history, changes)
+            sections += history.sections(f, path, options, args.history, changes_path(args))
         extra = overview.problems(f)
         if extra:
             sections.append(extra)
         blocks.append((path if several else "", sections))
-    study = scaling.sections(files, Options(out_dir=args.out, kernel_ai=args.ai, precision=args.type))
+    study = scaling.sections(files, Options(out_dir=args.out, kernel_ai=args.ai, precision=args.type, output=output))
     if study:
         blocks.append(("Across the runs" if several else "", study))
     for _, sections in blocks:
         pngs += [s.png for s in sections if s.png]
-    page = write_page(args.out, "bwsurvey report", blocks, verdicts=verdict_sections, front=front)
-    print(f"{page}: {len(pngs)} plots ({', '.join(pngs) if pngs else 'none: no measured tables in the file'})")
-    return 0
+    copy_changes(args, output)
+    write_page(output, "bwsurvey report", blocks, verdicts=verdict_sections, front=front)
+    return f"{len(pngs)} plots ({', '.join(pngs) if pngs else 'none: no measured tables in the file'})"
 
 
 if __name__ == "__main__":

@@ -4,7 +4,6 @@ cache sizes of the stored topology, per-size quantiles over many ranks
 computed without a Python loop per rank, and the sidecar plots.json that
 says what each image drew (for tests and for tools reading the report)."""
 import json
-import os
 
 import numpy as np
 
@@ -248,14 +247,12 @@ def group_percentiles(keys, values, percents):
 def record(options, png, info):
     """Adds what the image png drew to OUT/<prefix>plots.json (merged with
     what the other sections recorded)."""
-    path = options.png_path("plots.json")
+    earlier = options.written_text("plots.json")  # what this run recorded so far
     data = {}
-    if os.path.exists(path):
+    if earlier:
         try:
-            with open(path) as fh:
-                data = json.load(fh)
-        except (OSError, ValueError):
+            data = json.loads(earlier)
+        except ValueError:
             data = {}
     data[png] = info
-    with open(path, "w") as fh:
-        json.dump(data, fh, indent=1, sort_keys=True, default=float)
+    options.put_text("plots.json", json.dumps(data, indent=1, sort_keys=True, default=float))

@@ -42,9 +42,22 @@ class Options:
     prefix: str = ""       # file-name prefix when several files are reported
     kernel_ai: float = None  # --ai: a kernel's FLOP/byte for the roofline plot
     precision: str = "double"  # --type: which roofline ceilings are drawn
+    output: object = None  # file_guard.OutputDirectory of out_dir: every file is written through it
 
-    def png_path(self, name):
-        return os.path.join(self.out_dir, self.prefix + name)
+    # The report's files: written through the output (file_guard.py), into
+    # its scratch folder, moved into out_dir when the report is whole.
+    def put_text(self, name, text):
+        self.output.put_text(self.prefix + name, text)
+
+    def text_file(self, name, newline=None):
+        return self.output.text_file(self.prefix + name, newline=newline)
+
+    def save_figure(self, fig, name, **kwargs):
+        self.output.save_figure(fig, self.prefix + name, **kwargs)
+
+    def written_text(self, name):
+        """The report's file `name` as this run wrote it so far, else None."""
+        return self.output.written_text(self.prefix + name)
 
     def png_name(self, name):
         return self.prefix + name
@@ -86,7 +99,9 @@ def _cached_text(value):
 
 def _text(value):
     if isinstance(value, bytes):
-        value = value.split(b"\0", 1)[0].decode("utf-8", "replace")
+        # A byte that is not UTF-8 as \xNN: bwreport's rule (printable_text,
+        # and its exports), so a host reads the same in both.
+        value = value.split(b"\0", 1)[0].decode("utf-8", "backslashreplace")
     elif not isinstance(value, str):
         value = str(value)
     return printable(value)
@@ -184,7 +199,7 @@ def capped(rows, limit=200):
 
 def save(fig, options, name):
     """Writes the figure as a PNG and closes it; returns the file name."""
-    fig.savefig(options.png_path(name), dpi=100)
+    options.save_figure(fig, name, dpi=100)
     import matplotlib.pyplot as plt
     plt.close(fig)
     return options.png_name(name)

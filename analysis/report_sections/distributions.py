@@ -58,7 +58,7 @@ UNJUDGED = [
 DISPLAY = {"B/s": (1e9, "GB/s"), "s": (1e-9, "ns"), "FLOP/s": (1e9, "GFLOP/s")}
 
 SIDECAR = "distributions.json"
-_sidecars = {}  # path -> entries written by this process
+_sidecars = {}  # (report's scratch folder, file name) -> entries written by this process
 
 
 def cells(column):
@@ -124,11 +124,10 @@ def safe_name(value):
 
 def record(options, entry):
     """Adds a picture's entry to OUT/[prefix]distributions.json."""
-    path = options.png_path(SIDECAR)
-    entries = _sidecars.setdefault(path, [])
+    key = (options.output.scratch, options.prefix + SIDECAR)  # one report's file
+    entries = _sidecars.setdefault(key, [])
     entries.append(entry)
-    with open(path, "w", encoding="utf-8") as out:
-        json.dump(entries, out, indent=1)
+    options.put_text(SIDECAR, json.dumps(entries, indent=1))
 
 
 def metric_views(options, title, metric, flagged, leaves=None, image=None, min_nodes=1):

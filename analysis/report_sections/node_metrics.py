@@ -19,7 +19,7 @@ import subprocess
 
 import numpy as np
 
-from .common import read_table, text
+from .common import printable, read_table, text
 
 
 class BwreportMissing(RuntimeError):
@@ -68,9 +68,9 @@ def exported_table(f, table):
     header = next(rows, [])
     columns = {name: [] for name in header}
     lists = [columns[name] for name in header]
-    for row in rows:
+    for row in rows:  # text as the report shows the file's own (common.text): hosts match
         for cells, cell in zip(lists, row):
-            cells.append(cell)
+            cells.append(printable(cell))
     _exported[key] = columns
     return columns
 

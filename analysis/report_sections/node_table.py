@@ -66,8 +66,8 @@ def node_rows(view):
     return header, rows, csv_header, csv_rows
 
 
-def write_csv(path, header, rows):
-    with open(path, "w", newline="", encoding="utf-8") as f:
+def write_csv(options, name, header, rows):
+    with options.text_file(name, newline="") as f:
         writer = csv.writer(f)
         writer.writerow(header)
         writer.writerows(rows)
@@ -89,7 +89,7 @@ def section(view, options, table_id="bws-nodes"):
         return None
     header, rows, csv_header, csv_rows = node_rows(view)
     csv_name = options.png_name("nodes.csv")
-    write_csv(os.path.join(options.out_dir, csv_name), csv_header, csv_rows)
+    write_csv(options, "nodes.csv", csv_header, csv_rows)
     large = len(rows) > INLINE_ROWS
     page_rows = PAGE_ROWS if large else max(len(rows), 1)
     parts = [f'<p><input id="{table_id}-filter" type="search" size="40" '

@@ -3,7 +3,6 @@ the cohort summary and the table of all nodes, then every section's picture
 and tables, one block per file. Self-contained: inline style and script,
 no external resource (it opens from file:// on a machine with no network)."""
 import html
-import os
 
 PAGE_STYLE = """
 body { font-family: sans-serif; margin: 2em; max-width: 1400px; }
@@ -62,7 +61,7 @@ def blocks_html(blocks):
     return parts
 
 
-def write_page(out_dir, title, blocks, verdicts=(), front=()):
+def write_page(output, title, blocks, verdicts=(), front=()):
     """blocks: [(heading, [Section])], the details. verdicts: [Section], one
     per file, in <section id="bws-verdicts"> right after the title; front:
     [(heading, [Section])] between them and the details (cohort summary,
@@ -87,7 +86,6 @@ def write_page(out_dir, title, blocks, verdicts=(), front=()):
     for code in scripts:
         parts.append("<script>" + code.replace("</", "<\\/") + "</script>")
     parts.append("</body></html>")
-    path = os.path.join(out_dir, "index.html")
-    with open(path, "w", encoding="utf-8") as f:
-        f.write("\n".join(parts) + "\n")
-    return path
+    # Through the report's file_guard.OutputDirectory: OUT/index.html when committed.
+    output.put_text("index.html", "\n".join(parts) + "\n")
+    return output.target("index.html")

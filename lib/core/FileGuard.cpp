@@ -343,4 +343,26 @@ void AtomicDirectory::commit() {
   committed_ = true;
 }
 
+// ---- ScratchDirectory ------------------------------------------------------
+
+ScratchDirectory::ScratchDirectory(const std::string& dir, const std::string& label) {
+  std::string pattern = (fs::path(dir) / ".bwsurvey-scratch.XXXXXX").string();
+  if (path_kind(dir) != PathKind::Directory || ::mkdtemp(pattern.data()) == nullptr)
+    throw UsageError(label + ": cannot write in " + quoted_path(dir) + ": " + errno_text() +
+                     "; allowed: a writable directory");
+  path_ = pattern;
+}
+
+ScratchDirectory::~ScratchDirectory() {
+  for (const std::string& name : names_) ::unlink((fs::path(path_) / name).c_str());
+  ::rmdir(path_.c_str());
+}
+
+std::string ScratchDirectory::file(const std::string& name) {
+  if (name.empty() || name.find('/') != std::string::npos || name == "." || name == "..")
+    throw UsageError("bad scratch file name " + quoted_path(name));
+  names_.push_back(name);
+  return (fs::path(path_) / name).string();
+}
+
 }  // namespace bws

@@ -163,4 +163,26 @@ class AtomicDirectory {
   bool committed_ = false;
 };
 
+// A fresh folder inside the existing directory `dir` (".bwsurvey-scratch.
+// XXXXXX", mkdtemp: an unpredictable name) for files that a library or
+// another program writes by name and that are then read, copied or moved
+// elsewhere (bwreport plot hands the report its change points this way).
+// Destroyed, it removes the files named through file() and then itself,
+// only when empty: nothing it did not make is ever removed.
+class ScratchDirectory {
+ public:
+  ScratchDirectory(const std::string& dir, const std::string& label);  // UsageError when it cannot be made
+  ScratchDirectory(const ScratchDirectory&) = delete;
+  ScratchDirectory& operator=(const ScratchDirectory&) = delete;
+  ~ScratchDirectory();
+
+  // The path of a new file `name` (one path component) in the folder.
+  std::string file(const std::string& name);
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  std::vector<std::string> names_;
+};
+
 }  // namespace bws

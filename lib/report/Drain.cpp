@@ -284,7 +284,7 @@ int run_drain(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   const auto file = h5::ResultReader::open(path);
   require_survey_file(file, path, "drain");
   if (!file.exists(std::string("/") + model::kFlagsPath)) {
-    err << "bwreport drain: " << path << " has no /flags (the survey ran no node checks); nothing was executed"
+    err << "bwreport drain: " << printable(path) << " has no /flags (the survey ran no node checks); nothing was executed"
         << std::endl;
     return 0;
   }
@@ -297,7 +297,10 @@ int run_drain(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   for (const std::string& line : lines) out << line << "\n";
   out.flush();
   for (const std::string& refusal : refusals) err << refusal << "\n";
-  err << drain_note(count_drain_flags(flags), lines.size(), refusals.size(), include_unconfirmed, path) << std::endl;
+  // The drain lines are made of checked names and sanitized text only
+  // (is_valid_node_name, is_reason_char); the note quotes FILE escaped.
+  err << drain_note(count_drain_flags(flags), lines.size(), refusals.size(), include_unconfirmed, printable(path))
+      << std::endl;
   return 0;
 }
 

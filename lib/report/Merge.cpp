@@ -1,14 +1,17 @@
 // bwreport merge OUT FILE...: the survey files of a scaling study in one
 // file, one group per run (/runs/01-n1, /runs/02-n2, ... ordered by node and
 // rank count), each a whole copy of its file with the root attributes
-// (n_nodes, n_ranks, status, ...) on the group and source_file added.
+// (n_nodes, n_ranks, status, ...) on the group and source_file added. OUT
+// is written through core/FileGuard (a scratch file renamed into place).
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <ostream>
 
 #include "core/Errors.hpp"
+#include "core/FileGuard.hpp"
 #include "core/FileIdentity.hpp"
+#include "core/PrintableText.hpp"
 #include "core/Timestamps.hpp"
 #include "h5/ResultFile.hpp"
 #include "report/ReportCommand.hpp"
@@ -41,14 +44,18 @@ int run_merge(const CommandArgs& args, std::ostream& out) {
   for (std::size_t i = 0; i < inputs.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
       if (same_file(inputs[i], inputs[j]))
-        throw UsageError("bwreport merge: '" + inputs[i] + "' and '" + inputs[j] +
-                         "' are the same file; allowed: each run's file once");
+        throw UsageError("bwreport merge: '" + printable_text(inputs[i], 200) + "' and '" +
+                         printable_text(inputs[j], 200) + "' are the same file; allowed: each run's file once");
+  // OUT as an output (never a device, a link or an input; replaced only
+  // with --force and only when it is an HDF5 file), before any input is read.
+  const OutputRules rules{"bwreport merge: OUT", parsed.options["force"].as<bool>(), inputs, OwnFile::Hdf5};
+  check_output_file(target, rules);
   std::vector<Run> runs;
   for (const std::string& path : inputs) {
     const auto file = h5::ResultReader::open(path);
     require_survey_file(file, path, "merge");
     if (!file.has_attribute("/", "n_nodes") || !file.has_attribute("/", "n_ranks"))
-      throw UsageError("bwreport merge: '" + path + "' has no n_nodes or n_ranks: not a survey file");
+      throw UsageError("bwreport merge: '" + printable_text(path, 200) + "' has no n_nodes or n_ranks: not a survey file");
     runs.push_back({path, file.attribute_int("/", "n_nodes"), file.attribute_int("/", "n_ranks"),
                     file.attribute_text("/", "status")});
   }
@@ -56,15 +63,11 @@ int run_merge(const CommandArgs& args, std::ostream& out) {
     return a.nodes != b.nodes ? a.nodes < b.nodes : a.ranks < b.ranks;
   });
 
-  h5::ResultFile merged = [&] {
-    try {
-      return h5::ResultFile::create(target, parsed.options["force"].as<bool>());
-    } catch (const UsageError& e) {
-      std::string message = e.what();
-      if (message.rfind("--out: ", 0) == 0) message.erase(0, 7);
-      throw UsageError("bwreport merge: OUT: " + message);
-    }
-  }();
+  // Written to a fresh scratch file beside OUT, renamed onto it when whole;
+  // what is printed (text of the files escaped) comes after.
+  AtomicFile output(target, rules);
+  h5::ResultFile merged = h5::ResultFile::create(output.scratch_path(), true);
+  std::vector<std::string> lines;
   std::string names;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     char name[48];
@@ -74,11 +77,11 @@ int run_merge(const CommandArgs& args, std::ostream& out) {
     merged.set_attribute(group, "source_file", std::filesystem::absolute(runs[i].path).string());
     if (!names.empty()) names += ',';
     names += name;
-    out << group << ": " << runs[i].nodes << (runs[i].nodes == 1 ? " node, " : " nodes, ") << runs[i].ranks
-        << (runs[i].ranks == 1 ? " rank" : " ranks") << ", status " << runs[i].status << ", from " << runs[i].path
-        << "\n";
-    if (runs[i].status != "complete")
-      out << "  warning: " << runs[i].path << " is not complete (status " << runs[i].status << ")\n";
+    const std::string status = printable_text(runs[i].status, 200), from = printable_text(runs[i].path);
+    lines.push_back(group + ": " + std::to_string(runs[i].nodes) + (runs[i].nodes == 1 ? " node, " : " nodes, ") +
+                    std::to_string(runs[i].ranks) + (runs[i].ranks == 1 ? " rank" : " ranks") + ", status " + status +
+                    ", from " + from);
+    if (runs[i].status != "complete") lines.push_back("  warning: " + from + " is not complete (status " + status + ")");
   }
   merged.set_attribute("/", "file_kind", std::string(kMergedFileKind));
   merged.set_attribute("/", "created_utc", utc_now_iso8601());
@@ -86,8 +89,10 @@ int run_merge(const CommandArgs& args, std::ostream& out) {
   merged.set_attribute("/", "runs", names);
   merged.set_attribute("/", "status", std::string("complete"));
   merged.close();
-  out << "merged " << runs.size() << (runs.size() == 1 ? " run" : " runs") << " into " << target
-      << "; next: bwreport scaling " << target << "\n";
+  output.commit();
+  for (const std::string& line : lines) out << line << "\n";
+  out << "merged " << runs.size() << (runs.size() == 1 ? " run" : " runs") << " into " << printable_text(target)
+      << "; next: bwreport scaling " << printable_text(target) << "\n";
   return 0;
 }
 

@@ -1,5 +1,6 @@
 #include "report/PlotCommand.hpp"
 
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -8,11 +9,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <ostream>
 #include <set>
 
 #include "bws/Version.hpp"
 #include "core/Errors.hpp"
+#include "core/FileGuard.hpp"
 #include "core/PrintableText.hpp"
 #include "h5/ResultFile.hpp"
 #include "report/HistoryChangesHook.hpp"
@@ -33,22 +36,69 @@ const char* const kUsage =
     "  --history A     a history archive (bwreport history add): adds a History section, the flagged nodes'\n"
     "                  series and the change points of the survey's nodes (DIR/history_changes.tsv); default none\n";
 
+// The file of the change points in the report's folder.
+constexpr const char* kHistoryChangesName = "history_changes.tsv";
+
 // The writer plot_command() was handed (apps/bwreport.cpp).
 HistoryChangesWriter history_changes_writer = nullptr;
 
-// DIR/history_changes.tsv: the change points of the files' hosts, for the
-// report's History section (report_sections/history.py).
-void write_survey_changes(const std::string& archive, const std::vector<std::string>& files,
-                          const std::string& out_dir) {
+// The folders `dir` needs that are missing, made (parents first); destroyed,
+// it removes those it made that are empty again (the script removes what it
+// wrote when it fails): nothing this run did not make is ever removed.
+class MadeDirectories {
+ public:
+  explicit MadeDirectories(const std::string& dir) {
+    std::vector<fs::path> missing;
+    for (fs::path p = fs::absolute(dir); path_kind(p.string()) == PathKind::Missing && p != p.parent_path();
+         p = p.parent_path())
+      missing.push_back(p);
+    for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
+      if (::mkdir(it->c_str(), 0777) != 0)
+        throw UsageError("-o: cannot create '" + printable_text(it->string(), 200) + "': " + std::strerror(errno) +
+                         "; allowed: a directory that can be made");
+      made_.push_back(it->string());
+    }
+  }
+  MadeDirectories(const MadeDirectories&) = delete;
+  MadeDirectories& operator=(const MadeDirectories&) = delete;
+  ~MadeDirectories() {
+    for (auto it = made_.rbegin(); it != made_.rend(); ++it) ::rmdir(it->c_str());  // only when empty
+  }
+
+ private:
+  std::vector<std::string> made_;
+};
+
+// The change points of the files' hosts, for the report's History section
+// (report_sections/history.py), into a fresh scratch folder in DIR (the
+// writer gets a new path, whatever it does with it): the script copies them
+// into DIR/history_changes.tsv with the rest of the report.
+std::string write_survey_changes(const std::string& archive, const std::vector<std::string>& files,
+                                 ScratchDirectory& scratch) {
   std::set<std::string> hosts;  // a host in several files is asked for once
   for (const std::string& f : files)
     for (const auto& [host, cohort] : read_node_cohorts(h5::ResultReader::open(f))) hosts.insert(host);
-  std::error_code ec;
-  fs::create_directories(out_dir, ec);
-  if (ec) throw UsageError("-o: cannot create '" + printable_text(out_dir, 200) + "': " + ec.message());
   if (!history_changes_writer) throw UsageError("--history: this bwreport was built without the history archive");
-  history_changes_writer(archive, {hosts.begin(), hosts.end()},
-                            (fs::path(out_dir) / "history_changes.tsv").string());
+  const std::string path = scratch.file(kHistoryChangesName);
+  history_changes_writer(archive, {hosts.begin(), hosts.end()}, path);
+  return path;
+}
+
+// Every check on the paths before anything is made: the inputs are regular
+// files (a FIFO is never opened), DIR is a directory or a new name, and
+// DIR/history_changes.tsv, which the report writes, is none of the inputs
+// (the archive) and nothing but a text file of ours.
+void check_plot_paths(const std::vector<std::string>& files, const std::string& out_dir, const std::string& archive) {
+  for (const std::string& f : files) require_regular_input("FILE", f);
+  if (!archive.empty()) require_regular_input("--history", archive);
+  const PathKind dir_kind = path_kind(out_dir);
+  if (dir_kind != PathKind::Missing && dir_kind != PathKind::Directory)
+    throw UsageError("-o: '" + printable_text(out_dir, 200) + "' is " + path_kind_noun(dir_kind) +
+                     "; allowed: a directory (made when missing)");
+  if (archive.empty() || dir_kind == PathKind::Missing) return;
+  std::vector<std::string> inputs = files;
+  inputs.push_back(archive);
+  check_output_file((fs::path(out_dir) / kHistoryChangesName).string(), {"-o", true, inputs, OwnFile::Text});
 }
 
 int run_plot(const CommandArgs& args, std::ostream& out) {
@@ -79,33 +129,17 @@ int run_plot(const CommandArgs& args, std::ostream& out) {
   }
   if (files.empty()) throw UsageError("no FILE; allowed: one or more survey files, then -o DIR");
   if (out_dir.empty()) throw UsageError("-o DIR is missing; allowed: a directory for the PNGs and index.html");
-  for (const std::string& f : files) {
-    std::error_code ec;
-    if (!fs::is_regular_file(f, ec))
-      throw UsageError("'" + printable_text(f, 200) + "' is not a file; allowed: survey files");
-  }
-  std::error_code exists_ec;
-  const bool out_dir_is_new = !fs::exists(out_dir, exists_ec);
-  // Bad input leaves no folder behind that this run made (the changes table
-  // comes before the script, which checks the rest).
-  auto undo_out_dir = [&] {
-    if (!out_dir_is_new) return;
-    std::error_code ec;
-    fs::remove(fs::path(out_dir) / "history_changes.tsv", ec);
-    fs::remove(out_dir, ec);  // only when empty
-  };
+  check_plot_paths(files, out_dir, archive);
+  // Destroyed in reverse: the scratch folder goes before DIR, if made, is removed when empty.
+  std::optional<MadeDirectories> made;
+  std::optional<ScratchDirectory> scratch;
   if (!archive.empty()) {
-    std::error_code ec;
-    if (!fs::is_regular_file(archive, ec))
-      throw UsageError("--history: '" + printable_text(archive, 200) + "' is not a file; allowed: a history archive");
-    try {
-      write_survey_changes(archive, files, out_dir);
-    } catch (const UsageError&) {
-      undo_out_dir();
-      throw;
-    }
+    made.emplace(out_dir);
+    scratch.emplace(out_dir, "-o");
     extra.push_back("--history");
     extra.push_back(archive);
+    extra.push_back("--history-changes");
+    extra.push_back(write_survey_changes(archive, files, *scratch));
   }
   const auto script = find_report_script(self_executable("bwreport"));
   if (!script)
@@ -119,7 +153,6 @@ int run_plot(const CommandArgs& args, std::ostream& out) {
   ::setenv("BWSURVEY_BWREPORT", self_executable("bwreport").c_str(), 1);
   out.flush();
   const int code = run_program(argv);
-  if (code == kExitUsage) undo_out_dir();
   return code == 0 ? kExitOk : code == kExitUsage ? kExitUsage : kExitFailure;
 }
 

@@ -11,6 +11,13 @@
 // bwreport never looks into the source tree.
 // The script gets BWSURVEY_BWREPORT, this binary: it reads the node verdicts
 // through `bwreport export --table nodes/verdicts`.
+// Files: FILE... and --history must be regular files (core/FileGuard), DIR a
+// directory or a new name; with --history, DIR/history_changes.tsv (which
+// the report writes) is checked against the inputs before the change points
+// are written, into a fresh scratch folder that the script copies from.
+// The script writes the report through analysis/file_guard.py. plot removes
+// only what it made (its scratch folder, DIR when it made DIR and DIR is
+// empty again).
 // The interpreter is $BWSURVEY_PYTHON, else /usr/bin/python3 (Debian's,
 // which has python3-h5py and python3-matplotlib), else python3 on PATH.
 #include <optional>

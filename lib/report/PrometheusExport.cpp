@@ -14,6 +14,7 @@
 #include "h5/ResultFile.hpp"
 #include "model/NodeFlags.hpp"
 #include "report/SurveyTables.hpp"
+#include "report/Utf8Text.hpp"
 
 namespace bws::report {
 namespace {
@@ -41,26 +42,6 @@ std::string unit_suffix(std::string_view unit) {
   return out;
 }
 
-// Length of the valid UTF-8 sequence at text[i], 0 when invalid.
-std::size_t utf8_length(std::string_view text, std::size_t i) {
-  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-  const unsigned char b = byte(i);
-  std::size_t n = 0;
-  unsigned min = 0, cp = 0;
-  if (b < 0x80) return 1;
-  if ((b & 0xE0) == 0xC0) n = 2, min = 0x80, cp = b & 0x1F;
-  else if ((b & 0xF0) == 0xE0) n = 3, min = 0x800, cp = b & 0x0F;
-  else if ((b & 0xF8) == 0xF0) n = 4, min = 0x10000, cp = b & 0x07;
-  else return 0;
-  if (i + n > text.size()) return 0;
-  for (std::size_t k = 1; k < n; ++k) {
-    if ((byte(i + k) & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (byte(i + k) & 0x3F);
-  }
-  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-  return n;
-}
-
 // The exposition format's escapes: '\\' and newline always, '"' in label
 // values only (HELP text keeps it). Invalid UTF-8 (Prometheus refuses it)
 // and other control characters (a terminal showing the file would obey
@@ -69,7 +50,7 @@ std::string escaped(std::string_view text, bool quote) {
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size();) {
-    const std::size_t n = utf8_length(text, i);
+    const std::size_t n = utf8_sequence_length(text, i);
     const auto byte = static_cast<unsigned char>(text[i]);
     if (n == 0 || (n == 1 && ((byte < 0x20 && byte != '\n') || byte == 0x7f))) {
       out += "\xEF\xBF\xBD";

@@ -8,6 +8,7 @@
 #include "core/Errors.hpp"
 #include "core/FileIdentity.hpp"
 #include "core/PrintableText.hpp"
+#include "report/ControlEscapingBuffer.hpp"
 
 namespace po = boost::program_options;
 
@@ -50,14 +51,20 @@ void refuse_output_over_input(const std::string& command, const std::string& wha
                               const std::vector<std::string>& inputs) {
   for (const std::string& input : inputs)
     if (same_file(output, input))
-      throw UsageError("bwreport " + command + ": " + what + " '" + output + "' is the input '" + input +
-                       "'; allowed: a file that is none of the inputs (bwreport never writes over an input)");
+      throw UsageError("bwreport " + command + ": " + what + " '" + printable_text(output, 200) + "' is the input '" +
+                       printable_text(input, 200) + "'; allowed: a file that is none of the inputs (bwreport never writes over an input)");
 }
 
 int run_report_command(const ReportCommand& command, const CommandArgs& args, std::ostream& out, std::ostream& err) {
+  // Whatever a command prints reaches `out` without a raw control byte
+  // (report/ControlEscapingBuffer.hpp).
+  ControlEscapingBuffer escaping(out.rdbuf());
+  std::ostream safe_out(&escaping);
   // A message is one line of bounded length, whatever text of a file it quotes.
   try {
-    return command.run(args, out);
+    const int code = command.run(args, safe_out);
+    safe_out.flush();
+    return code;
   } catch (const UsageError& e) {  // bad arguments, or a bad input file
     err << "bwreport: error: " << printable_text(e.what(), 1000) << std::endl;
     return kExitUsage;

@@ -4,12 +4,17 @@
 // origin and its efficiency, each a check. Stored in FILE as /scaling/points,
 // /scaling/fit and /checks (replacing an earlier verdict); exit 3 when a
 // check fails.
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
+#include <cstring>
 #include <ostream>
+#include <vector>
 
 #include "core/Errors.hpp"
+#include "core/FileGuard.hpp"
 #include "core/PrintableText.hpp"
 #include "core/OptionText.hpp"
 #include "core/Report.hpp"
@@ -77,22 +82,38 @@ Table fit_table(const model::ScalingStudy& s) {
   return t;
 }
 
+// --out as an output: never FILE (under any name), a link or a device; an
+// existing file only with --force and only when it is an HDF5 file.
+OutputRules out_rules(const std::string& path, bool force) {
+  return {"bwreport scaling: --out", force, {path}, OwnFile::Hdf5};
+}
+
+// FILE's bytes into `copy` (a scratch file), in bounded chunks from the
+// descriptor of the input opened by core/FileGuard's rules.
+void copy_input(const std::string& path, AtomicFile& copy) {
+  InputFile input = InputFile::open("bwreport scaling: FILE", path);
+  std::vector<char> buffer(std::size_t{1} << 20);
+  for (off_t at = 0;;) {
+    const ssize_t n = ::pread(input.fd(), buffer.data(), buffer.size(), at);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw RuntimeFailure("cannot read '" + printable_text(path, 200) + "': " + std::strerror(errno));
+    if (n == 0) break;
+    copy.write({buffer.data(), static_cast<std::size_t>(n)});
+    at += n;
+  }
+  copy.stream().flush();
+  if (!copy.stream()) throw RuntimeFailure("a write failed (disk full?)");
+}
+
 // The verdicts go into a copy of the study (FILE is an input: no bwreport
-// command changes one). The copy is made beside OUT and renamed into place
-// once complete, so OUT is never a half-written file.
+// command changes one), written to a fresh scratch file beside OUT and
+// renamed into place once complete, so OUT is never a half-written file.
 void store_verdicts(const std::string& path, const std::string& out_path, bool force, const model::ScalingStudy& study,
                     double min_efficiency, std::ostream& out) {
-  if (out_path.empty()) throw UsageError("bwreport scaling: --out: empty; allowed: a path of a new file");
-  refuse_output_over_input("scaling", "--out", out_path, {path});
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (fs::exists(out_path, ec) && !force)
-    throw UsageError("bwreport scaling: --out: '" + printable_text(out_path, 200) +
-                     "' exists; allowed: a new file, or --force to replace it");
-  const std::string scratch = out_path + ".part";
+  AtomicFile output(out_path, out_rules(path, force));
   try {
-    fs::copy_file(path, scratch, fs::copy_options::overwrite_existing);
-    h5::ResultFile file = h5::ResultFile::open_existing(scratch, "bwreport scaling --out");
+    copy_input(path, output);
+    h5::ResultFile file = h5::ResultFile::open_existing(output.scratch_path(), "bwreport scaling --out");
     file.remove("/scaling");
     file.remove("/checks");
     file.append(points_table(study));
@@ -102,12 +123,10 @@ void store_verdicts(const std::string& path, const std::string& out_path, bool f
     file.append(checks);
     file.set_attribute("/scaling", "min_efficiency", min_efficiency);
     file.close();
-    fs::rename(scratch, out_path);
+    output.commit();
   } catch (const UsageError&) {
-    fs::remove(scratch, ec);
     throw;
   } catch (const std::exception& e) {
-    fs::remove(scratch, ec);
     throw RuntimeFailure("bwreport scaling: --out: cannot write '" + printable_text(out_path, 200) +
                          "': " + printable_text(e.what(), 300));
   }
@@ -134,15 +153,24 @@ int run_scaling(const CommandArgs& args, std::ostream& out) {
   if (!(min_efficiency > 0 && min_efficiency <= 10))
     throw UsageError("bwreport scaling: --min-efficiency: out of range; allowed: (0, 10]");
 
+  // Every output check before anything is printed.
+  const bool store = parsed.options.count("out") && !parsed.options["no-store"].as<bool>();
+  if (store) {
+    const std::string& out_path = parsed.options["out"].as<std::string>();
+    refuse_output_over_input("scaling", "--out", out_path, {path});
+    check_output_file(out_path, out_rules(path, parsed.options["force"].as<bool>()));
+  }
   std::vector<std::string> skipped;
   std::vector<model::StudyRun> runs;
   {
     const auto file = h5::ResultReader::open(path);
     if (!is_merged_file(file))
-      throw UsageError("bwreport scaling: '" + path + "' is not a merged scaling study; make one with bwreport merge");
+      throw UsageError("bwreport scaling: '" + printable_text(path, 200) +
+                       "' is not a merged scaling study; make one with bwreport merge");
     runs = read_runs(file, skipped);
   }
-  if (runs.empty()) throw UsageError("bwreport scaling: no run of '" + path + "' has b_eff (/beff/summary)");
+  if (runs.empty())
+    throw UsageError("bwreport scaling: no run of '" + printable_text(path, 200) + "' has b_eff (/beff/summary)");
   const model::ScalingStudy study = model::analyse_scaling_study(runs, min_efficiency);
 
   out << "Scaling study " << printable_text(path) << ": " << runs.size() << (runs.size() == 1 ? " run" : " runs")
@@ -167,7 +195,7 @@ int run_scaling(const CommandArgs& args, std::ostream& out) {
 
   bool all_passed = true;
   for (const CheckRow& c : study.checks) all_passed = all_passed && c.passed;
-  if (parsed.options.count("out") && !parsed.options["no-store"].as<bool>())
+  if (store)
     store_verdicts(path, parsed.options["out"].as<std::string>(), parsed.options["force"].as<bool>(), study,
                    min_efficiency, out);
   return all_passed ? kExitOk : kExitCheckFailed;

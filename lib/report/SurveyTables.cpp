@@ -9,6 +9,7 @@
 #include "core/Config.hpp"
 #include "core/Errors.hpp"
 #include "core/IniFile.hpp"
+#include "core/PrintableText.hpp"
 #include "core/ResultColumns.hpp"
 
 namespace po = boost::program_options;
@@ -24,7 +25,7 @@ bool is_merged_file(const h5::ResultReader& file) {
 
 void require_survey_file(const h5::ResultReader& file, const std::string& path, const std::string& command) {
   if (is_merged_file(file))
-    throw UsageError("bwreport " + command + ": '" + path +
+    throw UsageError("bwreport " + command + ": '" + printable_text(path, 200) +
                      "' is a merged scaling study; give one run's survey file (bwreport scaling reads merged files)");
 }
 

@@ -9,6 +9,8 @@
 #include <ostream>
 #include <vector>
 
+#include "report/Utf8Text.hpp"
+
 namespace bws::report {
 namespace {
 
@@ -20,14 +22,17 @@ std::string real_text(double v) {
   return error == std::errc() ? std::string(buf, end) : std::to_string(v);
 }
 
-std::string csv_text(const std::string& s) {
+// Text cells and names are valid UTF-8 in both formats (report/Utf8Text.hpp).
+std::string csv_text(const std::string& raw) {
+  const std::string s = with_utf8_escapes(raw);
   if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
   std::string q = "\"";
   for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
   return q + "\"";
 }
 
-std::string json_text(const std::string& s) {
+std::string json_text(const std::string& raw) {
+  const std::string s = with_utf8_escapes(raw);
   std::string q = "\"";
   for (unsigned char c : s) {
     switch (c) {

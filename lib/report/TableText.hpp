@@ -4,7 +4,10 @@
 // shortest form that reads back exactly, non-finite ones as nan/inf) or
 // JSON (an array of records, one object per row, {"name": value}, non-finite
 // reals as null: what pandas.read_json(path, orient="records") reads).
-// Samples are not included.
+// Samples are not included. Text is always valid UTF-8: a byte of a cell or
+// name that is not part of a valid UTF-8 sequence is written as the four
+// characters \xNN (report/Utf8Text.hpp), so json.load and csv readers take
+// any file.
 //
 // Header names carry the column's unit (header_name): a column "bandwidth"
 // in B/s is "bandwidth_Bps", "t_min" in s is "t_min_s"; a name that already

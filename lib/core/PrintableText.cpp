@@ -8,8 +8,6 @@
 
 namespace bws {
 
-namespace {
-
 // Length of the valid UTF-8 sequence starting at text[i] (1 to 4), or 0
 // when the bytes there are not one (overlong forms and surrogates included).
 std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
@@ -37,6 +35,8 @@ std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
     if ((byte(i + k) & 0xC0) != 0x80) return 0;
   return length;
 }
+
+namespace {
 
 bool is_control(unsigned char c) { return c < 0x20 || c == 0x7F; }
 
@@ -85,40 +85,7 @@ std::string escape_text(std::string_view text, std::size_t max_bytes, bool (*kee
 
 bool keep_none(unsigned char) { return false; }
 bool keep_line_breaks(unsigned char c) { return c == '\n' || c == '\t'; }
-
-// The filter on standard output and error: whole lines pass through
-// terminal_text (a UTF-8 character split across two writes stays whole).
-class TerminalStreambuf : public std::streambuf {
- public:
-  explicit TerminalStreambuf(std::streambuf* target) : target_(target) {}
-
- protected:
-  int_type overflow(int_type c) override {
-    if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
-    pending_ += traits_type::to_char_type(c);
-    if (c == '\n' || pending_.size() >= kMaxPendingBytes) emit();
-    return c;
-  }
-  std::streamsize xsputn(const char* s, std::streamsize n) override {
-    for (std::streamsize i = 0; i < n; ++i) overflow(traits_type::to_int_type(s[i]));
-    return n;
-  }
-  int sync() override {
-    emit();
-    return target_->pubsync();
-  }
-
- private:
-  static constexpr std::size_t kMaxPendingBytes = 1 << 16;
-  void emit() {
-    if (pending_.empty()) return;
-    const std::string text = terminal_text(pending_);
-    target_->sputn(text.data(), static_cast<std::streamsize>(text.size()));
-    pending_.clear();
-  }
-  std::streambuf* target_;
-  std::string pending_;
-};
+bool keep_controls(unsigned char) { return true; }
 
 }  // namespace
 
@@ -128,10 +95,45 @@ std::string printable_text(std::string_view text, std::size_t max_bytes) {
 
 std::string terminal_text(std::string_view text) { return escape_text(text, kPrintableUnlimited, keep_line_breaks); }
 
+std::string with_utf8_escapes(std::string_view text) { return escape_text(text, kPrintableUnlimited, keep_controls); }
+
+TerminalTextBuffer::~TerminalTextBuffer() { emit(); }
+
+TerminalTextBuffer::int_type TerminalTextBuffer::overflow(int_type c) {
+  if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+  const char ch = traits_type::to_char_type(c);
+  return xsputn(&ch, 1) == 1 ? c : traits_type::eof();
+}
+
+std::streamsize TerminalTextBuffer::xsputn(const char* s, std::streamsize n) {
+  pending_.append(s, static_cast<std::size_t>(n));
+  const auto last_line_end = pending_.rfind('\n');
+  if (pending_.size() >= kMaxPendingBytes) {
+    emit();
+  } else if (last_line_end != std::string::npos) {
+    const std::string text = terminal_text(std::string_view(pending_).substr(0, last_line_end + 1));
+    target_->sputn(text.data(), static_cast<std::streamsize>(text.size()));
+    pending_.erase(0, last_line_end + 1);
+  }
+  return n;
+}
+
+int TerminalTextBuffer::sync() {
+  emit();
+  return target_->pubsync();
+}
+
+void TerminalTextBuffer::emit() {
+  if (pending_.empty()) return;
+  const std::string text = terminal_text(pending_);
+  target_->sputn(text.data(), static_cast<std::streamsize>(text.size()));
+  pending_.clear();
+}
+
 void guard_terminal_streams() {
   // Never destroyed: the streams flush at exit, after static objects go.
-  static auto* const out = new TerminalStreambuf(std::cout.rdbuf());
-  static auto* const err = new TerminalStreambuf(std::cerr.rdbuf());
+  static auto* const out = new TerminalTextBuffer(std::cout.rdbuf());
+  static auto* const err = new TerminalTextBuffer(std::cerr.rdbuf());
   std::cout.rdbuf(out);
   std::cerr.rdbuf(err);
 }

@@ -5,6 +5,7 @@
 // cannot add lines to a report or send escape sequences to the terminal.
 // Every printer of such text uses this one helper.
 #include <cstddef>
+#include <streambuf>
 #include <string>
 #include <string_view>
 
@@ -33,6 +34,37 @@ std::string terminal_text(std::string_view text);
 // reaches the terminal. Called first in main(). Fields that must stay on one
 // line (a host name in a table row) still go through printable_text.
 void guard_terminal_streams();
+
+// The filter guard_terminal_streams() puts on a stream, for a stream of its
+// own (bwreport's commands print to one): text is passed on a whole line
+// at a time through terminal_text, the rest on flush or destruction.
+class TerminalTextBuffer : public std::streambuf {
+ public:
+  explicit TerminalTextBuffer(std::streambuf* target) : target_(target) {}
+  ~TerminalTextBuffer() override;
+
+ protected:
+  int_type overflow(int_type c) override;
+  std::streamsize xsputn(const char* s, std::streamsize n) override;
+  int sync() override;
+
+ private:
+  static constexpr std::size_t kMaxPendingBytes = std::size_t{1} << 16;
+  void emit();
+  std::streambuf* target_;
+  std::string pending_;
+};
+
+// Text for outputs other programs parse (JSON, CSV): valid UTF-8 is kept as
+// it is, control characters included (the format escapes those); every byte
+// that is not part of a valid UTF-8 sequence becomes the four characters
+// \xNN, printable_text's rule (0xff -> "\xff"). Documented in
+// docs/hdf5-schema.md ("Exports").
+std::string with_utf8_escapes(std::string_view text);
+
+// Length of the valid UTF-8 sequence at text[i] (1 to 4), 0 when the bytes
+// there are none (overlong forms, surrogates, beyond U+10FFFF, cut short).
+std::size_t utf8_sequence_length(std::string_view text, std::size_t i);
 
 // True when printable_text would change nothing (no control character, valid UTF-8).
 bool is_printable_text(std::string_view text);

@@ -1,5 +1,7 @@
 #include "history/SqliteFaultHook.hpp"
 
+#include "core/PrintableText.hpp"
+
 #ifdef BWS_TEST_HOOKS
 #include <sqlite3.h>
 #include <unistd.h>
@@ -7,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
 #include <string>
 
 namespace bws::history {
@@ -110,7 +113,7 @@ const char* sqlite_fault_vfs() {
     if (!g_real) register_vfs();
     g_operations_left = std::strtol(value, nullptr, 10);
     g_armed = value;
-    std::fprintf(stderr, "bwreport: TEST HOOK ACTIVE: %s=%s\n", kSqliteFaultVariable, value);
+    std::cerr << "bwreport: TEST HOOK ACTIVE: " << kSqliteFaultVariable << "=" << printable_text(value, 40) << std::endl;
   }
   return g_vfs.zName;
 }

@@ -14,7 +14,7 @@
 #include "h5/ResultFile.hpp"
 #include "model/NodeFlags.hpp"
 #include "report/SurveyTables.hpp"
-#include "report/Utf8Text.hpp"
+#include "core/PrintableText.hpp"
 
 namespace bws::report {
 namespace {

@@ -8,7 +8,6 @@
 #include "core/Errors.hpp"
 #include "core/FileIdentity.hpp"
 #include "core/PrintableText.hpp"
-#include "report/ControlEscapingBuffer.hpp"
 
 namespace po = boost::program_options;
 
@@ -56,9 +55,9 @@ void refuse_output_over_input(const std::string& command, const std::string& wha
 }
 
 int run_report_command(const ReportCommand& command, const CommandArgs& args, std::ostream& out, std::ostream& err) {
-  // Whatever a command prints reaches `out` without a raw control byte
-  // (report/ControlEscapingBuffer.hpp).
-  ControlEscapingBuffer escaping(out.rdbuf());
+  // Whatever a command prints reaches `out` as terminal_text: no raw
+  // control byte (core/PrintableText.hpp), whatever stream `out` is.
+  TerminalTextBuffer escaping(out.rdbuf());
   std::ostream safe_out(&escaping);
   // A message is one line of bounded length, whatever text of a file it quotes.
   try {

@@ -9,7 +9,7 @@
 #include <ostream>
 #include <vector>
 
-#include "report/Utf8Text.hpp"
+#include "core/PrintableText.hpp"
 
 namespace bws::report {
 namespace {
@@ -22,7 +22,7 @@ std::string real_text(double v) {
   return error == std::errc() ? std::string(buf, end) : std::to_string(v);
 }
 
-// Text cells and names are valid UTF-8 in both formats (report/Utf8Text.hpp).
+// Text cells and names are valid UTF-8 in both formats (core/PrintableText.hpp).
 std::string csv_text(const std::string& raw) {
   const std::string s = with_utf8_escapes(raw);
   if (s.find_first_of(",\"\n\r") == std::string::npos) return s;

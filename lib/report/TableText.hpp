@@ -6,7 +6,7 @@
 // reals as null: what pandas.read_json(path, orient="records") reads).
 // Samples are not included. Text is always valid UTF-8: a byte of a cell or
 // name that is not part of a valid UTF-8 sequence is written as the four
-// characters \xNN (report/Utf8Text.hpp), so json.load and csv readers take
+// characters \xNN (with_utf8_escapes, core/PrintableText.hpp), so json.load and csv readers take
 // any file.
 //
 // Header names carry the column's unit (header_name): a column "bandwidth"

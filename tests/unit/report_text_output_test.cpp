@@ -1,28 +1,27 @@
 // What bwreport prints and exports as text: the standard output of every
 // command has no raw control byte but newline and tab
-// (report/ControlEscapingBuffer.hpp), and exported text is valid UTF-8 with
-// the bytes that are not written as \xNN (report/Utf8Text.hpp).
+// (core/PrintableText.hpp, TerminalTextBuffer), and exported text is valid UTF-8 with
+// the bytes that are not written as \xNN (with_utf8_escapes).
 #include <gtest/gtest.h>
 
 #include <sstream>
 
 #include "core/Table.hpp"
-#include "report/ControlEscapingBuffer.hpp"
+#include "core/PrintableText.hpp"
 #include "report/ReportCommand.hpp"
 #include "report/TableText.hpp"
-#include "report/Utf8Text.hpp"
 
 namespace {
 
-using bws::report::with_utf8_escapes;
+using bws::with_utf8_escapes;
 
 TEST(ReportTextOutput, ControlBytesReachTheTerminalEscaped) {
   std::ostringstream sink;
-  bws::report::ControlEscapingBuffer buffer(sink.rdbuf());
+  bws::TerminalTextBuffer buffer(sink.rdbuf());
   std::ostream out(&buffer);
   out << "a\x1b[2Jb\rc\n\td" << '\x07' << std::string("e\0f", 3) << "\x7f" << "caf\xc3\xa9 \xff";
   out.flush();
-  EXPECT_EQ(sink.str(), "a\\x1b[2Jb\\rc\n\td\\x07e\\x00f\\x7fcaf\xc3\xa9 \xff");
+  EXPECT_EQ(sink.str(), "a\\x1b[2Jb\\rc\n\td\\x07e\\x00f\\x7fcaf\xc3\xa9 \\xff");
 }
 
 TEST(ReportTextOutput, EveryCommandPrintsThroughTheEscapingBuffer) {

@@ -51,6 +51,10 @@ bool recognised_as_own(const std::string& path, OwnFile own) {
   if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
     if (st.st_size == 0) {
       own_file = true;
+    } else if (own == OwnFile::Png) {
+      static const char kSignature[8] = {'\x89', 'P', 'N', 'G', '\r', '\n', '\x1a', '\n'};
+      char head[8];
+      own_file = ::pread(fd, head, 8, 0) == 8 && std::memcmp(head, kSignature, 8) == 0;
     } else if (own == OwnFile::Hdf5) {
       static const char kSignature[8] = {'\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n'};
       for (off_t at = 0; at + 8 <= st.st_size && !own_file; at = at == 0 ? 512 : at * 2) {
@@ -68,7 +72,12 @@ bool recognised_as_own(const std::string& path, OwnFile own) {
 }
 
 const char* own_noun(OwnFile own) {
-  return own == OwnFile::Hdf5 ? "an HDF5 file (a survey file)" : "a text file";
+  switch (own) {
+    case OwnFile::Hdf5: return "an HDF5 file (a survey file)";
+    case OwnFile::Png: return "a PNG image";
+    case OwnFile::Text: break;
+  }
+  return "a text file";
 }
 
 // The checks on an output path that do not depend on --force: a path that
@@ -197,7 +206,11 @@ std::string InputFile::read_prefix(std::size_t count) {
 }
 
 std::string read_input_file(const std::string& label, const std::string& path, std::uint64_t max_bytes) {
-  return InputFile::open(label, path).read_all(max_bytes);
+  std::string text = InputFile::open(label, path).read_all(max_bytes);
+  if (const auto nul = text.find('\0'); nul != std::string::npos)
+    throw UsageError(label + ": " + quoted_path(path) + " holds a NUL byte at offset " + std::to_string(nul) +
+                     ": not a text file (damaged, or not the file meant); allowed: a text file");
+  return text;
 }
 
 // ---- Outputs ---------------------------------------------------------------

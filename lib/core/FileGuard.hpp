@@ -79,7 +79,9 @@ class InputFile {
   std::uint64_t size_ = 0;
 };
 
-// InputFile::open(label, path).read_all(max_bytes).
+// A text input: InputFile::open(label, path).read_all(max_bytes), refused
+// when it holds a NUL byte (no text file does: a damaged file, or a binary
+// file given by mistake).
 std::string read_input_file(const std::string& label, const std::string& path,
                             std::uint64_t max_bytes = kMaxTextInputBytes);
 
@@ -89,6 +91,7 @@ std::string read_input_file(const std::string& label, const std::string& path,
 enum class OwnFile {
   Hdf5,      // an HDF5 file (its signature), or an empty file
   Text,      // a text file (no NUL byte in its first 4 KiB), or an empty file
+  Png,       // a PNG image (its signature), or an empty file
 };
 
 struct OutputRules {

@@ -123,15 +123,11 @@ int show_movers(SqliteDb& db, const std::string& metric_name, std::size_t top, s
   return kExitOk;
 }
 
-// The PNG the script writes (matplotlib replaces a regular file, as
-// documented): never onto the archive, a link, a device or a FIFO;
-// checked before the archive is opened.
+// The PNG the script writes: a new file, or a PNG it wrote before (the plot
+// is drawn anew each time); never the archive, a link, a device, a FIFO or
+// another kind of file. Checked before the archive is opened.
 void check_plot_output(const std::string& png, const std::string& archive) {
-  const PathKind kind = path_kind(png, false);
-  if (kind != PathKind::Missing && kind != PathKind::Regular)
-    throw UsageError("--plot: '" + printable_text(png, 200) + "' is " + path_kind_noun(kind) +
-                     "; allowed: a new path or a regular file (a PNG; nothing else is written to or removed)");
-  refuse_input_as_output("--plot", png, {archive});
+  check_output_file(png, {"--plot", true, {archive}, OwnFile::Png});
 }
 
 int run_plot(const std::string& archive, const std::string& host, const std::string& metric, const std::string& png,

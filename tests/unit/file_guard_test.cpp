@@ -67,6 +67,9 @@ TEST_F(FileGuardTest, InputsThatAreNotRegularFilesAreRefusedWithoutBlocking) {
 TEST_F(FileGuardTest, InputsAreReadWithinTheirBound) {
   write("small", "abc\n");
   EXPECT_EQ(bws::read_input_file("--config", path("small"), 4), "abc\n");
+  write("binary", std::string("a = 1\n\0\xff", 8));
+  expect_one_line_with(usage_error_of([&] { bws::read_input_file("--config", path("binary")); }),
+                       "NUL byte at offset 6");
   expect_one_line_with(usage_error_of([&] { bws::read_input_file("--config", path("small"), 3); }), "larger than 3 bytes");
   // A sparse file declares 1 GiB and holds nothing: refused by its size, never read.
   { std::ofstream(dir_ / "sparse"); }
@@ -123,6 +126,10 @@ TEST_F(FileGuardTest, ForceReplacesOnlyFilesOfOurOwn) {
   write("binary.csv", std::string("a\0b", 3));
   const bws::OutputRules text{"--csv", true, {}, bws::OwnFile::Text};
   expect_one_line_with(usage_error_of([&] { bws::check_output_file(path("binary.csv"), text); }), "not a text file");
+  write("old.png", std::string("\x89PNG\r\n\x1a\n", 8) + "IHDR");
+  const bws::OutputRules png{"--plot", true, {}, bws::OwnFile::Png};
+  EXPECT_EQ(usage_error_of([&] { bws::check_output_file(path("old.png"), png); }), "(no UsageError)");
+  expect_one_line_with(usage_error_of([&] { bws::check_output_file(path("notes.txt"), png); }), "is not a PNG image");
   const bws::OutputRules no_force{"--csv", false, {}, bws::OwnFile::Text};
   expect_one_line_with(usage_error_of([&] { bws::check_output_file(path("notes.txt"), no_force); }), "--force");
   EXPECT_EQ(slurp(dir_ / "notes.txt"), "my notes\n");

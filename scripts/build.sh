@@ -15,5 +15,9 @@ done
 # BWS_TEST_HOOKS=ON in the environment (scripts/test-all.sh) compiles in the
 # test hooks; a build for users has none. BUILD_TESTING is always given, so
 # a build/ configured by one script is reconfigured by the other.
-cmake --preset release -S "$root" -DBWS_TEST_HOOKS="${BWS_TEST_HOOKS:-OFF}" -DBUILD_TESTING="$testing" >/dev/null
+# With ccache on PATH (install-deps.sh --test) objects compiled before, in
+# this clone or another one, are reused (scripts/compiler-cache.sh).
+. "$root/scripts/compiler-cache.sh"
+cmake --preset release -S "$root" -DBWS_TEST_HOOKS="${BWS_TEST_HOOKS:-OFF}" -DBUILD_TESTING="$testing" \
+  "${bws_cache_flags[@]}" >/dev/null
 cmake --build "$root/build" -j "$(nproc)"

@@ -11,7 +11,8 @@
 #             and PoCL (OpenCL on the CPU, so it runs on a GPU-less node too)
 #   --plot    bwreport plot's Python: h5py, NumPy, Matplotlib
 #   --test    everything (the default; scripts/test-all.sh and CI): --run and
-#             what the tests need: GoogleTest, the HDF5 and SQLite command
+#             what the tests need: ccache (the two test builds reuse
+#             what an earlier build compiled), GoogleTest, the HDF5 and SQLite command
 #             line tools, clinfo, pandas and PyTables, stress-ng, Lmod, gnuplot
 #             (the pmbw stats2gnuplot test draws its plots), the
 #             comparison tools (likwid, hpcc, clpeak), Slurm with munge for
@@ -37,7 +38,7 @@ core=(
 opencl=(ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd)
 plot=(python3 python3-h5py python3-numpy python3-matplotlib)
 test_only=(
-  ca-certificates
+  ca-certificates ccache
   libgtest-dev
   hdf5-tools sqlite3 clinfo
   python3-pandas python3-tables

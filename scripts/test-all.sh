@@ -20,7 +20,8 @@ echo "== Release build: all tests"
 (cd "$root/build" && ctest --output-on-failure --timeout 600 -j "$jobs")
 
 echo "== Debug build with ASan and UBSan: all tests"
-cmake --preset debug -S "$root" >/dev/null
+. "$root/scripts/compiler-cache.sh"
+cmake --preset debug -S "$root" "${bws_cache_flags[@]}" >/dev/null
 cmake --build "$root/build-debug" -j "$(nproc)"
 # Leak checking stays off: Open MPI's plug-ins keep memory from MPI_Init to
 # exit by design and are unloaded before LeakSanitizer could name them.

@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string>
 
+#include "TestPrograms.hpp"
 #include "TestSupport.hpp"
 
 namespace fs = std::filesystem;
@@ -37,7 +38,7 @@ class CliErrors : public ::testing::Test {
   // environment: "NAME=value ..." put before the binary, or "".
   RunResult run(const std::string& args, const std::string& environment = "") {
     std::ostringstream cmd;  // (a stream: gcc 12 warns falsely on chained string +)
-    cmd << "cd '" << dir_.string() << "' && " << environment << " '" << BWS_BWSURVEY << "' " << args;
+    cmd << "cd '" << dir_.string() << "' && " << environment << " '" << bws::test::bwsurvey_program() << "' " << args;
     return bws::test::run_shell(cmd.str(), dir_ / "out.txt", dir_ / "err.txt");
   }
 

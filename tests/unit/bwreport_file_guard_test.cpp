@@ -19,6 +19,7 @@
 #include <fstream>
 #include <functional>
 
+#include "TestPrograms.hpp"
 #include "core/ResultColumns.hpp"
 #include "h5/ResultFile.hpp"
 #include "model/NodeFlags.hpp"
@@ -56,7 +57,7 @@ class BwreportFileGuard : public bws::test::TempDirTest {
   BwreportFileGuard() : TempDirTest("bws_file_guard") {}
 
   RunResult run(const std::string& args) {
-    return bws::test::run_shell("cd " + quoted(dir_.string()) + " && " + quoted(BWS_BWREPORT) + " " + args,
+    return bws::test::run_shell("cd " + quoted(dir_.string()) + " && " + quoted(bws::test::bwreport_program()) + " " + args,
                                 dir_ / "stdout.txt", dir_ / "stderr.txt");
   }
 

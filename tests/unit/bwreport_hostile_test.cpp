@@ -18,6 +18,7 @@
 #include <functional>
 #include <sstream>
 
+#include "TestPrograms.hpp"
 #include "core/ResultColumns.hpp"
 #include "h5/ResultFile.hpp"
 #include "model/NodeFlags.hpp"
@@ -130,7 +131,7 @@ class BwreportHostile : public bws::test::TempDirTest {
   }
 
   RunResult run(const std::string& args) {
-    return bws::test::run_shell("cd " + shell_quoted(dir_.string()) + " && " + shell_quoted(BWS_BWREPORT) + " " + args,
+    return bws::test::run_shell("cd " + shell_quoted(dir_.string()) + " && " + shell_quoted(bws::test::bwreport_program()) + " " + args,
                                 dir_ / "out.txt", dir_ / "err.txt");
   }
 

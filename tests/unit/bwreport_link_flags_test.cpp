@@ -14,6 +14,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "TestPrograms.hpp"
 #include "core/ResultColumns.hpp"
 #include "h5/ResultFile.hpp"
 #include "links/LinksTables.hpp"
@@ -57,7 +58,7 @@ class BwreportLinkFlags : public bws::test::TempDirTest {
     return path;
   }
   RunResult run(const std::string& args) {
-    return bws::test::run_shell(std::string(BWS_BWREPORT) + " " + args, file("out.txt"), file("err.txt"));
+    return bws::test::run_shell(std::string(bws::test::bwreport_program()) + " " + args, file("out.txt"), file("err.txt"));
   }
 };
 

@@ -7,6 +7,7 @@
 #include <map>
 #include <vector>
 
+#include "TestPrograms.hpp"
 #include "CliTestSupport.hpp"
 
 #include "catalog/Registry.hpp"
@@ -103,10 +104,10 @@ class CliBadValues : public CliErrors {
       const fs::path d = dir_ / ("case" + std::to_string(i));
       fs::create_directories(d);
       const std::string launcher =
-          cases[i].ranks > 1 ? "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + shell_word(BWS_MPIEXEC) +
+          cases[i].ranks > 1 ? "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + shell_word(bws::test::mpiexec_program()) +
                                    " -q -np " + std::to_string(cases[i].ranks) + " --oversubscribe "
                              : "";
-      script << "(cd " << shell_word(d.string()) << " && " << launcher << shell_word(BWS_BWSURVEY) << " "
+      script << "(cd " << shell_word(d.string()) << " && " << launcher << shell_word(bws::test::bwsurvey_program()) << " "
              << cases[i].args << " --out s.h5 </dev/null >out.txt 2>err.txt; echo $? >rc.txt) &\n";
       if (i % 16 == 15) script << "wait\n";
     }

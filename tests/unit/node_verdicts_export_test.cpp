@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "TestPrograms.hpp"
 #include "core/ResultColumns.hpp"
 #include "h5/ResultFile.hpp"
 #include "TestSupport.hpp"
@@ -93,7 +94,7 @@ class NodeVerdictsExport : public bws::test::TempDirTest {
     return path;
   }
   bws::test::RunResult bwreport(const std::string& args) {
-    return bws::test::run_shell(std::string(BWS_BWREPORT) + " " + args, dir_ / "out.txt", dir_ / "err.txt");
+    return bws::test::run_shell(std::string(bws::test::bwreport_program()) + " " + args, dir_ / "out.txt", dir_ / "err.txt");
   }
 };
 

@@ -6,6 +6,7 @@
 // columns, as bwsurvey 1.1 wrote them.
 #include <gtest/gtest.h>
 
+#include "TestPrograms.hpp"
 #include "H5TestSupport.hpp"
 #include "TestSupport.hpp"
 
@@ -103,7 +104,7 @@ class SchemaOne : public test::TempDirTest {
 
   int run(const std::string& args, std::string& out) {
     const std::string out_file = file("out.txt");
-    const int status = std::system((std::string("cd '") + dir_.string() + "' && '" + BWS_BWREPORT + "' " + args +
+    const int status = std::system((std::string("cd '") + dir_.string() + "' && '" + bws::test::bwreport_program() + "' " + args +
                                     " >'" + out_file + "' 2>&1")
                                        .c_str());
     std::ifstream in(out_file);

@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include "TestPrograms.hpp"
 #include "TestSupport.hpp"
 
 namespace bws::test {
@@ -96,15 +97,15 @@ class VersionOption : public TempDirTest {
 };
 
 TEST_F(VersionOption, BwsurveyPrintsVersionCommitBuildTypeAndOptions) {
-  expect_build_fields("bwsurvey", run(std::string("'") + BWS_BWSURVEY + "' --version"));
+  expect_build_fields("bwsurvey", run(std::string("'") + bws::test::bwsurvey_program() + "' --version"));
 }
 
 TEST_F(VersionOption, BwreportPrintsTheSameFields) {
-  expect_build_fields("bwreport", run(std::string("'") + BWS_BWREPORT + "' --version"));
+  expect_build_fields("bwreport", run(std::string("'") + bws::test::bwreport_program() + "' --version"));
 }
 
 TEST_F(VersionOption, KernelInstructionSetsCompiledInAndChosenOnThisCpu) {
-  const auto f = fields_of(run(std::string("'") + BWS_BWSURVEY + "' --version").out);
+  const auto f = fields_of(run(std::string("'") + bws::test::bwsurvey_program() + "' --version").out);
   const std::string stream_isa = expected_stream_isa();
   std::string stream_line = stream_isa + " (this CPU: ";
   if (stream_isa == "none") {
@@ -129,7 +130,7 @@ TEST_F(VersionOption, KernelInstructionSetsCompiledInAndChosenOnThisCpu) {
 // exist is required) stops a survey, but not --version or a lone --help.
 TEST_F(VersionOption, BwsurveyAnswersBeforeMpiStarts) {
   const std::string broken_mpi = "OMPI_MCA_pml=bws_no_such_transport ";
-  const std::string exe = std::string("'") + BWS_BWSURVEY + "'";
+  const std::string exe = std::string("'") + bws::test::bwsurvey_program() + "'";
   const RunResult survey = run(broken_mpi + exe + " --quick --tests stream --out '" + file("s.h5") + "'");
   ASSERT_NE(survey.exit_code, 0) << "MPI started with a missing transport; this test proves nothing here";
   const RunResult version = run(broken_mpi + exe + " --version");
@@ -143,7 +144,7 @@ TEST_F(VersionOption, BwsurveyAnswersBeforeMpiStarts) {
 // Under a launcher only the first rank prints (read from the launcher's
 // environment, since MPI is not started).
 TEST_F(VersionOption, OnlyTheFirstRankPrints) {
-  const std::string exe = std::string("'") + BWS_BWSURVEY + "'";
+  const std::string exe = std::string("'") + bws::test::bwsurvey_program() + "'";
   const RunResult second = run("OMPI_COMM_WORLD_RANK=1 " + exe + " --version");
   EXPECT_EQ(second.exit_code, 0);
   EXPECT_EQ(second.out, "");

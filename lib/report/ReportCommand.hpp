@@ -39,7 +39,7 @@ ReportCommand plot_command(HistoryChangesWriter history_changes = nullptr);  // 
 // Runs `command` as bwreport does: its exit code, or for what it throws one
 // line on `err` ("bwreport: error: ...", bounded) and exit 2 (UsageError)
 // or 1 (anything else). The command prints to `out` through a
-// ControlEscapingBuffer: no control byte but '\n' and '\t' reaches `out` raw.
+// TerminalTextBuffer (core/PrintableText.hpp): no control byte but '\n' and '\t' reaches `out` raw.
 int run_report_command(const ReportCommand& command, const CommandArgs& args, std::ostream& out, std::ostream& err);
 
 // Runs `body`; what it throws is thrown again (UsageError as UsageError,

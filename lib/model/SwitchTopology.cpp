@@ -75,6 +75,7 @@ SwitchLine parse_line(std::string_view text, const std::string& source, int line
 
 std::vector<SwitchLine> parse_lines(std::string_view text, const std::string& source) {
   std::vector<SwitchLine> lines;
+  std::uint64_t names = 0;
   int number = 0;
   std::size_t start = 0;
   while (start <= text.size()) {
@@ -86,6 +87,12 @@ std::vector<SwitchLine> parse_lines(std::string_view text, const std::string& so
     if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
     if (trim_text(line).empty()) continue;
     lines.push_back(parse_line(line, source, number));
+    // One limit for the whole file, as for one list: many lines of a
+    // million names each would exhaust memory as one list of 10^12 would.
+    names += lines.back().nodes.size() + lines.back().children.size();
+    if (names > kMaxHostlistNames)
+      throw UsageError(where(source, number) + "the file names more than " + std::to_string(kMaxHostlistNames) +
+                       " hosts and switches by here; allowed: at most " + std::to_string(kMaxHostlistNames) + " in all");
   }
   return lines;
 }

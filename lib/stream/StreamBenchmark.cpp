@@ -29,6 +29,12 @@ std::vector<StreamOp> ops_of(const StreamDeviceInfo& device) {
   return ops;
 }
 
+// A plan over --time-budget: its estimate and the advice found so far.
+struct OverBudget {
+  TimeEstimate asked;
+  std::string advice;  // "--stream.reps 5", or "" when no repetitions fit
+};
+
 class StreamPlannedRun final : public PlannedDeviceRuns<StreamDeviceRun> {
  public:
   StreamPlannedRun(StreamCommonParams common, std::vector<std::unique_ptr<StreamDeviceRun>> devices,
@@ -47,18 +53,23 @@ class StreamPlannedRun final : public PlannedDeviceRuns<StreamDeviceRun> {
   }
 
   // --time-budget: fewer repetitions when --stream.reps was left alone;
-  // else, or when even the fewest do not fit, a UsageError.
+  // else, or when even the fewest do not fit, OverBudget, with the most
+  // repetitions that would fit (with kAdviceHeadroom) when there are any.
   void fit(double budget_seconds, bool reps_free) {
     if (budget_seconds <= 0) return;
     const int given = common_.ntimes;
     const TimeEstimate asked = estimate();
     while (reps_free && common_.ntimes > kMinNtimes && estimate().seconds > budget_seconds) --common_.ntimes;
     if (estimate().seconds > budget_seconds) {
-      throw UsageError(over_budget_message("stream", asked, budget_seconds,
-                                           "--stream.reps " + std::to_string(kMinNtimes) + " or a smaller --stream.elements"));
+      OverBudget over{asked, {}};
+      for (common_.ntimes = given - 1; common_.ntimes >= kMinNtimes && over.advice.empty(); --common_.ntimes)
+        if (estimate().seconds <= budget_seconds / kAdviceHeadroom) over.advice = "--stream.reps " + std::to_string(common_.ntimes);
+      throw over;
     }
     if (common_.ntimes != given) fitted_ = "reps " + std::to_string(given) + " -> " + std::to_string(common_.ntimes);
   }
+
+  std::uint64_t elements() const { return runs_.empty() || common_.types.empty() ? 0 : runs_.front()->elements(common_.types.front()); }
 
   std::vector<Table> run(topo::Team& team, RunContext& context) override {
     Table results = make_stream_results_table();
@@ -125,6 +136,21 @@ class StreamBenchmark final : public NodeBenchmark {
     for (const auto& [name, backend] : backends_) backend->add_options(desc);
   }
   std::unique_ptr<PlannedRun> plan(const Config& config, const NodeContext& node) const override {
+    try {
+      return plan_fitted(config, node);
+    } catch (const OverBudget& over) {
+      std::string advice = over.advice;
+      if (const std::uint64_t elements = elements_that_fit(config, node); elements > 0)
+        advice += (advice.empty() ? "" : " or ") + std::string("--stream.elements ") + std::to_string(elements);
+      throw UsageError(over_budget_message("stream", over.asked, node.time_budget_seconds, advice));
+    }
+  }
+  std::vector<Table> summarize_node(const std::vector<Table>& rank_tables) const override {
+    return summarize_stream_node(rank_tables);
+  }
+
+ private:
+  std::unique_ptr<StreamPlannedRun> plan_fitted(const Config& config, const NodeContext& node) const {
     const StreamOptions options = stream_schema().read(config, node.quick);
     StreamCommonParams common = plan_stream_common(options);
     std::vector<std::unique_ptr<StreamDeviceRun>> devices;
@@ -135,11 +161,29 @@ class StreamBenchmark final : public NodeBenchmark {
                  option_defaulted(config, "stream.reps") && option_defaulted(config, "stream.ntimes"));
     return planned;
   }
-  std::vector<Table> summarize_node(const std::vector<Table>& rank_tables) const override {
-    return summarize_stream_node(rank_tables);
+
+  // The refusal's advice: the most --stream.elements (halving) with which
+  // this very planning fits the budget with kAdviceHeadroom, the other
+  // options as given; 0 when none does.
+  std::uint64_t elements_that_fit(const Config& config, const NodeContext& node) const {
+    NodeContext unbounded = node;
+    unbounded.time_budget_seconds = 0;
+    NodeContext tighter = node;
+    tighter.time_budget_seconds = node.time_budget_seconds / kAdviceHeadroom;
+    Config trial = config;
+    for (std::uint64_t n = plan_fitted(config, unbounded)->elements() / 2; n >= kMinElements; n /= 2) {
+      trial.set("stream.elements", std::to_string(n));
+      try {
+        plan_fitted(trial, tighter);
+        return n;
+      } catch (const OverBudget&) {
+      } catch (const UsageError&) {  // a size some backend does not take: smaller ones may not either
+        return 0;
+      }
+    }
+    return 0;
   }
 
- private:
   std::vector<std::string> backend_names() const {
     std::vector<std::string> names;
     for (const auto& [name, backend] : backends_) names.push_back(name);

@@ -23,7 +23,12 @@ namespace fs = std::filesystem;
 constexpr int kLockTries = 16;
 constexpr std::size_t kMaxHolderBytes = 256;
 
-std::string quoted(const std::string& path) { return "'" + printable_text(path, 200) + "'"; }
+std::string quoted(const std::string& path) {
+  std::string text = "'";  // appended, not "'" + ...: GCC 12 warns (-Wrestrict) on that form
+  text += printable_text(path, 200);
+  text += '\'';
+  return text;
+}
 
 std::string this_host() {
   char host[256] = {};

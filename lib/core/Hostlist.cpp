@@ -82,7 +82,8 @@ std::uint64_t count_one(const std::string& host) {
   for (std::size_t open = host.find('['); open != std::string::npos; open = host.find('[', open + 1)) {
     const auto close = host.find(']', open);
     std::uint64_t names = 0;
-    for (const Range& r : bracket_ranges(host, open, close)) names = saturating_add(names, saturating_add(r.last - r.first, 1));
+    for (const Range& r : bracket_ranges(host, open, close))
+      names = saturating_add(names, saturating_add(r.last - r.first, 1));
     total = saturating_multiply(total, names);
     open = close;
   }

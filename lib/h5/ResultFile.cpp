@@ -47,7 +47,7 @@ void check_output_path(const std::string& path, bool overwrite) {
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
   const std::string directory = parent.empty() ? "." : parent.string();
   if (::access(directory.c_str(), W_OK) != 0)
-    throw UsageError("--out: directory '" + directory + "' is not writable; allowed: a path in a writable directory");
+    throw UsageError("--out: directory '" + directory + "' is not writable");
   if (path_kind(path, false) == PathKind::Regular) return;  // replaced (--force): create() removes it first
   // access() says yes to root everywhere, also on read-only or pseudo file
   // systems: creating the file is the only true test. It is removed again
@@ -270,6 +270,7 @@ void ResultFile::truncate_appendables(const std::map<std::string, std::uint64_t>
 
 void ResultFile::copy_file_into(const std::string& source_path, const std::string& group_path) {
   const Lock lock = hold();
+  require_regular_input("bwreport merge", source_path);  // HDF5 opens it by name: never a FIFO or a device
   copy_file_into_group(Impl::file_of(impl_, path_), source_path, group_path);
 }
 

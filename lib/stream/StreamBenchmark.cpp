@@ -55,21 +55,28 @@ class StreamPlannedRun final : public PlannedDeviceRuns<StreamDeviceRun> {
   // --time-budget: fewer repetitions when --stream.reps was left alone;
   // else, or when even the fewest do not fit, OverBudget, with the most
   // repetitions that would fit (with kAdviceHeadroom) when there are any.
-  void fit(double budget_seconds, bool reps_free) {
+  void fit(double budget_seconds, bool reps_free, const std::string& reps_flag) {
     if (budget_seconds <= 0) return;
     const int given = common_.ntimes;
     const TimeEstimate asked = estimate();
     while (reps_free && common_.ntimes > kMinNtimes && estimate().seconds > budget_seconds) --common_.ntimes;
     if (estimate().seconds > budget_seconds) {
       OverBudget over{asked, {}};
-      for (common_.ntimes = given - 1; common_.ntimes >= kMinNtimes && over.advice.empty(); --common_.ntimes)
-        if (estimate().seconds <= budget_seconds / kAdviceHeadroom) over.advice = "--stream.reps " + std::to_string(common_.ntimes);
+      for (int reps = given - 1; reps >= kMinNtimes; --reps) {
+        common_.ntimes = reps;
+        if (estimate().seconds <= budget_seconds / kAdviceHeadroom) {
+          over.advice = reps_flag + " " + std::to_string(reps);  // as the user spelled it
+          break;
+        }
+      }
       throw over;
     }
     if (common_.ntimes != given) fitted_ = "reps " + std::to_string(given) + " -> " + std::to_string(common_.ntimes);
   }
 
-  std::uint64_t elements() const { return runs_.empty() || common_.types.empty() ? 0 : runs_.front()->elements(common_.types.front()); }
+  std::uint64_t elements() const {
+    return runs_.empty() || common_.types.empty() ? 0 : runs_.front()->elements(common_.types.front());
+  }
 
   std::vector<Table> run(topo::Team& team, RunContext& context) override {
     Table results = make_stream_results_table();
@@ -158,7 +165,8 @@ class StreamBenchmark final : public NodeBenchmark {
       devices.push_back(backends_.at(name)->plan(config, options, node, common));
     auto planned = std::make_unique<StreamPlannedRun>(std::move(common), std::move(devices), node);
     planned->fit(node.time_budget_seconds,
-                 option_defaulted(config, "stream.reps") && option_defaulted(config, "stream.ntimes"));
+                 option_defaulted(config, "stream.reps") && option_defaulted(config, "stream.ntimes"),
+                 options.flag(&StreamOptions::reps));
     return planned;
   }
 

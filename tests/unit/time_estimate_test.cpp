@@ -156,9 +156,10 @@ TEST(TimeEstimate, StreamFewerRepsFitTheBudgetUnlessRepsAreGiven) {
   const std::string message =
       usage_error_of([&] { benchmark->plan(config_with({{"stream.elements", "1M"}, {"stream.reps", "20"}}), node); });
   expect_one_line_with(message, "--time-budget 1 s: stream's plan is estimated at ");
-  // The advice fits with kAdviceHeadroom (1.25) to spare: 1.7 s x 1.25 rounds up to 3 s; 9 repetitions
-  // take ~0.78 s <= 1 s / 1.25 (tests/unit/budget_advice_test.cpp runs each suggestion).
-  expect_one_line_with(message, "allowed: --time-budget 3 or more, or --stream.reps 9 or --stream.elements ");
+  // The advice fits with kAdviceHeadroom (1.25) to spare: 1.8 s x 1.25 rounds up to 3 s; 8 repetitions
+  // take ~0.76 s <= 1 s / 1.25 (9: 0.85 s), and 20 of 256K elements ~0.45 s (512K: 0.87 s)
+  // (tests/unit/budget_advice_test.cpp runs each suggestion).
+  expect_one_line_with(message, "allowed: --time-budget 3 or more, or --stream.reps 8 or --stream.elements 262144");
 }
 
 TEST(TimeEstimate, TheProbeGivesEveryFigure) {

@@ -32,6 +32,8 @@ bool absent(const std::string& value) { return value.empty() || value == "(null)
 std::vector<std::string> expand(const std::string& list, const std::string& source, int line) {
   try {
     return expand_hostlist(list);
+  } catch (const HostlistTooLong& e) {  // says what is allowed itself
+    throw UsageError(where(source, line) + e.what());
   } catch (const std::invalid_argument& e) {
     throw UsageError(where(source, line) + e.what() + "; allowed: a Slurm host list such as n[1-4,7]");
   }

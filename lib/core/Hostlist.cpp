@@ -1,6 +1,7 @@
 #include "core/Hostlist.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cctype>
 #include <map>
 #include <set>
@@ -19,7 +20,7 @@ std::vector<std::string> split_top_level(const std::string& list) {
   for (char c : list) {
     if (c == '[') ++depth;
     if (c == ']') --depth;
-    if (depth < 0) throw std::invalid_argument("host list '" + list + "': ']' without '['");
+    if (depth < 0) throw std::invalid_argument("host list " + quoted_input(list) + ": ']' without '['");
     if (c == ',' && depth == 0) {
       if (!current.empty()) parts.push_back(current);
       current.clear();
@@ -27,7 +28,7 @@ std::vector<std::string> split_top_level(const std::string& list) {
       current += c;
     }
   }
-  if (depth != 0) throw std::invalid_argument("host list '" + list + "': '[' without ']'");
+  if (depth != 0) throw std::invalid_argument("host list " + quoted_input(list) + ": '[' without ']'");
   if (!current.empty()) parts.push_back(current);
   return parts;
 }
@@ -42,6 +43,53 @@ bool all_digits(const std::string& s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
+struct Range {
+  std::uint64_t first = 0, last = 0;
+  std::size_t width = 0;  // the digits of `first` as written: zero padding kept
+};
+
+// The ranges of the bracket of `host` that opens at `open` ("1-3,5").
+std::vector<Range> bracket_ranges(const std::string& host, std::size_t open, std::size_t close) {
+  const std::string ranges = host.substr(open + 1, close - open - 1);
+  std::vector<Range> out;
+  std::size_t from = 0;
+  while (from <= ranges.size()) {
+    const auto comma = ranges.find(',', from);
+    const std::string range = ranges.substr(from, comma == std::string::npos ? std::string::npos : comma - from);
+    const auto dash = range.find('-');
+    const std::string lo = range.substr(0, dash), hi = dash == std::string::npos ? lo : range.substr(dash + 1);
+    Range r;
+    r.width = lo.size();
+    if (!all_digits(lo) || !all_digits(hi) || read_whole_number(lo, r.first) != NumberRead::Ok ||
+        read_whole_number(hi, r.last) != NumberRead::Ok || r.last < r.first)
+      throw std::invalid_argument("host list " + quoted_input(host) + ": bad range " + quoted_input(range));
+    out.push_back(r);
+    if (comma == std::string::npos) break;
+    from = comma + 1;
+  }
+  return out;
+}
+
+std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+std::uint64_t saturating_multiply(std::uint64_t a, std::uint64_t b) {
+  return a != 0 && b > UINT64_MAX / a ? UINT64_MAX : a * b;
+}
+
+// The names one part ("r[1-2]n[1-4]") stands for: the product of its
+// brackets' sizes.
+std::uint64_t count_one(const std::string& host) {
+  std::uint64_t total = 1;
+  for (std::size_t open = host.find('['); open != std::string::npos; open = host.find('[', open + 1)) {
+    const auto close = host.find(']', open);
+    std::uint64_t names = 0;
+    for (const Range& r : bracket_ranges(host, open, close))
+      names = saturating_add(names, saturating_add(r.last - r.first, 1));
+    total = saturating_multiply(total, names);
+    open = close;
+  }
+  return total;
+}
+
 void expand_one(const std::string& host, std::vector<std::string>& out) {
   const auto open = host.find('[');
   if (open == std::string::npos) {
@@ -50,26 +98,26 @@ void expand_one(const std::string& host, std::vector<std::string>& out) {
   }
   const auto close = host.find(']', open);
   const std::string prefix = host.substr(0, open), rest = host.substr(close + 1);
-  std::string ranges = host.substr(open + 1, close - open - 1);
-  std::size_t from = 0;
-  while (from <= ranges.size()) {
-    const auto comma = ranges.find(',', from);
-    const std::string range = ranges.substr(from, comma == std::string::npos ? std::string::npos : comma - from);
-    const auto dash = range.find('-');
-    const std::string lo = range.substr(0, dash), hi = dash == std::string::npos ? lo : range.substr(dash + 1);
-    if (!all_digits(lo) || !all_digits(hi)) throw std::invalid_argument("host list '" + host + "': bad range '" + range + "'");
-    std::uint64_t a = 0, b = 0;
-    if (read_whole_number(lo, a) != NumberRead::Ok || read_whole_number(hi, b) != NumberRead::Ok || b < a || b - a > 1000000) throw std::invalid_argument("host list '" + host + "': bad range '" + range + "'");
-    for (unsigned long long n = a; n <= b; ++n) expand_one(prefix + padded(n, lo.size()) + rest, out);
-    if (comma == std::string::npos) break;
-    from = comma + 1;
-  }
+  for (const Range& r : bracket_ranges(host, open, close))
+    for (std::uint64_t n = r.first; n <= r.last; ++n) expand_one(prefix + padded(n, r.width) + rest, out);
 }
 
 }  // namespace
 
+std::uint64_t count_hostlist(const std::string& list) {
+  std::uint64_t total = 0;
+  for (const std::string& part : split_top_level(list)) total = saturating_add(total, count_one(part));
+  return total;
+}
+
 std::vector<std::string> expand_hostlist(const std::string& list) {
+  const std::uint64_t names = count_hostlist(list);
+  if (names > kMaxHostlistNames)
+    throw HostlistTooLong("host list " + quoted_input(list) + " names " +
+                          (names == UINT64_MAX ? std::string("more than 2^64") : std::to_string(names)) +
+                          " hosts; allowed: at most " + std::to_string(kMaxHostlistNames));
   std::vector<std::string> hosts;
+  hosts.reserve(static_cast<std::size_t>(names));
   for (const std::string& part : split_top_level(list)) expand_one(part, hosts);
   return hosts;
 }

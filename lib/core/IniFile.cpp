@@ -1,16 +1,10 @@
 #include "core/IniFile.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <cctype>
-#include <cerrno>
-#include <cstdint>
-#include <cstring>
 #include <sstream>
 
 #include "core/Errors.hpp"
+#include "core/FileGuard.hpp"
 #include "core/OptionText.hpp"
 
 namespace bws {
@@ -66,60 +60,8 @@ std::vector<IniEntry> parse_ini(const std::string& text, const std::string& orig
   return entries;
 }
 
-bool read_small_regular_file(const std::string& path, std::string& text, std::string& why) {
-  text.clear();
-  // O_NONBLOCK: opening a FIFO without a writer would otherwise wait forever.
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) {
-    why = std::string("cannot be read: ") + std::strerror(errno);
-    return false;
-  }
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    why = std::string("cannot be read: ") + std::strerror(errno);
-    return false;
-  }
-  if (!S_ISREG(st.st_mode)) {
-    why = S_ISDIR(st.st_mode)    ? "is a directory, not a file"
-          : S_ISFIFO(st.st_mode) ? "is a FIFO, not a regular file"
-          : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "is a device, not a regular file"
-                                                       : "is not a regular file";
-    return false;
-  }
-  const std::string too_large = "is larger than " + std::to_string(kMaxConfigFileBytes >> 20) + " MiB";
-  if (static_cast<std::uintmax_t>(st.st_size) > kMaxConfigFileBytes) {
-    why = too_large;
-    return false;
-  }
-  // Read up to one byte past the limit: a file that grows meanwhile is caught too.
-  char buffer[65536];
-  while (true) {
-    const ssize_t n = ::read(fd, buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      why = std::string("cannot be read: ") + std::strerror(errno);
-      return false;
-    }
-    if (n == 0) break;
-    text.append(buffer, static_cast<std::size_t>(n));
-    if (text.size() > kMaxConfigFileBytes) {
-      why = too_large;
-      return false;
-    }
-  }
-  return true;
-}
-
 std::string read_config_file(const std::string& path, const std::string& option) {
-  std::string text, why;
-  if (!read_small_regular_file(path, text, why))
-    throw UsageError(option + ": " + quoted_input(path, kMaxQuotedPathChars) + " " + why +
-                     (why.rfind("cannot", 0) == 0 ? "" : "; allowed: an INI file (a regular file)"));
-  return text;
+  return read_input_file(option, path, kMaxConfigFileBytes);
 }
 
 }  // namespace bws

@@ -23,16 +23,11 @@ std::vector<IniEntry> parse_ini(const std::string& text, const std::string& orig
 // few KiB; a larger one is a mistake (a data file named by accident).
 inline constexpr std::size_t kMaxConfigFileBytes = std::size_t(16) << 20;
 
-// Reads a regular file of at most kMaxConfigFileBytes, or returns false with
-// `why` ("cannot be read: No such file or directory", "is a FIFO, not a
-// regular file", "is larger than 16 MiB"). The file is opened without
-// blocking and checked before a byte is read: a FIFO, a device (/dev/zero)
-// or a socket is never read, so nothing waits or reads forever.
-bool read_small_regular_file(const std::string& path, std::string& text, std::string& why);
-
-// Reads a file's whole text (read_small_regular_file); UsageError naming
-// `option` and the file when it is missing, unreadable, not a regular file
-// or too large.
+// Reads a file's whole text (FileGuard's read_input_file: the file is
+// checked before a byte is read, so a FIFO, a device such as /dev/zero or a
+// socket is never read and nothing waits or reads forever); UsageError
+// naming `option` and the file when it is missing, unreadable, not a
+// regular file or larger than kMaxConfigFileBytes.
 std::string read_config_file(const std::string& path, const std::string& option = "--config");
 
 }  // namespace bws

@@ -18,10 +18,13 @@
 
 namespace bws {
 
-// UsageError "<flag>: ..." (the option as the user spelled it) when `path` is a directory, its directory is
-// missing or not writable, it is the survey's result file (--out or
-// --resume) or an input (--config, --reference), or it exists on a fresh
-// run without --force. `config` gives those options' values.
+// UsageError "<flag>: ..." (the option as the user spelled it) when its
+// directory is missing or not writable, `path` is the survey's result file
+// (--out or --resume) or an input (--config, --reference), it exists on a
+// fresh run without --force, or it or its staging file exists and is not a
+// regular text file (a device, a FIFO, a socket, a directory, a link, a
+// binary file: never written or removed, --force or not; FileGuard's
+// check_output_file). `config` gives those options' values.
 void check_side_file(const std::string& flag, const std::string& path, const Config& config);
 
 class SideFile {

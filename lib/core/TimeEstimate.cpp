@@ -21,7 +21,9 @@ std::string duration_text(double seconds) {
   return text;
 }
 
-long long budget_that_fits(double seconds) { return static_cast<long long>(std::ceil(std::max(seconds, 1.0))); }
+long long budget_that_fits(double seconds) {
+  return static_cast<long long>(std::ceil(std::max(seconds * kAdviceHeadroom, 1.0)));
+}
 
 std::string over_budget_message(const std::string& test, const TimeEstimate& estimate, double budget_seconds,
                                 const std::string& smaller) {

@@ -50,9 +50,17 @@ struct TimeEstimate {
 // their defaults, else refused. 0: no budget.
 inline constexpr double kDefaultTimeBudgetSeconds = 300;
 
+// What a refusal names as fitting (a --time-budget, fewer repetitions, a
+// smaller size) is for the next run, which probes the machine again and may
+// find it a little slower (another job's traffic, a rank on a slower node):
+// it fits this run's estimate with this much to spare, so that the run it
+// suggests is accepted (tests/unit/budget_advice_test.cpp runs each one).
+inline constexpr double kAdviceHeadroom = 1.25;
+
 // "0.12 s", "12 s", "5.2 min", "3.4 h": a duration for a person.
 std::string duration_text(double seconds);
-// The smallest whole number of seconds >= seconds (the --time-budget that fits).
+// The --time-budget a refusal names: the smallest whole number of seconds
+// >= kAdviceHeadroom x seconds (and >= 1).
 long long budget_that_fits(double seconds);
 // The refusal's one line: "--time-budget 300 s: pmbw's plan is estimated at 1.2 h (TERMS); allowed: --time-budget
 // 4321 or more, or " + `smaller` (the options that make the plan smaller).

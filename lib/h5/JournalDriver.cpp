@@ -11,6 +11,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "core/Errors.hpp"
@@ -146,8 +147,9 @@ void restore(JournalState& s) {
 std::uint64_t physical_size(const JournalState& s) { return std::max<std::uint64_t>(s.eof, s.reserve_end); }
 
 H5FD_t* journal_open(const char* name, unsigned flags, hid_t, haddr_t maxaddr) {
-  int o_flags = (flags & H5F_ACC_RDWR) ? O_RDWR : O_RDONLY;
-  if (flags & H5F_ACC_TRUNC) o_flags |= O_TRUNC;
+  // Truncated only once it is known to be a regular file (below); opened
+  // without blocking (a FIFO) and without becoming a terminal's.
+  int o_flags = ((flags & H5F_ACC_RDWR) ? O_RDWR : O_RDONLY) | O_NONBLOCK | O_NOCTTY;
   if (flags & H5F_ACC_CREAT) o_flags |= O_CREAT;
   if (flags & H5F_ACC_EXCL) o_flags |= O_EXCL;
   if (maxaddr == 0 || maxaddr == HADDR_UNDEF) {
@@ -165,6 +167,22 @@ H5FD_t* journal_open(const char* name, unsigned flags, hid_t, haddr_t maxaddr) {
     ::close(fd);
     return nullptr;
   }
+  // A survey file is a regular file: a device or a FIFO is never written
+  // (nor truncated, nor rolled back).
+  if (!S_ISREG(st.st_mode)) {
+    push_error(H5E_FILE, H5E_BADFILE, std::string("'") + name + "' is not a regular file");
+    ::close(fd);
+    return nullptr;
+  }
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  if ((flags & H5F_ACC_TRUNC) && st.st_size != 0) {
+    if (::ftruncate(fd, 0) != 0) {
+      push_error(H5E_FILE, H5E_CANTOPENFILE, std::string("unable to truncate '") + name + "': " + std::strerror(errno));
+      ::close(fd);
+      return nullptr;
+    }
+    st.st_size = 0;
+  }
   auto* file = new JournalFile{};
   file->state = new JournalState{};
   JournalState& s = *file->state;
@@ -176,26 +194,41 @@ H5FD_t* journal_open(const char* name, unsigned flags, hid_t, haddr_t maxaddr) {
   return &file->pub;
 }
 
+// Why the last close failed; see take_journal_close_failure().
+std::mutex close_failure_mutex;
+std::string last_close_failure;
+
+// Every close succeeds towards HDF5: a file whose driver close fails stays
+// in HDF5's list and is closed again at library shutdown, through this
+// driver's struct freed below (a crash in H5F__close_cb, exit 139). The
+// failure is kept for take_journal_close_failure() instead.
 herr_t journal_close(H5FD_t* file) {
   auto* f = reinterpret_cast<JournalFile*>(file);
   JournalState& s = *f->state;
-  herr_t status = 0;
+  std::string failure;
+  auto note = [&](const std::string& why) {
+    if (failure.empty()) failure = why;
+  };
   // A write failed and no one rolled back: the disk gets the mark's bytes
   // (never a half-written step).
   if (!s.failure.empty() && !s.restored) {
     try {
       restore(s);
     } catch (const RuntimeFailure& e) {
-      status = push_error(H5E_IO, H5E_WRITEERROR, e.what());
+      note(e.what());
     }
   }
   // The reserve is given back when the file is closed normally.
   if (!s.dropping && s.reserve_end > s.eof && ::ftruncate(s.fd, static_cast<off_t>(s.eof)) != 0)
-    status = push_error(H5E_IO, H5E_SEEKERROR, errno_text("unable to release the reserve", errno, s.eof));
-  if (::close(s.fd) != 0 && status == 0) status = push_error(H5E_IO, H5E_CANTCLOSEFILE, "unable to close the file");
+    note(errno_text("unable to release the reserve", errno, s.eof));
+  if (::close(s.fd) != 0) note(std::string("unable to close the file: ") + std::strerror(errno));
   delete f->state;
   delete f;
-  return status;
+  if (!failure.empty()) {
+    const std::lock_guard<std::mutex> guard(close_failure_mutex);
+    last_close_failure = failure;
+  }
+  return 0;
 }
 
 int journal_cmp(const H5FD_t* a, const H5FD_t* b) {
@@ -309,6 +342,11 @@ JournalState& state_of_file(hid_t file) {
 }
 
 }  // namespace
+
+std::string take_journal_close_failure() {
+  const std::lock_guard<std::mutex> guard(close_failure_mutex);
+  return std::exchange(last_close_failure, std::string());
+}
 
 void use_journal_driver(hid_t fapl) {
   if (H5Pset_driver(fapl, journal_driver_id(), nullptr) < 0) {

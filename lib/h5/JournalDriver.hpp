@@ -40,6 +40,11 @@ void journal_roll_back(hid_t file);
 // fail-stop (nothing more reaches the disk, HDF5 is told every write worked,
 // and closing the file without a rollback restores the mark too).
 std::string journal_failure(hid_t file);
+// Why the last close of a file opened with the driver failed in this
+// process (the mark could not be restored, the reserve not released), ""
+// when it did not; cleared by the call. HDF5 is always told the close
+// worked (it would close the file again at shutdown and crash).
+std::string take_journal_close_failure();
 // Test hook: every later write of this open file fails with errno `error`
 // (0: writes work again).
 void journal_fail_writes(hid_t file, int error);

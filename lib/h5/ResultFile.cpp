@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "core/Errors.hpp"
+#include "core/FileGuard.hpp"
 #include "h5/Attributes.hpp"
 #include "h5/DatasetEdits.hpp"
 #include "h5/Failure.hpp"
@@ -38,25 +39,20 @@ struct ResultFile::Impl {
 namespace {
 
 // The checks of --out, made before anything is created so a usage error
-// leaves no file behind (and never truncates one).
+// leaves no file behind (and never truncates one): the path is a new name
+// or a regular file of ours (FileGuard: never a device, a FIFO, a link),
+// in a directory this process may write.
 void check_output_path(const std::string& path, bool overwrite) {
-  namespace fs = std::filesystem;
-  std::error_code error;
-  const fs::path parent = fs::path(path).parent_path();
+  check_output_file(path, OutputRules{"--out", overwrite, {}, OwnFile::Hdf5});
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
   const std::string directory = parent.empty() ? "." : parent.string();
-  if (!fs::exists(directory, error)) throw UsageError("--out: directory '" + directory + "' does not exist");
-  if (!fs::is_directory(directory, error)) throw UsageError("--out: '" + directory + "' is not a directory");
-  if (::access(directory.c_str(), W_OK) != 0) throw UsageError("--out: directory '" + directory + "' is not writable");
-  if (fs::is_directory(path, error)) throw UsageError("--out: '" + path + "' is a directory");
-  if (fs::exists(path, error)) {
-    if (!overwrite)
-      throw UsageError("--out: '" + path + "' exists; use --force to overwrite it (or --out another name)");
-    return;
-  }
+  if (::access(directory.c_str(), W_OK) != 0)
+    throw UsageError("--out: directory '" + directory + "' is not writable");
+  if (path_kind(path, false) == PathKind::Regular) return;  // replaced (--force): create() removes it first
   // access() says yes to root everywhere, also on read-only or pseudo file
   // systems: creating the file is the only true test. It is removed again
   // so a later usage error still leaves nothing behind.
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0) throw UsageError("--out: cannot create '" + path + "': " + std::strerror(errno));
   ::close(fd);
   ::unlink(path.c_str());
@@ -100,8 +96,13 @@ ResultFile ResultFile::create(const std::string& path, bool overwrite) {
   // The default (oldest) file format: no superblock "file is open" flag that
   // would make a killed run's file unreadable without h5clear, and readable
   // by any HDF5 since 1.8.
+  // The old file (checked above: a regular file of ours, --force) goes
+  // first and the new one is made exclusively: nothing is ever written
+  // through a name that was swapped for a link or a device meanwhile.
+  if (path_kind(path, false) == PathKind::Regular && ::unlink(path.c_str()) != 0)
+    throw UsageError("--out: cannot replace '" + path + "': " + std::strerror(errno));
   auto impl = std::make_unique<Impl>();
-  impl->file = checked_handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.id()), H5Fclose,
+  impl->file = checked_handle(H5Fcreate(path.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, fapl.id()), H5Fclose,
                               H5I_INVALID_HID, "create", path);
   ResultFile result(std::move(impl), path);
   try {
@@ -122,8 +123,7 @@ ResultFile ResultFile::create(const std::string& path, bool overwrite) {
 }
 
 ResultFile ResultFile::open_existing(const std::string& path, const std::string& option) {
-  std::error_code error;
-  if (!std::filesystem::exists(path, error)) throw UsageError(option + ": '" + path + "' does not exist");
+  require_regular_input(option, path);  // never a FIFO (HDF5's open would wait for a writer) or a device
   silence_hdf5_error_printing();
   if (H5Fis_hdf5(path.c_str()) <= 0) {
     clear_hdf5_errors();
@@ -270,6 +270,7 @@ void ResultFile::truncate_appendables(const std::map<std::string, std::uint64_t>
 
 void ResultFile::copy_file_into(const std::string& source_path, const std::string& group_path) {
   const Lock lock = hold();
+  require_regular_input("bwreport merge", source_path);  // HDF5 opens it by name: never a FIFO or a device
   copy_file_into_group(Impl::file_of(impl_, path_), source_path, group_path);
 }
 
@@ -290,9 +291,12 @@ void ResultFile::close() {
       throw_if_write_failed(impl_->file.id(), path_);
     }
   }
+  (void)take_journal_close_failure();  // an earlier file's
   const herr_t status = impl_->file.reset();
   impl_.reset();
   checked(status, H5I_INVALID_HID, "close", path_);
+  const std::string failure = take_journal_close_failure();
+  if (!failure.empty()) throw RuntimeFailure("HDF5: cannot close '" + path_ + "': " + failure);
 }
 
 void ResultFile::mark() {
@@ -315,7 +319,10 @@ void ResultFile::roll_back() {
   }
   // HDF5's caches no longer match the disk: what this close writes stays
   // in the driver's memory.
+  (void)take_journal_close_failure();
   checked(impl_->file.reset(), H5I_INVALID_HID, "close", path_);
+  const std::string failure = take_journal_close_failure();
+  if (!failure.empty()) throw RuntimeFailure("'" + path_ + "' cannot be restored: " + failure);
   impl_->file = open_for_writing(path_);
 }
 

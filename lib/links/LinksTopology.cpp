@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 
 #include "core/Errors.hpp"
+#include "core/FileGuard.hpp"
+#include "core/PrintableText.hpp"
 #include "core/OptionText.hpp"
 
 namespace bws::links {
@@ -51,16 +51,11 @@ bool scontrol_on_path() {
 
 }  // namespace
 
+// Through FileGuard: a FIFO is never opened (it would block forever), a
+// device (/dev/zero) never read, and a file above 64 MiB is refused.
 LinksTopology topology_from_file(const std::string& flag, const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError(flag + ": cannot read " + quoted_input(path) + "; allowed: a readable Slurm topology.conf");
-  in.seekg(0, std::ios::end);
-  const auto size = static_cast<std::size_t>(std::max<std::streamoff>(0, in.tellg()));
-  in.seekg(0);
-  if (!in || size > kMaxTopologyBytes)
-    throw UsageError(flag + ": " + quoted_input(path) + " is not a file of at most 64 MiB; allowed: a Slurm topology.conf");
-  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  return described(model::SwitchTopology::parse(text, flag + " " + quoted_input(path)), path);
+  const std::string text = read_input_file(flag, path, kMaxTopologyBytes);
+  return described(model::SwitchTopology::parse(text, flag + " " + quoted_input(path)), printable_text(path, 200));
 }
 
 LinksTopology topology_from_scontrol_text(const std::string& text, bool succeeded) {

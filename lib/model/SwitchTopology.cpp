@@ -32,6 +32,8 @@ bool absent(const std::string& value) { return value.empty() || value == "(null)
 std::vector<std::string> expand(const std::string& list, const std::string& source, int line) {
   try {
     return expand_hostlist(list);
+  } catch (const HostlistTooLong& e) {  // says what is allowed itself
+    throw UsageError(where(source, line) + e.what());
   } catch (const std::invalid_argument& e) {
     throw UsageError(where(source, line) + e.what() + "; allowed: a Slurm host list such as n[1-4,7]");
   }
@@ -75,6 +77,7 @@ SwitchLine parse_line(std::string_view text, const std::string& source, int line
 
 std::vector<SwitchLine> parse_lines(std::string_view text, const std::string& source) {
   std::vector<SwitchLine> lines;
+  std::uint64_t names = 0;
   int number = 0;
   std::size_t start = 0;
   while (start <= text.size()) {
@@ -86,6 +89,12 @@ std::vector<SwitchLine> parse_lines(std::string_view text, const std::string& so
     if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
     if (trim_text(line).empty()) continue;
     lines.push_back(parse_line(line, source, number));
+    // One limit for the whole file, as for one list: many lines of a
+    // million names each would exhaust memory as one list of 10^12 would.
+    names += lines.back().nodes.size() + lines.back().children.size();
+    if (names > kMaxHostlistNames)
+      throw UsageError(where(source, number) + "the file names more than " + std::to_string(kMaxHostlistNames) +
+                       " hosts and switches by here; allowed: at most " + std::to_string(kMaxHostlistNames) + " in all");
   }
   return lines;
 }

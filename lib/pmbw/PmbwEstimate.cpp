@@ -59,8 +59,10 @@ std::string thread_counts_text(const std::vector<int>& counts) {
 }
 
 // The refusal's advice: the samples or the minimum time that would fit
-// with the rest as given, else which options to leave alone.
-std::string what_would_fit(const PmbwParams& given, const PmbwFreedom& f, const MachineSpeed& s, double budget) {
+// (with kAdviceHeadroom) with the rest as given, else which options to
+// leave alone.
+std::string what_would_fit(const PmbwParams& given, const PmbwFreedom& f, const MachineSpeed& s, double budget_seconds) {
+  const double budget = budget_seconds / kAdviceHeadroom;
   PmbwParams p = given;
   for (p.samples = given.samples - 1; p.samples >= 1; --p.samples)
     if (estimate_pmbw(p, s).seconds <= budget) return "--pmbw.reps " + std::to_string(p.samples);

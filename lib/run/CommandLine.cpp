@@ -46,7 +46,8 @@ struct GeneralTextOption {
 };
 const GeneralTextOption kGeneralTextOptions[] = {
     {"out", "survey.h5",
-     "HDF5 result file (path; must not exist unless --force)"},
+     "HDF5 result file (path; must not exist unless --force, which replaces only an HDF5 file, never a device, "
+     "FIFO, directory or link; locked while written: a second run on it is refused)"},
     {"threads", "auto",
      "worker threads per rank, one per core: 1..cores of the rank's cpuset; auto = all of them"},
     {"resume", "",

@@ -1,8 +1,10 @@
 #include "run/MemoryDiscovery.hpp"
 
 #include "core/Errors.hpp"
+#include "core/FileGuard.hpp"
 #include "core/IniFile.hpp"
 #include "core/OptionText.hpp"
+#include "core/PrintableText.hpp"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -107,14 +109,18 @@ model::MemoryPopulation read_memory_population_file(const std::string& path_patt
   std::string path = path_pattern;
   for (std::size_t at = path.find("%h"); at != std::string::npos; at = path.find("%h", at + host.size()))
     path.replace(at, 2, host);
-  std::string text, why;
-  if (!read_small_regular_file(path, text, why))  // never a FIFO or /dev/zero: it would block or never end
-    throw UsageError("--memory.dmidecode: cannot read " + quoted_input(path, kMaxQuotedPathChars) + " (node " + host + "): " +
-                     why + "; allowed: a readable file of `dmidecode -t memory` output, %h for the hostname");
+  // Through FileGuard: never a FIFO or /dev/zero (it would block or never end).
+  const std::string where = "(node " + printable_text(host, 256) + ")";
+  const PathKind kind = path_kind(path);
+  if (kind != PathKind::Regular)
+    throw UsageError("--memory.dmidecode: cannot read " + quoted_input(path, kMaxQuotedPathChars) + " " + where + ": " +
+                     (kind == PathKind::Missing ? std::string("no such file") : std::string("it is ") + path_kind_noun(kind)) +
+                     "; allowed: a regular file of `dmidecode -t memory` output, %h for the hostname");
+  const std::string text = read_input_file("--memory.dmidecode " + where, path, kMaxConfigFileBytes);
   model::MemoryPopulation population = model::parse_dmidecode_memory(text);
   if (population.slots.empty())
-    throw UsageError("--memory.dmidecode: '" + path + "' (node " + host +
-                     ") holds no Memory Device (DMI type 17) record; allowed: `dmidecode -t memory` output");
+    throw UsageError("--memory.dmidecode: " + quoted_input(path, kMaxQuotedPathChars) + " " + where +
+                     " holds no Memory Device (DMI type 17) record; allowed: `dmidecode -t memory` output");
   population.source = "dmidecode file " + path;
   return population;
 }

@@ -7,7 +7,7 @@
 #include <algorithm>
 
 #include "core/Errors.hpp"
-#include "core/FileIdentity.hpp"
+#include "core/FileGuard.hpp"
 #include "core/OptionText.hpp"
 #include "core/IniFile.hpp"
 #include "run/MachineProbe.hpp"
@@ -52,14 +52,20 @@ void check_options_of_tests_not_run(const Config& config, const std::vector<Phas
   }
 }
 
-// --out (with --force) never replaces a file this run reads.
-void refuse_output_over_inputs(const Config& config, const SurveySettings& settings) {
-  if (!settings.resume.empty()) return;
-  const std::string config_file = config.has("config") ? config.get("config") : "";
-  for (const auto& [option, path] : {std::pair<const char*, std::string>{"--config", config_file},
-                                     {"--reference", settings.reference}})
-    if (!path.empty() && same_file(settings.out, path))
-      throw UsageError("--out: '" + settings.out + "' is the " + option + " file; allowed: a file that is no input");
+// The survey file's path, checked before anything is made or removed (on
+// rank 0, which writes it; the failure is agreed): --out is a new name, or
+// with --force a regular file bwsurvey recognises as its own (an HDF5 file,
+// or an empty one), never a device, a FIFO, a socket, a directory or a
+// link, and never a file this run reads; --resume is a regular file.
+void check_survey_file_path(const Config& config, const SurveySettings& settings) {
+  if (!settings.resume.empty()) {
+    require_regular_input("--resume", settings.resume);
+    return;
+  }
+  std::vector<std::string> inputs;
+  for (const char* key : {"config", "reference"})
+    if (config.has(key) && !config.get(key).empty()) inputs.push_back(config.get(key));
+  check_output_file(settings.out, OutputRules{"--out", settings.force, inputs, OwnFile::Hdf5});
 }
 
 // The plan's estimate against --time-budget, for a test that does not fit
@@ -78,7 +84,7 @@ constexpr double kProbeMemoryFraction = 0.05;
 void plan_on_this_rank(const Config& config, const RunWorld& world, const std::vector<int>& node_of_rank,
                        const MachineSpeed& rank_timing, RunPlan& plan) {
   plan.settings = parse_survey_settings(config);
-  refuse_output_over_inputs(config, plan.settings);
+  if (world.root()) check_survey_file_path(config, plan.settings);
   plan.topology.emplace(topo::Topology::discover());
   const topo::TopologyInfo& info = plan.topology->info();
   const int threads = plan.settings.threads == 0 ? info.cores : plan.settings.threads;

@@ -76,6 +76,7 @@ bool ResultSink::survived(const std::string& step) {
     outcome_.runtime_failure(message);
     end_file(message, false);
     file_.reset();
+    lock_.release();
   }
   return false;
 }
@@ -129,19 +130,25 @@ bool ResultSink::close() {
     file.flush();
     file.close();
   });
-  if (!file_error_) return true;
+  if (!file_error_) {
+    lock_.release();
+    return true;
+  }
   // Back to the last complete step, marked aborted.
   const std::string message = "checks: " + *file_error_;
   err_ << "bwsurvey: error: " << message << std::endl;
   outcome_.runtime_failure(message);
   end_file(message, false);
+  lock_.release();
   return false;
 }
 
 // The file goes back to its last mark (the end of the last complete step,
 // or the start of the one that was cut: h5/JournalDriver.hpp) and says
 // aborted and why; a file this run created whose setup never completed is
-// removed (it holds no result, and its name must not look like one).
+// removed (it holds no result, and its name must not look like one). The
+// file's lock goes once it is closed (kept when it is busy: another thread
+// may still write it).
 void ResultSink::end_file(const std::string& reason, bool keep_locked) {
   h5::ResultFile* file = live_file_.exchange(nullptr);
   if (!file) return;
@@ -158,6 +165,7 @@ void ResultSink::end_file(const std::string& reason, bool keep_locked) {
       file->close();
       std::filesystem::remove(path);
       err_ << "bwsurvey: '" << path << "' is removed: its setup never completed, it held no results" << std::endl;
+      lock_.release();
       return;
     }
     file->set_attribute("/", "status", std::string("aborted"));
@@ -177,6 +185,7 @@ void ResultSink::end_file(const std::string& reason, bool keep_locked) {
             "but its status could not be written: "
          << one_line(e.what()) << std::endl;
   }
+  lock_.release();  // the file is closed: the next run may take it
 }
 
 }  // namespace bws::run

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/FileLock.hpp"
 #include "core/TableExporter.hpp"
 #include "h5/ResultFile.hpp"
 #include "run/CommandLine.hpp"
@@ -35,7 +36,8 @@ class ResultSink {
 
   ResultSink(const RunWorld& world, std::ostream& out, std::ostream& err, const FaultHooks& hooks);
 
-  // Collective. Rank 0 makes the result file (or, with --resume, checks the
+  // Collective. Rank 0 locks the result file (a second run on it is
+  // refused, naming this one), makes it (or, with --resume, checks the
   // file read-only first and opens it for writing only once every check
   // passed), then the exporters' side files. Every rank gets the agreed
   // failure, or learns the phases the file already holds.
@@ -103,6 +105,7 @@ class ResultSink {
   std::ostream& err_;
   const FaultHooks& hooks_;
   SurveySettings settings_;
+  FileLock lock_;  // rank 0: one writer of the file, from before it is made or opened to its close
   std::optional<h5::ResultFile> file_;
   report::Outcome outcome_;
   Exporters exporters_;

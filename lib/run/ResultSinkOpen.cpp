@@ -36,8 +36,12 @@ std::optional<SetupFailure> ResultSink::open(const CommandLine& cl, const Survey
 // Rank 0. A refused resume leaves the file's bytes as they were: every check
 // runs on the file opened read-only first.
 void ResultSink::open_on_root(const CommandLine& cl, int& same_ranks) {
+  // Before anything is read, removed or made: a file another run writes is
+  // refused, naming that run.
+  const bool resuming = !settings_.resume.empty();
+  lock_ = FileLock::acquire(resuming ? "--resume" : "--out", resuming ? settings_.resume : settings_.out);
   std::optional<ResumeState> state;
-  if (!settings_.resume.empty())
+  if (resuming)
     state = inspect_resume(settings_.resume, world_.size, KeptTables::stored_paths(settings_.tests));
   try {
     if (!state) {
@@ -74,7 +78,10 @@ void ResultSink::open_on_root(const CommandLine& cl, int& same_ranks) {
 // Opening failed half-way: a file this run created goes (it holds no
 // result); a resumed file gets back the bytes it had.
 void ResultSink::undo_open() {
-  if (!file_) return;  // nothing was created or opened
+  if (!file_) {  // nothing was created or opened
+    lock_.release();
+    return;
+  }
   try {
     if (settings_.resume.empty()) {
       file_->close();
@@ -87,6 +94,7 @@ void ResultSink::undo_open() {
     err_ << "bwsurvey: error: " << one_line(e.what()) << std::endl;
   }
   file_.reset();
+  lock_.release();
 }
 
 }  // namespace bws::run

@@ -5,6 +5,7 @@
 #include <new>
 
 #include "core/Errors.hpp"
+#include "core/FileGuard.hpp"
 #include "core/OptionText.hpp"
 
 namespace bws::run {
@@ -61,6 +62,8 @@ auto checked_read(const std::string& path, Step&& step) -> decltype(step()) {
 }  // namespace
 
 std::string read_stored_config(const std::string& path) {
+  // Before HDF5 opens it by name: a FIFO would block that open forever.
+  require_regular_input("--resume", path);
   return checked_read(path, [&] {
     const auto reader = h5::ResultReader::open(path);
     if (!reader.exists("/config")) throw UsageError("'" + path + "' has no /config: it is not a survey file");
@@ -74,6 +77,7 @@ void mark_step_start(h5::ResultFile& file, const std::string& step) {
 }
 
 ResumeState inspect_resume(const std::string& path, int ranks, const std::vector<std::string>& tables_to_read) {
+  require_regular_input("--resume", path);
   return checked_read(path, [&] {
     const auto file = h5::ResultReader::open(path);
     const std::string status = file.has_attribute("/", "status") ? file.attribute_text("/", "status") : "";

@@ -164,7 +164,10 @@ std::map<std::string, std::string> slurm_provenance(const std::map<std::string, 
       for (const std::string& host : expand_hostlist(it->second)) expanded += (expanded.empty() ? "" : ",") + host;
       out["slurm_nodes"] = expanded;
     } catch (const std::invalid_argument&) {
-      out["slurm_nodes"] = it->second;  // kept as written when it cannot be expanded
+      // Kept as written when it cannot be expanded, or names more hosts
+      // than kMaxHostlistNames (counted before anything is expanded): it is
+      // only metadata, the run goes on.
+      out["slurm_nodes"] = it->second;
     }
   }
   return out;

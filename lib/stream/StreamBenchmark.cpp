@@ -29,6 +29,12 @@ std::vector<StreamOp> ops_of(const StreamDeviceInfo& device) {
   return ops;
 }
 
+// A plan over --time-budget: its estimate and the advice found so far.
+struct OverBudget {
+  TimeEstimate asked;
+  std::string advice;  // "--stream.reps 5", or "" when no repetitions fit
+};
+
 class StreamPlannedRun final : public PlannedDeviceRuns<StreamDeviceRun> {
  public:
   StreamPlannedRun(StreamCommonParams common, std::vector<std::unique_ptr<StreamDeviceRun>> devices,
@@ -47,17 +53,29 @@ class StreamPlannedRun final : public PlannedDeviceRuns<StreamDeviceRun> {
   }
 
   // --time-budget: fewer repetitions when --stream.reps was left alone;
-  // else, or when even the fewest do not fit, a UsageError.
-  void fit(double budget_seconds, bool reps_free) {
+  // else, or when even the fewest do not fit, OverBudget, with the most
+  // repetitions that would fit (with kAdviceHeadroom) when there are any.
+  void fit(double budget_seconds, bool reps_free, const std::string& reps_flag) {
     if (budget_seconds <= 0) return;
     const int given = common_.ntimes;
     const TimeEstimate asked = estimate();
     while (reps_free && common_.ntimes > kMinNtimes && estimate().seconds > budget_seconds) --common_.ntimes;
     if (estimate().seconds > budget_seconds) {
-      throw UsageError(over_budget_message("stream", asked, budget_seconds,
-                                           "--stream.reps " + std::to_string(kMinNtimes) + " or a smaller --stream.elements"));
+      OverBudget over{asked, {}};
+      for (int reps = given - 1; reps >= kMinNtimes; --reps) {
+        common_.ntimes = reps;
+        if (estimate().seconds <= budget_seconds / kAdviceHeadroom) {
+          over.advice = reps_flag + " " + std::to_string(reps);  // as the user spelled it
+          break;
+        }
+      }
+      throw over;
     }
     if (common_.ntimes != given) fitted_ = "reps " + std::to_string(given) + " -> " + std::to_string(common_.ntimes);
+  }
+
+  std::uint64_t elements() const {
+    return runs_.empty() || common_.types.empty() ? 0 : runs_.front()->elements(common_.types.front());
   }
 
   std::vector<Table> run(topo::Team& team, RunContext& context) override {
@@ -125,6 +143,21 @@ class StreamBenchmark final : public NodeBenchmark {
     for (const auto& [name, backend] : backends_) backend->add_options(desc);
   }
   std::unique_ptr<PlannedRun> plan(const Config& config, const NodeContext& node) const override {
+    try {
+      return plan_fitted(config, node);
+    } catch (const OverBudget& over) {
+      std::string advice = over.advice;
+      if (const std::uint64_t elements = elements_that_fit(config, node); elements > 0)
+        advice += (advice.empty() ? "" : " or ") + std::string("--stream.elements ") + std::to_string(elements);
+      throw UsageError(over_budget_message("stream", over.asked, node.time_budget_seconds, advice));
+    }
+  }
+  std::vector<Table> summarize_node(const std::vector<Table>& rank_tables) const override {
+    return summarize_stream_node(rank_tables);
+  }
+
+ private:
+  std::unique_ptr<StreamPlannedRun> plan_fitted(const Config& config, const NodeContext& node) const {
     const StreamOptions options = stream_schema().read(config, node.quick);
     StreamCommonParams common = plan_stream_common(options);
     std::vector<std::unique_ptr<StreamDeviceRun>> devices;
@@ -132,14 +165,33 @@ class StreamBenchmark final : public NodeBenchmark {
       devices.push_back(backends_.at(name)->plan(config, options, node, common));
     auto planned = std::make_unique<StreamPlannedRun>(std::move(common), std::move(devices), node);
     planned->fit(node.time_budget_seconds,
-                 option_defaulted(config, "stream.reps") && option_defaulted(config, "stream.ntimes"));
+                 option_defaulted(config, "stream.reps") && option_defaulted(config, "stream.ntimes"),
+                 options.flag(&StreamOptions::reps));
     return planned;
   }
-  std::vector<Table> summarize_node(const std::vector<Table>& rank_tables) const override {
-    return summarize_stream_node(rank_tables);
+
+  // The refusal's advice: the most --stream.elements (halving) with which
+  // this very planning fits the budget with kAdviceHeadroom, the other
+  // options as given; 0 when none does.
+  std::uint64_t elements_that_fit(const Config& config, const NodeContext& node) const {
+    NodeContext unbounded = node;
+    unbounded.time_budget_seconds = 0;
+    NodeContext tighter = node;
+    tighter.time_budget_seconds = node.time_budget_seconds / kAdviceHeadroom;
+    Config trial = config;
+    for (std::uint64_t n = plan_fitted(config, unbounded)->elements() / 2; n >= kMinElements; n /= 2) {
+      trial.set("stream.elements", std::to_string(n));
+      try {
+        plan_fitted(trial, tighter);
+        return n;
+      } catch (const OverBudget&) {
+      } catch (const UsageError&) {  // a size some backend does not take: smaller ones may not either
+        return 0;
+      }
+    }
+    return 0;
   }
 
- private:
   std::vector<std::string> backend_names() const {
     std::vector<std::string> names;
     for (const auto& [name, backend] : backends_) names.push_back(name);

@@ -2,6 +2,7 @@
 // nothing, stray words (on 1 and 2 ranks of the real binary), and every
 // option times every bad value through the setup in process.
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include <cctype>
 #include <map>
@@ -185,8 +186,9 @@ TEST_F(CliBadValues, StrayArgumentsAreRefused) {
 }
 
 // --config, --reference and --memory.dmidecode read regular files only: a
-// FIFO would block forever, /dev/zero never ends; a file above 16 MiB is a
-// mistake.
+// FIFO would block forever, a device (this test's own, with the numbers of
+// /dev/zero: no test touches the machine's /dev) never ends; a file above
+// 16 MiB is a mistake.
 TEST_F(CliBadValues, ConfigLikeFilesMustBeRegularFiles) {
   ASSERT_EQ(mkfifo((dir_ / "fifo.ini").c_str(), 0600), 0);
   {
@@ -195,15 +197,21 @@ TEST_F(CliBadValues, ConfigLikeFilesMustBeRegularFiles) {
     for (int i = 0; i < 17 * 1024; ++i) big << line << "\n";
   }
   const std::string fifo = shell_word((dir_ / "fifo.ini").string()), big = shell_word((dir_ / "big.ini").string());
-  expect_usage_errors({{"--config " + fifo, "is a FIFO, not a regular file"},
-                       {"--config /dev/zero", "--config: '/dev/zero' is a device"},
-                       {"--config " + big, "is larger than 16 MiB"},
-                       {"--tests stream --reference " + fifo, "--reference"},
-                       {"--tests stream --reference /dev/zero", "--reference: '/dev/zero' is a device"},
-                       {"--tests stream --memory.dmidecode /dev/zero", "--memory.dmidecode"},
-                       {"--tests stream --memory.dmidecode " + fifo, "--memory.dmidecode"},
-                       {"--config " + fifo, "is a FIFO", 2},
-                       {"--tests stream --reference /dev/zero", "--reference", 2}});
+  std::vector<Case> cases = {{"--config " + fifo, "is a FIFO; allowed: a regular file"},
+                             {"--config " + big, "is larger than 16 MiB"},
+                             {"--tests stream --reference " + fifo, "--reference"},
+                             {"--tests stream --memory.dmidecode " + fifo, "--memory.dmidecode"},
+                             {"--config " + fifo, "is a FIFO", 2}};
+  const std::string zero = (dir_ / "zero").string();
+  if (::mknod(zero.c_str(), S_IFCHR | 0666, ::makedev(1, 5)) == 0) {  // root only
+    const std::string device = shell_word(zero);
+    cases.push_back({"--config " + device, "--config: '" + zero + "' is a character device"});
+    cases.push_back({"--tests stream --reference " + device, "--reference: '" + zero + "' is a character device"});
+    cases.push_back({"--tests stream --memory.dmidecode " + device, "--memory.dmidecode"});
+    cases.push_back({"--tests stream --reference " + device, "--reference", 2});
+  }
+  expect_usage_errors(cases);
+  EXPECT_TRUE(fs::is_fifo(dir_ / "fifo.ini"));
 }
 
 // A reference line given twice, or a floor or reference group that no run

@@ -41,7 +41,7 @@ TEST_F(CliErrors, OptionsOfTestsNotRunAreCheckedToo) {
 }
 
 TEST_F(CliErrors, ConfigFileMissingUnreadableOrBad) {
-  expect_usage_error("--config missing.ini", "--config: 'missing.ini' cannot be read");
+  expect_usage_error("--config missing.ini", "--config: 'missing.ini' does not exist");
   fs::create_directories(dir_ / "adir.ini");
   expect_usage_error("--config adir.ini", "--config: 'adir.ini' is a directory");
   if (geteuid() != 0) {  // root reads any file whatever its mode

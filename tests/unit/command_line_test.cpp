@@ -88,7 +88,7 @@ TEST(CommandLine, IniErrorsNameTheLine) {
 
 TEST(IniFile, MissingAndDirectoryAreUsageErrors) {
   EXPECT_THROW(read_config_file("/nonexistent/bwsurvey.ini"), UsageError);
-  EXPECT_THROW(read_config_file("/tmp"), UsageError);
+  EXPECT_THROW(read_config_file(::testing::TempDir()), UsageError);
 }
 
 TEST(IniFile, SectionsPrefixKeys) {

@@ -1,6 +1,7 @@
 // The HDF5 result file: round trips through ResultFile and ResultReader,
 // attributes and text datasets, and the usage errors of --out.
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include <cmath>
 #include <cstdio>
@@ -297,7 +298,32 @@ TEST_F(H5Test, ClosedFileRefusesWritesAndCloseTwiceIsHarmless) {
 TEST_F(H5Test, ExistingOutputNeedsOverwrite) {
   ResultFile::create(file("s.h5"), false).close();
   const std::string message = usage_error_of([&] { ResultFile::create(file("s.h5"), false); });
-  EXPECT_EQ(message, "--out: '" + file("s.h5") + "' exists; use --force to overwrite it (or --out another name)");
+  EXPECT_EQ(message, "--out: '" + file("s.h5") + "' exists; allowed: a new path, or --force to replace it");
+}
+
+// --force replaces only a file bwsurvey recognises as its own (HDF5, or
+// empty); a device, a FIFO, a link or a directory is refused whatever
+// --force says, and left as it is.
+TEST_F(H5Test, OverwriteReplacesOnlyRegularFilesOfOurs) {
+  std::ofstream(file("notes.txt")) << "a user's notes\n";
+  EXPECT_NE(usage_error_of([&] { ResultFile::create(file("notes.txt"), true); }).find("is not an HDF5 file"),
+            std::string::npos);
+  EXPECT_EQ(bws::test::slurp(file("notes.txt")), "a user's notes\n");
+  std::ofstream(file("empty.h5")).close();
+  ResultFile::create(file("empty.h5"), true).close();
+  EXPECT_EQ(ResultReader::open(file("empty.h5")).attribute_text("/", "status"), "running");
+  ASSERT_EQ(::mkfifo(file("fifo.h5").c_str(), 0600), 0);
+  EXPECT_NE(usage_error_of([&] { ResultFile::create(file("fifo.h5"), true); }).find("is a FIFO"), std::string::npos);
+  EXPECT_TRUE(fs::is_fifo(file("fifo.h5")));
+  fs::create_symlink(file("empty.h5"), file("link.h5"));
+  EXPECT_NE(usage_error_of([&] { ResultFile::create(file("link.h5"), true); }).find("is a symbolic link"),
+            std::string::npos);
+  EXPECT_TRUE(fs::is_symlink(file("link.h5")));
+  if (::mknod(file("full").c_str(), S_IFCHR | 0666, ::makedev(1, 7)) == 0) {  // root only: /dev/full's numbers
+    EXPECT_NE(usage_error_of([&] { ResultFile::create(file("full"), true); }).find("is a character device"),
+              std::string::npos);
+    EXPECT_TRUE(fs::is_character_file(file("full")));
+  }
 }
 
 TEST_F(H5Test, OverwriteReplacesTheOldFile) {
@@ -311,10 +337,11 @@ TEST_F(H5Test, OverwriteReplacesTheOldFile) {
 
 TEST_F(H5Test, MissingOrUnusableDirectoryIsAUsageError) {
   const std::string missing = file("no/such");
-  EXPECT_EQ(usage_error_of([&] { ResultFile::create(missing + "/s.h5", false); }),
-            "--out: directory '" + missing + "' does not exist");
+  EXPECT_NE(usage_error_of([&] { ResultFile::create(missing + "/s.h5", false); })
+                .find("--out: the directory of '" + missing + "/s.h5' does not exist"),
+            std::string::npos);
   std::ofstream(file("plain")) << "x";
-  EXPECT_NE(usage_error_of([&] { ResultFile::create(file("plain") + "/s.h5", false); }).find("not a directory"),
+  EXPECT_NE(usage_error_of([&] { ResultFile::create(file("plain") + "/s.h5", false); }).find("--out: the directory of"),
             std::string::npos);
   fs::create_directory(file("sub"));
   EXPECT_NE(usage_error_of([&] { ResultFile::create(file("sub"), true); }).find("is a directory"), std::string::npos);

@@ -92,7 +92,7 @@ TEST_F(ResumeTest, ACompleteFileIsNotResumed) {
   EXPECT_EQ(test::usage_error_of([&] { inspect_resume(file("c.h5"), 1, {}); }),
             "--resume: '" + file("c.h5") + "' is complete; there is nothing to resume");
   EXPECT_EQ(test::usage_error_of([&] { h5::ResultFile::open_existing(file("none.h5"), "--resume"); }),
-            "--resume: '" + file("none.h5") + "' does not exist");
+            "--resume: '" + file("none.h5") + "' does not exist; allowed: a regular file");
 }
 
 TEST_F(ResumeTest, AFileIsCopiedWholeIntoAGroup) {

@@ -3,6 +3,7 @@
 // whole phases only; no output is ever one of the inputs (same_file).
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -42,7 +43,7 @@ TEST_F(SideFileTest, TheChecksCreateNothing) {
   EXPECT_FALSE(fs::exists(stats));
   write(stats, "old\n");
   EXPECT_EQ(test::usage_error_of([&] { check_side_file("--pmbw.stats", stats, config(file("s.h5"), false)); }),
-            "--pmbw.stats: '" + stats + "' exists; allowed: a new file, or --force to overwrite");
+            "--pmbw.stats: '" + stats + "' exists; allowed: a new path, or --force to replace it");
   check_side_file("--pmbw.stats", stats, config(file("s.h5"), true));           // --force: replaced at the start
   check_side_file("--pmbw.stats", stats, config(file("s.h5"), false, "s.h5"));  // a resume appends
   EXPECT_EQ(text_of(stats), "old\n");
@@ -106,4 +107,33 @@ TEST_F(SideFileTest, SameFileSeesLinksAndSpellings) {
   EXPECT_FALSE(same_file(file("a.h5"), file("b.h5")));
   EXPECT_FALSE(same_file(file("new.h5"), file("a.h5")));
   EXPECT_TRUE(same_file(file("new.h5"), (dir_ / "x" / ".." / "new.h5").string()));
+}
+
+// A side file or its staging file that is not a regular text file (a FIFO,
+// a device, a link, a binary file) is refused at planning and at start,
+// --force or not, and left as it is.
+TEST_F(SideFileTest, OnlyRegularTextFilesOfOursAreReplacedOrAppendedTo) {
+  ASSERT_EQ(::mkfifo(file("fifo.txt").c_str(), 0600), 0);
+  fs::create_symlink(file("elsewhere.txt"), file("link.txt"));
+  write(file("binary.txt"), std::string("\x89HDF\0\0", 7));
+  for (const char* name : {"fifo.txt", "link.txt", "binary.txt"})
+    for (const bool force : {false, true}) {
+      EXPECT_NE(test::usage_error_of([&] { check_side_file("--pmbw.stats", file(name), config(file("s.h5"), force)); })
+                    .find("--pmbw.stats: '" + file(name) + "'"),
+                std::string::npos)
+          << name;
+      EXPECT_THROW(SideFile("--pmbw.stats", file(name)).start(ExportStart::Fresh), UsageError) << name;
+    }
+  EXPECT_THROW(SideFile("--pmbw.stats", file("link.txt")).start(ExportStart::Resume), UsageError);
+  EXPECT_TRUE(fs::is_fifo(file("fifo.txt")));
+  EXPECT_TRUE(fs::is_symlink(file("link.txt")));
+  EXPECT_FALSE(fs::exists(file("elsewhere.txt")));
+  EXPECT_EQ(text_of(file("binary.txt")).size(), 7u);
+  // The staging file: never removed when it is not ours.
+  ASSERT_EQ(::mkfifo(file("stats.txt.part").c_str(), 0600), 0);
+  EXPECT_NE(test::usage_error_of([&] { check_side_file("--pmbw.stats", file("stats.txt"), config(file("s.h5"), true)); })
+                .find("is a FIFO"),
+            std::string::npos);
+  EXPECT_THROW(SideFile("--pmbw.stats", file("stats.txt")).start(ExportStart::Resume), UsageError);
+  EXPECT_TRUE(fs::is_fifo(file("stats.txt.part")));
 }

@@ -105,6 +105,7 @@ ResultFile ResultFile::create(const std::string& path, bool overwrite) {
   impl->file = checked_handle(H5Fcreate(path.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, fapl.id()), H5Fclose,
                               H5I_INVALID_HID, "create", path);
   ResultFile result(std::move(impl), path);
+  result.created_ = file_identity(path);
   try {
     result.set_attribute("/", "schema_version", schema_version());
     result.set_attribute("/", "status", std::string("running"));
@@ -120,6 +121,12 @@ ResultFile ResultFile::create(const std::string& path, bool overwrite) {
     throw;
   }
   return result;
+}
+
+void ResultFile::close_and_remove_created() {
+  close();
+  if (created_ && file_identity(path_) == created_) ::unlink(path_.c_str());
+  created_.reset();
 }
 
 ResultFile ResultFile::open_existing(const std::string& path, const std::string& option) {
@@ -152,6 +159,7 @@ ResultFile& ResultFile::operator=(ResultFile&& other) noexcept {
     }
     impl_ = std::move(other.impl_);
     path_ = std::move(other.path_);
+    created_ = std::move(other.created_);
     mutex_ = std::move(other.mutex_);
   }
   return *this;

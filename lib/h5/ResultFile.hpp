@@ -8,10 +8,12 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "core/FileGuard.hpp"
 #include "core/MatrixSink.hpp"
 #include "core/Table.hpp"
 
@@ -80,6 +82,10 @@ class ResultFile {
 
   void flush();
   void close();
+  // Closes a file this object created and removes it, only while it is
+  // still that file (device and inode): a file that has taken its name
+  // meanwhile, or one that was opened rather than created, stays.
+  void close_and_remove_created();
 
   // Steps that can be undone (h5/JournalDriver.hpp). mark(): the file's
   // bytes now on disk (call after flush()) are what roll_back() restores;
@@ -105,6 +111,7 @@ class ResultFile {
   Lock hold() const;
   std::unique_ptr<Impl> impl_;
   std::string path_;
+  std::optional<FileIdentity> created_;  // set by create()
   std::unique_ptr<std::recursive_timed_mutex> mutex_ = std::make_unique<std::recursive_timed_mutex>();
 };
 

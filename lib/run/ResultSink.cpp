@@ -162,8 +162,7 @@ void ResultSink::end_file(const std::string& reason, bool keep_locked) {
   try {
     file->roll_back();
     if (created_file_ && !setup_done_) {
-      file->close();
-      std::filesystem::remove(path);
+      file->close_and_remove_created();
       err_ << "bwsurvey: '" << path << "' is removed: its setup never completed, it held no results" << std::endl;
       lock_.release();
       return;

@@ -84,8 +84,7 @@ void ResultSink::undo_open() {
   }
   try {
     if (settings_.resume.empty()) {
-      file_->close();
-      std::filesystem::remove(settings_.out);
+      file_->close_and_remove_created();
     } else {
       file_->roll_back();
       file_->close();

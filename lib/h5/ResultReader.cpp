@@ -221,7 +221,9 @@ std::string ResultReader::read_text(const std::string& dataset_path) const {
     const Handle type = checked_handle(H5Dget_type(dataset.id()), H5Tclose, file, "get the type of", path);
     const Handle space = checked_handle(H5Dget_space(dataset.id()), H5Sclose, file, "get the shape of", path);
     const hssize_t texts = H5Sget_simple_extent_npoints(space.id());
-    if (texts != 1)  // before reading: each text of a hostile file could be large
+    // Before reading (each text of a hostile file could be large); what is
+    // not text at all read_strings() names as such.
+    if (H5Tget_class(type.id()) == H5T_STRING && texts != 1)
       bad_input(file, label, "holds " + std::to_string(texts) + " texts where one belongs");
     const hid_t dataset_id = dataset.id();
     const std::vector<std::string> values = read_strings(

@@ -11,10 +11,12 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include "H5TestSupport.hpp"
+#include "core/ResultColumns.hpp"
 #include "h5/ReadChecks.hpp"
 #include "h5/TableDataset.hpp"
 
@@ -255,6 +257,74 @@ TEST_F(H5CompressedRead, PathsThatAreNotRegularFilesAreRefusedBeforeHdf5OpensThe
   if (::mknod(device.c_str(), S_IFCHR | 0600, makedev(1, 5)) == 0) {  // root only
     EXPECT_EQ(open_error_in_child(device), "result file: '" + device + "' is a character device; allowed: a regular file");
   }
+}
+
+// Rewrites every table of the file as h5py writes a compressed dataset
+// (chunks of 1024 rows, gzip 9, attributes kept); false without h5py.
+bool compress_tables(const std::string& path) {
+  const std::string script =
+      "import sys, h5py\n"
+      "with h5py.File(sys.argv[1], 'a') as f:\n"
+      "    names = []\n"
+      "    f.visititems(lambda n, o: names.append(n) if getattr(o, 'dtype', None) is not None and o.dtype.names else None)\n"
+      "    for name in names:\n"
+      "        d = f[name]; data = d[...]; attrs = dict(d.attrs); del f[name]\n"
+      "        n = f.create_dataset(name, data=data, chunks=(1024,), maxshape=(None,),\n"
+      "                             compression='gzip', compression_opts=9)\n"
+      "        for k, v in attrs.items(): n.attrs[k] = v\n";
+  std::ofstream(path + ".py") << script;
+  return run_shell("/usr/bin/python3 '" + path + ".py' '" + path + "' 2>/dev/null") == 0;
+}
+
+// Beyond the bound the readers had: more than 16x what the file stores,
+// and more than its 4 MiB allowance.
+void expect_beyond_the_old_bound(const std::string& path, const char* dataset_path) {
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  const hid_t dataset = H5Dopen2(file, dataset_path, H5P_DEFAULT);
+  const hid_t type = H5Dget_type(dataset);
+  const hid_t space = H5Dget_space(dataset);
+  const std::uint64_t declared = H5Sget_simple_extent_npoints(space) * H5Tget_size(type);
+  EXPECT_GT(declared, 16 * H5Dget_storage_size(dataset)) << dataset_path;
+  EXPECT_GT(declared, std::uint64_t{4} << 20) << dataset_path;
+  H5Sclose(space);
+  H5Tclose(type);
+  H5Dclose(dataset);
+  H5Fclose(file);
+}
+
+TEST_F(H5CompressedRead, ASurveyWhoseTablesH5pyCompressedIsSummarisedAndPlotted) {
+  const std::string path = file("survey.h5");
+  const std::int64_t kNodes = 4000;
+  {
+    ResultFile f = ResultFile::create(path, false);
+    set_survey_root(f, "test", kNodes, kNodes, "stream");
+    Table nodes("nodes/table", {bws::text_column("host", bws::kHostWidth), bws::text_column("cpu_model", 96),
+                                bws::text_column("os", 1024), bws::int_column("cores"),
+                                bws::int_column("memory_bytes", "B")});
+    for (std::int64_t i = 0; i < kNodes; ++i)
+      nodes.add_row({{"host", host_of(i)}, {"cpu_model", kCpuModel}, {"os", kOs}, {"cores", 128},
+                     {"memory_bytes", std::int64_t{1} << 39}});
+    f.append(nodes);
+    Table checks = bws::make_checks_table();
+    for (std::int64_t i = 0; i < 4 * kNodes; ++i)
+      bws::add_check(checks, {"stream.validation", host_of(i / 4), "validation", 1.0, 1.0, 0.9, 1.1, "B/s", true});
+    f.append(checks);
+    f.close();
+  }
+  if (!compress_tables(path)) GTEST_SKIP() << "/usr/bin/python3 cannot import h5py";
+  expect_beyond_the_old_bound(path, "/nodes/table");  // bwreport's reader
+  expect_beyond_the_old_bound(path, "/checks");       // the Python report's
+
+  const auto run = [&](const std::string& args) {
+    return bws::test::run_shell(std::string("'") + BWS_BWREPORT + "' " + args, dir_ / "out.txt", dir_ / "err.txt");
+  };
+  const bws::test::RunResult summary = run("summary '" + path + "'");
+  EXPECT_EQ(summary.exit_code, 0) << summary.err;
+  EXPECT_NE(summary.out.find("4000 nodes"), std::string::npos) << summary.out;
+  if (run_shell("/usr/bin/python3 -c 'import matplotlib' 2>/dev/null") != 0) return;
+  const bws::test::RunResult plot = run("plot '" + path + "' -o '" + file("report") + "'");
+  EXPECT_EQ(plot.exit_code, 0) << plot.err;
+  EXPECT_TRUE(fs::exists(file("report/index.html")));
 }
 
 }  // namespace

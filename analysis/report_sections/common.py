@@ -7,6 +7,7 @@ import dataclasses
 import functools
 import os
 import re
+import resource
 
 import numpy as np
 
@@ -116,18 +117,39 @@ def plot_text(value, limit=60):
 
 
 # Reads of up to this many bytes are allowed whatever the storage says (a
-# table with no rows, chunks never written); beyond it a dataset must store
-# what it declares, as bwreport's reader requires (lib/h5/ReadChecks.hpp).
+# table with no rows, chunks never written); beyond it a dataset stored
+# unfiltered must store what it declares, as bwreport's reader requires
+# (lib/h5/ReadChecks.hpp). A filtered (compressed) one has no such bound: a
+# table of repeated host names deflates more than 100x, so it is bounded,
+# as there, by a quarter of the memory this process may use.
 SMALL_READ_BYTES = 4 << 20
+
+
+def usable_memory_bytes():
+    """Physical memory, or the address-space or data limit when lower."""
+    try:
+        usable = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError):
+        usable = 4 << 30
+    for limit in (resource.RLIMIT_AS, resource.RLIMIT_DATA):
+        soft = resource.getrlimit(limit)[0]
+        if soft != resource.RLIM_INFINITY:
+            usable = min(usable, soft)
+    return usable
 
 
 def check_read_size(obj, path):
     """Raises ValueError when the dataset declares more bytes than the file
-    stores for it (a damaged or hostile file claiming 2^40 rows)."""
+    stores for it (a damaged or hostile file claiming 2^40 rows), or, when
+    it is compressed, more than one read may bring into memory."""
     declared = int(obj.size) * int(obj.dtype.itemsize)
+    if obj.id.get_create_plist().get_nfilters() > 0:
+        limit = usable_memory_bytes() // 4
+        if declared > limit:
+            raise ValueError(f"/{path}: declares {obj.size} elements of {obj.dtype.itemsize} bytes, more than one "
+                             f"read may bring into memory ({limit} bytes, a quarter of the usable memory)")
+        return
     stored = min(int(obj.id.get_storage_size()), os.path.getsize(obj.file.filename))
-    if obj.compression is not None:
-        stored *= 16
     if declared > max(SMALL_READ_BYTES, stored):
         raise ValueError(f"/{path}: declares {obj.size} elements of {obj.dtype.itemsize} bytes, more than the file "
                          f"stores for it ({stored} bytes)")

@@ -1,10 +1,9 @@
 #include <algorithm>
 #include <charconv>
-#include <filesystem>
 #include <new>
-#include <system_error>
 
 #include "core/Errors.hpp"
+#include "core/FileGuard.hpp"
 #include "core/PrintableText.hpp"
 #include "h5/SchemaOneAdapter.hpp"
 #include "h5/Attributes.hpp"
@@ -23,6 +22,7 @@ struct ResultReader::Impl {
   Handle file;
   std::string path;
   int schema_major = kSchemaMajor;  // 1: shown through SchemaOneAdapter
+  ReadBudget budget;                // what all reads of this file may bring into memory
 
   // The open file of `impl`; a moved-from reader throws.
   static hid_t file_of(const std::unique_ptr<Impl>& impl) {
@@ -84,12 +84,17 @@ herr_t collect_name(hid_t, const char* name, const H5L_info_t*, void* names) {
 }  // namespace
 
 ResultReader ResultReader::open(const std::string& path) {
-  std::error_code error;
-  if (!std::filesystem::exists(path, error)) throw UsageError("'" + path + "' does not exist");
+  std::string quoted = "'";  // appended: GCC 12 warns falsely (-Wrestrict) on "'" + a temporary
+  quoted += printable_text(path, 200);
+  quoted += "'";
+  if (path_kind(path) == PathKind::Missing) throw UsageError(quoted + " does not exist");
+  // Before HDF5 opens it by name: a FIFO would block the open, a device
+  // would be read for ever.
+  require_regular_input("result file", path);
   silence_hdf5_error_printing();
   if (H5Fis_hdf5(path.c_str()) <= 0) {  // negative: not readable as a file at all
     clear_hdf5_errors();
-    throw UsageError("'" + path + "' is not an HDF5 file");
+    throw UsageError(quoted + " is not an HDF5 file");
   }
   auto impl = std::make_unique<Impl>();
   impl->path = path;
@@ -215,13 +220,18 @@ std::string ResultReader::read_text(const std::string& dataset_path) const {
     if (H5Iget_type(dataset.id()) != H5I_DATASET) bad_input(file, label, "is a group where a text dataset belongs");
     const Handle type = checked_handle(H5Dget_type(dataset.id()), H5Tclose, file, "get the type of", path);
     const Handle space = checked_handle(H5Dget_space(dataset.id()), H5Sclose, file, "get the shape of", path);
+    const hssize_t texts = H5Sget_simple_extent_npoints(space.id());
+    // Before reading (each text of a hostile file could be large); what is
+    // not text at all read_strings() names as such.
+    if (H5Tget_class(type.id()) == H5T_STRING && texts != 1)
+      bad_input(file, label, "holds " + std::to_string(texts) + " texts where one belongs");
     const hid_t dataset_id = dataset.id();
     const std::vector<std::string> values = read_strings(
         type.id(), space.id(),
         [dataset_id](hid_t memory_type, void* buffer) {
           return H5Dread(dataset_id, memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer);
         },
-        file, label, readable_bytes(file, dataset_id));
+        file, label, std::min(stored_bytes_bound(file, dataset_id), impl_->budget.read_limit_bytes()));
     if (values.size() != 1)
       bad_input(file, label, "holds " + std::to_string(values.size()) + " texts where one belongs");
     return values.front();
@@ -234,11 +244,11 @@ Table ResultReader::read_table(const std::string& table_path) const {
     if (impl_->schema_major == 1) {
       const auto stored = [&](const std::string& path) -> std::optional<Table> {
         if (!object_exists(file, "/" + path)) return std::nullopt;
-        return h5::read_table(file, path);
+        return h5::read_table(file, path, &impl_->budget);
       };
       if (auto upgraded = upgraded_schema_one_table(absolute_path(table_path).substr(1), stored)) return *upgraded;
     }
-    return h5::read_table(file, table_path);
+    return h5::read_table(file, table_path, &impl_->budget);
   });
 }
 

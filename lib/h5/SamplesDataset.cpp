@@ -8,6 +8,7 @@
 #include "h5/Failure.hpp"
 #include "h5/Handles.hpp"
 #include "h5/Objects.hpp"
+#include "h5/ReadPieces.hpp"
 
 namespace bws::h5 {
 
@@ -58,6 +59,21 @@ void write_block(hid_t file, hid_t dataset, const std::string& path, hsize_t fir
           file, "write samples to", path);
 }
 
+// Rows [first_row, first_row + rows) of all `width` columns into `values`.
+void read_block(hid_t file, hid_t dataset, const std::string& path, hsize_t first_row, hsize_t rows, hsize_t width,
+                std::vector<double>& values) {
+  Handle file_space = checked_handle(H5Dget_space(dataset), H5Sclose, file, "get the shape of", path);
+  const Extent start{first_row, 0};
+  const Extent shape{rows, width};
+  checked(H5Sselect_hyperslab(file_space.id(), H5S_SELECT_SET, start.data(), nullptr, shape.data(), nullptr), file,
+          "select rows of", path);
+  Handle memory_space =
+      checked_handle(H5Screate_simple(2, shape.data(), nullptr), H5Sclose, file, "make a buffer dataspace for", path);
+  values.resize(rows * width);
+  checked(H5Dread(dataset, H5T_NATIVE_DOUBLE, memory_space.id(), file_space.id(), H5P_DEFAULT, values.data()), file,
+          "read samples from", path);
+}
+
 }  // namespace
 
 void append_samples(hid_t file, const std::string& path, const Table& table, hsize_t first_row) {
@@ -87,30 +103,28 @@ void append_samples(hid_t file, const std::string& path, const Table& table, hsi
   }
 }
 
-std::vector<std::vector<double>> read_samples(hid_t file, const std::string& path, hsize_t first_row, hsize_t count) {
+std::vector<std::vector<double>> read_samples(hid_t file, const std::string& path, hsize_t first_row, hsize_t count,
+                                              ReadMeter* meter) {
   std::vector<std::vector<double>> samples(count);
   Handle dataset = open_object(file, path);
   const Extent extent = extent_of(file, dataset.id(), path);
   const hsize_t width = extent[1];
   if (first_row >= extent[0] || width == 0) return samples;
   const hsize_t stored_rows = std::min(count, extent[0] - first_row);
-
-  Handle file_space = checked_handle(H5Dget_space(dataset.id()), H5Sclose, file, "get the shape of", path);
-  const Extent start{first_row, 0};
-  const Extent shape{stored_rows, width};
-  checked(H5Sselect_hyperslab(file_space.id(), H5S_SELECT_SET, start.data(), nullptr, shape.data(), nullptr), file,
-          "select rows of", path);
-  Handle memory_space =
-      checked_handle(H5Screate_simple(2, shape.data(), nullptr), H5Sclose, file, "make a buffer dataspace for", path);
-  std::vector<double> values(stored_rows * width);
-  checked(H5Dread(dataset.id(), H5T_NATIVE_DOUBLE, memory_space.id(), file_space.id(), H5P_DEFAULT, values.data()),
-          file, "read samples from", path);
-
-  for (hsize_t r = 0; r < stored_rows; ++r) {
-    const auto row = values.begin() + static_cast<std::ptrdiff_t>(r * width);
-    auto end = row + static_cast<std::ptrdiff_t>(width);
-    while (end != row && std::isnan(*(end - 1))) --end;
-    samples[r].assign(row, end);
+  const hsize_t piece = rows_per_piece(dataset.id(), width * sizeof(double), stored_rows);
+  std::vector<double> values;
+  for (hsize_t done = 0; done < stored_rows; done += piece) {
+    const hsize_t rows = std::min(piece, stored_rows - done);
+    read_block(file, dataset.id(), path, first_row + done, rows, width, values);
+    std::uint64_t bytes = 0;
+    for (hsize_t r = 0; r < rows; ++r) {
+      const auto row = values.begin() + static_cast<std::ptrdiff_t>(r * width);
+      auto end = row + static_cast<std::ptrdiff_t>(width);
+      while (end != row && std::isnan(*(end - 1))) --end;
+      samples[done + r].assign(row, end);
+      bytes += sizeof(std::vector<double>) + samples[done + r].capacity() * sizeof(double);
+    }
+    if (meter != nullptr) meter->add(bytes);
   }
   return samples;
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/Table.hpp"
+#include "h5/ReadChecks.hpp"
 
 namespace bws::h5 {
 
@@ -20,6 +21,9 @@ void append_samples(hid_t file, const std::string& path, const Table& table, hsi
 
 // The samples of rows [first_row, first_row + count), each without its
 // trailing NaN padding; rows the dataset does not have come back empty.
-std::vector<std::vector<double>> read_samples(hid_t file, const std::string& path, hsize_t first_row, hsize_t count);
+// Read a piece of rows at a time; with a `meter`, each piece is counted
+// against it as it lands.
+std::vector<std::vector<double>> read_samples(hid_t file, const std::string& path, hsize_t first_row, hsize_t count,
+                                              ReadMeter* meter = nullptr);
 
 }  // namespace bws::h5

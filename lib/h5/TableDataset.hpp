@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/Table.hpp"
+#include "h5/ReadChecks.hpp"
 
 namespace bws::h5 {
 
@@ -22,7 +23,10 @@ void append_table(hid_t file, const Table& table);
 
 // Reads the compound dataset at `path` whatever wrote it: integer members
 // become Int64 columns, float members Float64, strings String (width = the
-// stored size, or the longest value of a variable-length member).
-Table read_table(hid_t file, const std::string& path);
+// stored size, or the longest value of a variable-length member). The rows
+// (and samples) are read a piece at a time and counted against `budget`
+// (a budget of its own when none is given): a table that declares or
+// holds more than a read may bring into memory is a bad input file.
+Table read_table(hid_t file, const std::string& path, ReadBudget* budget = nullptr);
 
 }  // namespace bws::h5

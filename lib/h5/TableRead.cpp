@@ -11,6 +11,7 @@
 #include "h5/Objects.hpp"
 #include "h5/Paths.hpp"
 #include "h5/ReadChecks.hpp"
+#include "h5/ReadPieces.hpp"
 #include "h5/SamplesDataset.hpp"
 #include "h5/Strings.hpp"
 #include "h5/TableDataset.hpp"
@@ -19,10 +20,10 @@ namespace bws::h5 {
 
 namespace {
 
-constexpr hsize_t kRowsPerRead = 65536;
 // Far beyond any table bwsurvey writes; a file declaring more is not one of ours.
 constexpr int kMaxColumns = 4096;
 constexpr std::size_t kMaxTextCellBytes = 65536;
+constexpr std::uint64_t kVariableCellBytes = 256;
 
 std::string table_label(const std::string& path) { return "table '" + path + "'"; }
 
@@ -147,9 +148,22 @@ hsize_t length_of(hid_t file, hid_t dataset, const std::string& path) {
   return length;
 }
 
-// Rows [first, first + count) into `cells`.
-void read_rows(hid_t file, hid_t dataset, const std::string& path, const ReadPlan& plan, hsize_t first, hsize_t count,
-               std::vector<std::vector<Value>>& cells) {
+// What a row costs in memory once read, besides text longer than a
+// std::string holds inline.
+std::uint64_t row_memory_bytes(const ReadPlan& plan) {
+  return sizeof(std::vector<Value>) + plan.members.size() * sizeof(Value);
+}
+
+std::uint64_t text_heap_bytes(const Value& cell) {
+  static const std::size_t inline_capacity = std::string().capacity();
+  if (cell.type() != ColumnType::String) return 0;
+  const std::size_t capacity = cell.as_string().capacity();
+  return capacity > inline_capacity ? capacity + 1 : 0;
+}
+
+// Rows [first, first + count) into `cells`; returns the memory they take.
+std::uint64_t read_rows(hid_t file, hid_t dataset, const std::string& path, const ReadPlan& plan, hsize_t first,
+                        hsize_t count, std::vector<std::vector<Value>>& cells) {
   Handle file_space = checked_handle(H5Dget_space(dataset), H5Sclose, file, "get the shape of", path);
   checked(H5Sselect_hyperslab(file_space.id(), H5S_SELECT_SET, &first, nullptr, &count, nullptr), file,
           "select rows of", path);
@@ -158,16 +172,35 @@ void read_rows(hid_t file, hid_t dataset, const std::string& path, const ReadPla
   std::vector<std::byte> buffer(count * plan.row_bytes);
   checked(H5Dread(dataset, plan.memory_type.id(), memory_space.id(), file_space.id(), H5P_DEFAULT, buffer.data()),
           file, "read rows of", path);
+  std::uint64_t bytes = count * row_memory_bytes(plan);
   for (hsize_t r = 0; r < count; ++r) {
     std::vector<Value> row;
     row.reserve(plan.members.size());
-    for (const MemberReader& member : plan.members) row.push_back(cell_value(member, buffer.data() + r * plan.row_bytes));
+    for (const MemberReader& member : plan.members) {
+      row.push_back(cell_value(member, buffer.data() + r * plan.row_bytes));
+      bytes += text_heap_bytes(row.back());
+    }
     cells.push_back(std::move(row));
   }
   // Frees the strings HDF5 allocated for variable-length members (no-op otherwise).
   H5Dvlen_reclaim(plan.memory_type.id(), memory_space.id(), H5P_DEFAULT, buffer.data());
+  return bytes;
 }
 
+// All rows, a piece at a time, each piece counted by `meter` as it lands.
+std::vector<std::vector<Value>> read_all_rows(hid_t file, hid_t dataset, const std::string& path, const ReadPlan& plan,
+                                              hsize_t rows, ReadMeter& meter) {
+  std::vector<std::vector<Value>> cells;
+  // A variable-length cell holds a pointer in the buffer; its text, known
+  // only once read, is sized as kVariableCellBytes for the piece.
+  std::uint64_t piece_row_bytes = plan.row_bytes;
+  for (const MemberReader& member : plan.members)
+    if (member.variable_length) piece_row_bytes += kVariableCellBytes;
+  const hsize_t piece = rows_per_piece(dataset, piece_row_bytes, rows);
+  for (hsize_t first = 0; first < rows; first += piece)
+    meter.add(read_rows(file, dataset, path, plan, first, std::min(piece, rows - first), cells));
+  return cells;
+}
 
 std::string file_name(hid_t file) {
   const ssize_t length = H5Fget_name(file, nullptr, 0);
@@ -205,9 +238,10 @@ std::string samples_path_of(hid_t file, hid_t dataset, const std::string& path) 
   return absolute;
 }
 
-// The samples dataset: 2-D floats, and the rows the table needs of it fit
-// in what the file stores.
-void check_samples(hid_t file, const std::string& samples_path, hsize_t rows, const std::string& table_path) {
+// The samples dataset: 2-D floats, and the rows the table needs of it are
+// in the file and fit in what the read may bring into memory.
+void check_samples(hid_t file, const std::string& samples_path, hsize_t rows, const std::string& table_path,
+                   ReadMeter& meter) {
   const std::string label = "samples dataset '" + samples_path + "' of table '" + table_path + "'";
   Handle dataset = open_object(file, samples_path);
   if (H5Iget_type(dataset.id()) != H5I_DATASET) bad_input(file, label, "is not a dataset");
@@ -222,32 +256,35 @@ void check_samples(hid_t file, const std::string& samples_path, hsize_t rows, co
   const hsize_t read_rows = std::min(rows, extent[0]);
   if (extent[1] > 0 && read_rows > std::numeric_limits<hsize_t>::max() / extent[1])
     bad_input(file, label, "declares more samples than can be counted");
-  check_read_size(file, label, read_rows * extent[1], sizeof(double), readable_bytes(file, dataset.id()), "samples");
+  check_stored_size(file, dataset.id(), label, read_rows * extent[1], sizeof(double), "samples");
+  if (extent[1] > std::numeric_limits<std::uint64_t>::max() / sizeof(double) - sizeof(std::vector<double>))
+    bad_input(file, label, "declares more samples than can be counted");
+  meter.admit(read_rows, sizeof(std::vector<double>) + extent[1] * sizeof(double), "rows of samples");
 }
 
 }  // namespace
 
-Table read_table(hid_t file, const std::string& table_path) {
+Table read_table(hid_t file, const std::string& table_path, ReadBudget* budget) {
   const std::string path = absolute_path(table_path);
   if (!object_exists(file, path)) throw RuntimeFailure("HDF5: no table '" + path + "' in the file");
   Handle dataset = open_object(file, path);
   if (H5Iget_type(dataset.id()) != H5I_DATASET) bad_input(file, table_label(path), "is a group, not a dataset");
   const ReadPlan plan = plan_read(file, path, dataset.id());
   const hsize_t rows = length_of(file, dataset.id(), path);
-  // Before anything is allocated: the declared rows must be in the file.
-  check_read_size(file, table_label(path), rows, std::max(plan.row_bytes, plan.stored_row_bytes),
-                  readable_bytes(file, dataset.id()), "rows");
+  // Before anything is allocated: the declared rows must be in the file
+  // (when it stores them unfiltered) and fit what a read may hold.
+  ReadBudget own_budget;
+  ReadMeter meter(budget != nullptr ? *budget : own_budget, file, table_label(path));
+  check_stored_size(file, dataset.id(), table_label(path), rows, plan.stored_row_bytes, "rows");
+  meter.admit(rows, std::max<std::uint64_t>(row_memory_bytes(plan), plan.stored_row_bytes), "rows");
 
   std::vector<Column> columns;
   for (const MemberReader& member : plan.members) columns.push_back(member.column);
   apply_units(file, dataset.id(), path, columns);
   const std::string samples_path = samples_path_of(file, dataset.id(), path);
-  if (!samples_path.empty()) check_samples(file, samples_path, rows, path);
+  if (!samples_path.empty()) check_samples(file, samples_path, rows, path, meter);
 
-  std::vector<std::vector<Value>> cells;
-  cells.reserve(rows);
-  for (hsize_t first = 0; first < rows; first += kRowsPerRead)
-    read_rows(file, dataset.id(), path, plan, first, std::min(kRowsPerRead, rows - first), cells);
+  std::vector<std::vector<Value>> cells = read_all_rows(file, dataset.id(), path, plan, rows, meter);
 
   // A variable-length string column (a file written by another tool) gets
   // the width of its longest value, so the table can be written again.
@@ -260,7 +297,7 @@ Table read_table(hid_t file, const std::string& table_path) {
 
   Table table(relative_path(path), std::move(columns), samples_path.empty() ? "" : relative_path(samples_path));
   std::vector<std::vector<double>> samples;
-  if (!samples_path.empty()) samples = read_samples(file, samples_path, 0, rows);
+  if (!samples_path.empty()) samples = read_samples(file, samples_path, 0, rows, &meter);
   for (hsize_t r = 0; r < rows; ++r)
     table.add_row_values(std::move(cells[r]), samples.empty() ? std::vector<double>{} : std::move(samples[r]));
   std::vector<std::vector<Value>>().swap(cells);

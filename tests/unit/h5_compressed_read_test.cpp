@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "TestPrograms.hpp"
 #include "H5TestSupport.hpp"
 #include "core/ResultColumns.hpp"
 #include "h5/ReadChecks.hpp"
@@ -316,7 +317,7 @@ TEST_F(H5CompressedRead, ASurveyWhoseTablesH5pyCompressedIsSummarisedAndPlotted)
   expect_beyond_the_old_bound(path, "/checks");       // the Python report's
 
   const auto run = [&](const std::string& args) {
-    return bws::test::run_shell(std::string("'") + BWS_BWREPORT + "' " + args, dir_ / "out.txt", dir_ / "err.txt");
+    return bws::test::run_shell(std::string("'") + bws::test::bwreport_program() + "' " + args, dir_ / "out.txt", dir_ / "err.txt");
   };
   const bws::test::RunResult summary = run("summary '" + path + "'");
   EXPECT_EQ(summary.exit_code, 0) << summary.err;

@@ -159,7 +159,9 @@ TEST(RooflineRun, EndToEndSmallRunIsValid) {
   const std::vector<Table> node_tables = benchmark->summarize_node(tables);
   // With a BLAS the node's GEMM is checked against its FMA peak (a checks table).
   ASSERT_EQ(node_tables.size(), blas_available() ? 2u : 1u);
-  if (blas_available()) EXPECT_EQ(node_tables[1].path(), kChecksPath);
+  if (blas_available()) {
+    EXPECT_EQ(node_tables[1].path(), kChecksPath);
+  }
   EXPECT_DOUBLE_EQ(node_tables[0].get_double(0, "triad_Bps"), ranks.get_double(0, "triad_Bps"));
 }
 

@@ -72,7 +72,7 @@ std::uint64_t usable_memory_bytes() {
 
 std::string ReadBudget::limit_text() const {
   if (read_bytes_ <= file_left_) return std::to_string(read_bytes_) + " bytes, a quarter of the usable memory";
-  return std::to_string(file_left_) + " bytes left of the half of the usable memory all reads of one file may use";
+  return std::to_string(file_left_) + " bytes left of the usable memory all reads of one file may use";
 }
 
 ReadMeter::ReadMeter(ReadBudget& budget, hid_t context, std::string object)

@@ -97,7 +97,10 @@ std::string terminal_text(std::string_view text) { return escape_text(text, kPri
 
 std::string with_utf8_escapes(std::string_view text) { return escape_text(text, kPrintableUnlimited, keep_controls); }
 
-TerminalTextBuffer::~TerminalTextBuffer() { emit(); }
+TerminalTextBuffer::~TerminalTextBuffer() {
+  const std::lock_guard<std::mutex> hold(mutex_);
+  emit();
+}
 
 TerminalTextBuffer::int_type TerminalTextBuffer::overflow(int_type c) {
   if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
@@ -106,6 +109,7 @@ TerminalTextBuffer::int_type TerminalTextBuffer::overflow(int_type c) {
 }
 
 std::streamsize TerminalTextBuffer::xsputn(const char* s, std::streamsize n) {
+  const std::lock_guard<std::mutex> hold(mutex_);
   pending_.append(s, static_cast<std::size_t>(n));
   const auto last_line_end = pending_.rfind('\n');
   if (pending_.size() >= kMaxPendingBytes) {
@@ -119,6 +123,7 @@ std::streamsize TerminalTextBuffer::xsputn(const char* s, std::streamsize n) {
 }
 
 int TerminalTextBuffer::sync() {
+  const std::lock_guard<std::mutex> hold(mutex_);
   emit();
   return target_->pubsync();
 }

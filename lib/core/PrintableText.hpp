@@ -5,6 +5,7 @@
 // cannot add lines to a report or send escape sequences to the terminal.
 // Every printer of such text uses this one helper.
 #include <cstddef>
+#include <mutex>
 #include <streambuf>
 #include <string>
 #include <string_view>
@@ -50,9 +51,13 @@ class TerminalTextBuffer : public std::streambuf {
 
  private:
   static constexpr std::size_t kMaxPendingBytes = std::size_t{1} << 16;
-  void emit();
+  void emit();  // with mutex_ held
   std::streambuf* target_;
   std::string pending_;
+  // Standard error is written from more than one thread (a watchdog's
+  // message beside the main thread's): the C library's buffer this one
+  // replaces was safe for that, so this one is too.
+  std::mutex mutex_;
 };
 
 // Text for outputs other programs parse (JSON, CSV): valid UTF-8 is kept as

@@ -8,6 +8,9 @@
 
 // One bad value each: the option named with what is allowed, in one line.
 TEST_F(CliErrors, BadValuesNameTheOptionInOneLine) {
+  // A directory component that is a regular file: no one can create a file
+  // under it, root included (made here: no system path is ever an output).
+  std::ofstream(dir_ / "plain-file") << "not a directory\n";
   const struct {
     const char* args;
     const char* message_part;
@@ -21,8 +24,8 @@ TEST_F(CliErrors, BadValuesNameTheOptionInOneLine) {
       {"--threads 4096", "--threads"},                // above the allowed cores
       {"--bind scatter", "--bind"},
       {"--no-such-option 3", "unknown option '--no-such-option'"},
-      {"--out /nonexistent-dir/s.h5", "--out"},
-      {"--out /proc/s.h5", "--out"},  // not writable, even for root
+      {"--out nonexistent-dir/s.h5", "--out"},
+      {"--out plain-file/s.h5", "--out"},  // not creatable, even for root
       {"--retest 11", "--retest: '11' is out of range; allowed: a whole number 0..10"},
       {"--retest 1.5", "--retest: '1.5' is out of range"},
       {"--flags.fraction 0", "--flags.fraction: '0' is out of range; allowed: (0, 1]"},

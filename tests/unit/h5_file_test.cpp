@@ -1,6 +1,7 @@
 // The HDF5 result file: directories it may not write, what the reader
 // refuses, a run killed after a flush, and the file as h5py and h5dump see it.
 #include <signal.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 
 #include <cmath>
@@ -13,33 +14,28 @@
 namespace {
 
 // Root passes access(W_OK) on a 0555 directory; only a read-only file system
-// refuses it (EROFS), so as root the test needs a read-only mount.
+// refuses it (EROFS), so as root the test mounts a small read-only tmpfs in
+// its own directory (never a system path); unmounted by the test.
 std::string read_only_directory(const fs::path& scratch) {
+  const fs::path dir = scratch / "read_only";
+  fs::create_directory(dir);
   if (::geteuid() != 0) {
-    const fs::path dir = scratch / "read_only";
-    fs::create_directory(dir);
     fs::permissions(dir, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
                              fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
     return dir.string();
   }
-  // Containers mount /proc/sys read-only; otherwise any read-only mount.
-  if (::access("/proc/sys", W_OK) != 0 && fs::is_directory("/proc/sys")) return "/proc/sys";
-  std::ifstream mounts("/proc/self/mounts");
-  std::string device, point, type, options, rest;
-  while (mounts >> device >> point >> type >> options && std::getline(mounts, rest)) {
-    const bool read_only = options == "ro" || options.rfind("ro,", 0) == 0;
-    if (read_only && fs::is_directory(point) && ::access(point.c_str(), W_OK) != 0) return point;
-  }
-  return {};
+  if (::mount("bws-read-only", dir.c_str(), "tmpfs", MS_RDONLY, "size=64k") != 0) return {};
+  return dir.string();
 }
 
 TEST_F(H5Test, NonWritableDirectoryIsAUsageError) {
   const std::string dir = read_only_directory(dir_);
   if (dir.empty()) {
-    GTEST_SKIP() << "running as root and no read-only mount to write into";
+    GTEST_SKIP() << "running as root and no read-only tmpfs could be mounted here";
   }
-  EXPECT_EQ(usage_error_of([&] { ResultFile::create(dir + "/s.h5", false); }),
-            "--out: directory '" + dir + "' is not writable");
+  const std::string message = usage_error_of([&] { ResultFile::create(dir + "/s.h5", false); });
+  if (::geteuid() == 0) ::umount(dir.c_str());
+  EXPECT_EQ(message, "--out: directory '" + dir + "' is not writable");
 }
 
 TEST_F(H5Test, ReaderRejectsMissingForeignAndNewerFiles) {

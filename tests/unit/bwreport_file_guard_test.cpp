@@ -19,6 +19,7 @@
 #include <fstream>
 #include <functional>
 
+#include "FlagsTableFixture.hpp"
 #include "TestPrograms.hpp"
 #include "core/ResultColumns.hpp"
 #include "h5/ResultFile.hpp"
@@ -82,28 +83,11 @@ class BwreportFileGuard : public bws::test::TempDirTest {
                      {"cores", mistyped ? bws::Value(std::string("eight")) : bws::Value(std::int64_t{8})},
                      {"memory_bytes", std::int64_t{1} << 34}});
     f.append(nodes);
-    f.append(flags_table(hosts.front()));
+    f.append(bws::test::flags_table(hosts.front()));
     f.close();
     return path;
   }
 
-  static Table flags_table(const std::string& host) {
-    const Table real = bws::model::make_flags_table();
-    const std::vector<bws::Column>& columns = real.columns();
-    Table t(real.path(), columns);
-    std::vector<bws::Value> row;
-    for (const bws::Column& c : columns) {
-      if (c.name == "host") row.emplace_back(host);
-      else if (c.name == "metric") row.emplace_back("stream.triad[double]");
-      else if (c.name == "unit") row.emplace_back("B/s");
-      else if (c.name == "status") row.emplace_back(bws::model::kFlagConfirmed);
-      else if (c.type == bws::ColumnType::String) row.emplace_back("x");
-      else if (c.type == bws::ColumnType::Int64) row.emplace_back(2);
-      else row.emplace_back(4.0e9);
-    }
-    t.add_row_values(row);
-    return t;
-  }
 
   // A merged scaling study of two runs (what bwreport merge writes, as far
   // as bwreport scaling reads it).

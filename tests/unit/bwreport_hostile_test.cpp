@@ -18,6 +18,7 @@
 #include <functional>
 #include <sstream>
 
+#include "FlagsTableFixture.hpp"
 #include "TestPrograms.hpp"
 #include "core/ResultColumns.hpp"
 #include "h5/ResultFile.hpp"
@@ -31,6 +32,7 @@ namespace {
 
 using bws::test::RunResult;
 using bws::test::slurp;
+using bws::test::flags_table;
 
 std::string shell_quoted(const std::string& s) {
   std::string q = "'";
@@ -53,30 +55,6 @@ Table nodes_table() {
                           bws::int_column("cores"), bws::int_column("memory_bytes", "B")});
   t.add_row({{"host", "n1"}, {"cpu_model", "cpu"}, {"cores", 8}, {"memory_bytes", std::int64_t{1} << 34}});
   t.add_row({{"host", "n2"}, {"cpu_model", "cpu"}, {"cores", 8}, {"memory_bytes", std::int64_t{1} << 34}});
-  return t;
-}
-
-// /flags as bwsurvey writes it, one confirmed flag on `host`. With
-// `text_column` given, that column is text instead of its own type.
-Table flags_table(const std::string& host, const std::string& text_column = "") {
-  const Table real = bws::model::make_flags_table();
-  std::vector<bws::Column> columns = real.columns();
-  for (bws::Column& c : columns)
-    if (c.name == text_column) c = bws::text_column(c.name, 16);
-  Table t(real.path(), columns);
-  std::vector<bws::Value> row;
-  for (const bws::Column& c : columns) {
-    if (c.name == "host") row.emplace_back(host);
-    else if (c.name == "metric") row.emplace_back("stream.triad[double]");
-    else if (c.name == "unit") row.emplace_back("B/s");
-    else if (c.name == "status") row.emplace_back(bws::model::kFlagConfirmed);
-    else if (c.name == "value") row.emplace_back(4.0e9);
-    else if (c.name == "median") row.emplace_back(9.0e9);
-    else if (c.type == bws::ColumnType::String) row.emplace_back("x");
-    else if (c.type == bws::ColumnType::Int64) row.emplace_back(2);
-    else row.emplace_back(44.4);
-  }
-  t.add_row_values(row);
   return t;
 }
 

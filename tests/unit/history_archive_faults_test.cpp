@@ -37,12 +37,6 @@ CommandResult history(const std::vector<std::string>& args) {
   return bws::test::run_command(bws::history::history_command(), args);
 }
 
-std::string bytes_of(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // The survey ids of an archive, read-only (a hot journal left would fail it).
 std::set<std::string> survey_ids(const std::string& path) {
@@ -104,7 +98,7 @@ std::size_t page_size(const std::string& bytes) {
 }
 
 TEST_F(HistoryArchiveFaults, AddRefusesAnArchiveWithADamagedPageAndLeavesItByteForByte) {
-  const std::string good = bytes_of(archive());
+  const std::string good = bws::test::slurp(archive());
   const std::size_t page = page_size(good), pages = good.size() / page;
   ASSERT_GE(pages, 5u);
   for (const bool zeros : {false, true}) {
@@ -120,12 +114,12 @@ TEST_F(HistoryArchiveFaults, AddRefusesAnArchiveWithADamagedPageAndLeavesItByteF
       expect_refusal(r, what);
       EXPECT_TRUE(r.err.find("damaged") != std::string::npos || r.err.find("not an SQLite database") != std::string::npos)
           << what << ": " << r.err;
-      EXPECT_TRUE(bytes_of(copy) == damaged) << what << ": the archive was changed";
+      EXPECT_TRUE(bws::test::slurp(copy) == damaged) << what << ": the archive was changed";
       EXPECT_FALSE(fs::exists(copy + "-journal")) << what;
       // A reader reads what it can, or refuses in one line; never exit 1, never "new path".
       const CommandResult show = history({"show", copy, "--node", "n1"});
       if (show.code != 0) expect_refusal(show, what + " (show)");
-      EXPECT_TRUE(bytes_of(copy) == damaged) << what << ": show changed the archive";
+      EXPECT_TRUE(bws::test::slurp(copy) == damaged) << what << ": show changed the archive";
     }
   }
   // The undamaged archive takes the survey.
@@ -142,14 +136,14 @@ TEST_F(HistoryArchiveFaults, ArchivesThatAreNotOursOrEmptySayWhatToDo) {
     sqlite3_exec(db, "CREATE TABLE t(x); INSERT INTO t VALUES(1);", nullptr, nullptr, nullptr);
     sqlite3_close(db);
   }
-  const std::string before = bytes_of(other);
+  const std::string before = bws::test::slurp(other);
   for (const auto& args : {std::vector<std::string>{"add", other, file("s1.h5")},
                            std::vector<std::string>{"show", other, "--node", "n1"}}) {
     const CommandResult r = history(args);
     expect_refusal(r, args[0]);
     EXPECT_NE(r.err.find("not a bwsurvey history archive"), std::string::npos) << r.err;
   }
-  EXPECT_EQ(bytes_of(other), before);
+  EXPECT_EQ(bws::test::slurp(other), before);
   // An empty file (a first add interrupted): the readers say how to fill it, add fills it.
   { std::ofstream(file("empty.db")); }
   for (const auto& args : {std::vector<std::string>{"show", file("empty.db"), "--node", "n1"},
@@ -199,12 +193,12 @@ TEST_F(HistoryArchiveFaults, AddKilledAtAnyInstantLeavesTheOldOrTheNewArchiveAnd
     if (code == 0) {
       completed = true;
     } else {
-      ASSERT_EQ(code, bws::history::kSqliteFaultExitCode) << "kill at " << n << ": " << bytes_of(file("child.log"));
+      ASSERT_EQ(code, bws::history::kSqliteFaultExitCode) << "kill at " << n << ": " << bws::test::slurp(file("child.log"));
       ++kills;
     }
     // A journal is hot (to be rolled back) when its first byte is not 0;
     // an empty one, made before the first page was saved, is ignored.
-    const std::string journal = bytes_of(killed + "-journal");
+    const std::string journal = bws::test::slurp(killed + "-journal");
     const bool hot = !journal.empty() && journal[0] != '\0';
     hot_journals += hot ? 1 : 0;
     if (hot) {
@@ -238,7 +232,7 @@ TEST_F(HistoryArchiveFaults, AddKilledAtAnyInstantLeavesTheOldOrTheNewArchiveAnd
     copy_with_journal(killed, file("r.db"));
     EXPECT_NO_THROW(bws::history::write_history_changes_tsv(file("r.db"), {"n1", "n2"}, file("changes.tsv")))
         << "kill at " << n;
-    EXPECT_EQ(bytes_of(file("changes.tsv")).rfind(bws::history::kChangesTsvHeader, 0), 0u) << "kill at " << n;
+    EXPECT_EQ(bws::test::slurp(file("changes.tsv")).rfind(bws::history::kChangesTsvHeader, 0), 0u) << "kill at " << n;
   }
   RecordProperty("kill_points", kills);
   RecordProperty("hot_journals", hot_journals);
@@ -258,7 +252,7 @@ TEST_F(HistoryArchiveFaults, AFirstAddKilledAtAnyInstantLeavesNoArchiveOrAnEmpty
     const int code = add_killed_at(n, path, file("s1.h5"), file("child.log"));
     completed = code == 0;
     if (!completed) {
-      ASSERT_EQ(code, bws::history::kSqliteFaultExitCode) << bytes_of(file("child.log"));
+      ASSERT_EQ(code, bws::history::kSqliteFaultExitCode) << bws::test::slurp(file("child.log"));
     }
     const CommandResult show = history({"show", path, "--node", "n1"});
     if (show.code == 0) {

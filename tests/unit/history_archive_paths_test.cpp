@@ -33,12 +33,6 @@ CommandResult history(const std::vector<std::string>& args) {
   return bws::test::run_command(bws::history::history_command(), args);
 }
 
-std::string bytes_of(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 void expect_refusal(const CommandResult& r, const std::string& what) {
   EXPECT_EQ(r.code, 2) << what << ": " << r.err;
@@ -99,14 +93,14 @@ TEST_F(HistoryArchivePaths, AnArchiveThatIsNotARegularFileIsRefusedWithExitTwoAn
 }
 
 TEST_F(HistoryArchivePaths, ASurveyFileOrAJournalThatIsNotARegularFileIsRefused) {
-  const std::string before = bytes_of(file("a.db"));
+  const std::string before = bws::test::slurp(file("a.db"));
   for (const auto& [path, kind] : special_files()) {
     const CommandResult r = history({"add", file("a.db"), path});
     expect_refusal(r, "FILE " + path);
     EXPECT_NE(r.err.find(bws::path_kind_noun(kind)), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(file("new.db")));
   }
-  EXPECT_EQ(bytes_of(file("a.db")), before);
+  EXPECT_EQ(bws::test::slurp(file("a.db")), before);
   ASSERT_EQ(::mkfifo(file("a.db-journal").c_str(), 0600), 0);
   for (const auto& args : {std::vector<std::string>{"show", file("a.db"), "--node", "n1"},
                            std::vector<std::string>{"add", file("a.db"), file("s1.h5")}}) {
@@ -115,11 +109,11 @@ TEST_F(HistoryArchivePaths, ASurveyFileOrAJournalThatIsNotARegularFileIsRefused)
     EXPECT_NE(r.err.find("journal"), std::string::npos) << r.err;
   }
   EXPECT_EQ(bws::path_kind(file("a.db-journal"), false), PathKind::Fifo);
-  EXPECT_EQ(bytes_of(file("a.db")), before);
+  EXPECT_EQ(bws::test::slurp(file("a.db")), before);
 }
 
 TEST_F(HistoryArchivePaths, BaselineOutNeverGoesOntoTheArchiveOrANonRegularFile) {
-  const std::string before = bytes_of(file("a.db"));
+  const std::string before = bws::test::slurp(file("a.db"));
   fs::create_symlink(file("a.db"), file("link-to-archive"));
   std::vector<std::string> targets = {file("a.db"), file("link-to-archive"), file("s1.h5")};
   for (const auto& [path, kind] : special_files()) targets.push_back(path);
@@ -127,13 +121,13 @@ TEST_F(HistoryArchivePaths, BaselineOutNeverGoesOntoTheArchiveOrANonRegularFile)
     const CommandResult r = history({"baseline", file("a.db"), "--out", out});
     expect_refusal(r, "--out " + out);
   }
-  EXPECT_EQ(bytes_of(file("a.db")), before);
+  EXPECT_EQ(bws::test::slurp(file("a.db")), before);
   EXPECT_EQ(bws::path_kind(file("link-to-archive"), false), PathKind::SymbolicLink);
   // A reference file of an earlier run is replaced, as documented.
   { std::ofstream(file("ref.ini")) << "# an older reference\n"; }
   const CommandResult r = history({"baseline", file("a.db"), "--out", file("ref.ini")});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(bytes_of(file("ref.ini")).find("written by 'bwreport history baseline'"), std::string::npos);
+  EXPECT_NE(bws::test::slurp(file("ref.ini")).find("written by 'bwreport history baseline'"), std::string::npos);
   for (const auto& entry : fs::directory_iterator(dir_))  // no scratch file left
     EXPECT_NE(entry.path().filename().string().front(), '.') << entry.path();
 }
@@ -143,28 +137,28 @@ TEST_F(HistoryArchivePaths, TheChangesTableOfPlotHistoryNeverReplacesTheArchive)
   fs::create_directory(file("report"));
   const std::string archive = file("report/history_changes.tsv");
   fs::copy_file(file("a.db"), archive);
-  const std::string before = bytes_of(archive);
+  const std::string before = bws::test::slurp(archive);
   EXPECT_THROW(bws::history::write_history_changes_tsv(archive, {"n1"}, archive), bws::UsageError);
-  EXPECT_EQ(bytes_of(archive), before);
+  EXPECT_EQ(bws::test::slurp(archive), before);
   // Through `bwreport plot -o DIR --history DIR/history_changes.tsv`: exit 2 before Python runs.
   const CommandResult r = bws::test::run_command(bws::report::plot_command(bws::history::write_history_changes_tsv),
                                                  {file("s1.h5"), "-o", file("report"), "--history", archive});
   expect_refusal(r, "plot --history onto its own table");
-  EXPECT_EQ(bytes_of(archive), before);
+  EXPECT_EQ(bws::test::slurp(archive), before);
   // The table itself: written, and replaced by the next run.
   const std::string table = file("changes.tsv");
   bws::history::write_history_changes_tsv(file("a.db"), {"n1"}, table);
   bws::history::write_history_changes_tsv(file("a.db"), {"n1", "n2"}, table);
-  EXPECT_EQ(bytes_of(table), bws::history::kChangesTsvHeader);
+  EXPECT_EQ(bws::test::slurp(table), bws::history::kChangesTsvHeader);
   EXPECT_THROW(bws::history::write_history_changes_tsv(file("a.db"), {"n1"}, file("s1.h5")), bws::UsageError);
 }
 
 TEST_F(HistoryArchivePaths, ShowPlotNeverGoesOntoTheArchiveOrAFifo) {
-  const std::string before = bytes_of(file("a.db"));
+  const std::string before = bws::test::slurp(file("a.db"));
   ASSERT_EQ(::mkfifo(file("plot.png").c_str(), 0600), 0);
   for (const std::string& png : {file("a.db"), file("plot.png")})
     expect_refusal(history({"show", file("a.db"), "--node", "n1", "--plot", png}), "--plot " + png);
-  EXPECT_EQ(bytes_of(file("a.db")), before);
+  EXPECT_EQ(bws::test::slurp(file("a.db")), before);
 }
 
 TEST_F(HistoryArchivePaths, TextFromTheArchiveReachesTheTerminalAndTheTableAsPrintableText) {

@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "core/Errors.hpp"
+#include "core/FileIdentity.hpp"
 #include "core/PrintableText.hpp"
 
 namespace bws {
@@ -216,18 +217,10 @@ std::string read_input_file(const std::string& label, const std::string& path, s
 // ---- Outputs ---------------------------------------------------------------
 
 void refuse_input_as_output(const std::string& label, const std::string& path, const std::vector<std::string>& inputs) {
-  const auto out_id = file_identity(path);
-  std::error_code ec;
-  const fs::path out_abs = fs::weakly_canonical(fs::absolute(path, ec), ec);
-  for (const std::string& input : inputs) {
-    const auto in_id = file_identity(input);
-    std::error_code ec2;
-    const bool same = out_id && in_id ? *out_id == *in_id
-                                      : !ec && out_abs == fs::weakly_canonical(fs::absolute(input, ec2), ec2) && !ec2;
-    if (same)
+  for (const std::string& input : inputs)
+    if (same_file(path, input))
       throw UsageError(label + ": " + quoted_path(path) + " is the input " + quoted_path(input) +
                        "; allowed: a path that is none of the inputs (an input is never written over)");
-  }
 }
 
 void check_output_file(const std::string& path, const OutputRules& rules) {

@@ -145,7 +145,7 @@ int run(const CommandArgs& args, std::ostream& out) {
     ceilings.push_back({"given", "-", positive_option(vm, "peak-flops", "FLOP/s > 0, e.g. 1036.8e9"),
                         positive_option(vm, "bandwidth", "B/s > 0, e.g. 119e9")});
   if (vm.count("file")) {
-    // 4-byte words: the float ceilings (the seed's single-precision Iso3DFD).
+    // 4-byte words: the float ceilings (Andreolli et al.'s single-precision Iso3DFD).
     bool use_float = vm.count("word-bytes") && positive_option(vm, "word-bytes", "a size in bytes > 0") == 4;
     if (vm.count("type")) {
       const std::string t = lower_text(trim_text(vm["type"].as<std::string>()));

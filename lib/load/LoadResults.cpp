@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 
+#include "core/NodeAggregate.hpp"
 #include "core/ResultColumns.hpp"
 #include "core/SampleStats.hpp"
 #include "load/LoadTables.hpp"
@@ -53,7 +54,7 @@ std::vector<Table> summarize_load_node(const std::vector<Table>& rank_tables) {
     std::string host;
     std::int64_t ranks = 0, threads = 0, elements = 0, bytes = 0;
     bool valid = true;
-    std::vector<double> slowest;  // per pass: the slowest rank's seconds
+    NodeAggregate passes{1};  // pass 0 is the warm-up
   };
   std::vector<std::string> order;
   std::map<std::string, Kernel> kernels;
@@ -69,18 +70,15 @@ std::vector<Table> summarize_load_node(const std::vector<Table>& rank_tables) {
       k.elements += t.get_int(r, "elements");
       k.bytes += t.get_int(r, "bytes");
       k.valid = k.valid && t.get_int(r, "valid") != 0;
-      const std::vector<double>& s = t.samples(r);
-      if (k.ranks == 1) k.slowest = s;
-      k.slowest.resize(std::min(k.slowest.size(), s.size()));  // the passes every rank has
-      for (std::size_t p = 0; p < k.slowest.size(); ++p) k.slowest[p] = std::max(k.slowest[p], s[p]);
+      k.passes.add_row(t, r, "bytes");
     }
   }
   if (order.empty()) return {};
   Table nodes = make_load_nodes_table();
   for (const std::string& name : order) {
     const Kernel& k = kernels.at(name);
-    const TimeStats t = time_stats(k.slowest, 1);
-    const double rate = bandwidth_Bps(static_cast<double>(k.bytes), t.min_seconds);
+    const TimeStats t = k.passes.times();
+    const double rate = k.passes.rate();
     nodes.add_row({{"host", k.host}, {"ranks", k.ranks}, {"threads", k.threads}, {"kernel", name},
                    {"elements", k.elements}, {"bytes", k.bytes}, {"t_min", t.min_seconds},
                    {"t_avg", t.avg_seconds}, {"t_max", t.max_seconds}, {"bandwidth", rate},

@@ -8,16 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "core/RankIdentity.hpp"
 #include "core/Table.hpp"
 #include "load/LoadTeamJobs.hpp"
 
 namespace bws::load {
-
-struct RankIdentity {
-  int rank = 0;
-  std::string host;
-  int threads = 1;
-};
 
 // Appends one row to `results` (make_load_results_table) and one to
 // `checks` (make_checks_table): the checksum against the expected one,

@@ -1,9 +1,9 @@
 #include "load/LoadTeamJobs.hpp"
 
-#include <chrono>
 #include <numeric>
 
 #include "topology/Team.hpp"
+#include "topology/TimedWindow.hpp"
 
 namespace bws::load {
 namespace {
@@ -40,25 +40,17 @@ double sum_on_team(topo::Team& team, const double* a, std::size_t n) {
 
 KernelMeasurement measure_on_team(topo::Team& team, RunContext& context, double* a, std::size_t n,
                                   LoadKernel kernel, int passes, const std::function<void(int)>& after_pass) {
-  using Clock = std::chrono::steady_clock;
   KernelMeasurement m;
   m.kernel = kernel;
   const double expected = expected_checksum(kernel, n, 0);
   bool wrong_sum_seen = false;
   std::vector<double> partial(static_cast<std::size_t>(team.size()), 0.0);
   for (int k = 0; k < passes; ++k) {
-    Clock::time_point start, stop;
     context.node_sync.barrier();
-    team.run([&](topo::ThreadContext& thread) {
+    m.seconds.push_back(topo::timed_team_run(team, [&](topo::ThreadContext& thread) {
       const auto [begin, end] = thread.share(n, kGranule);
-      thread.barrier();
-      if (thread.index() == 0) start = Clock::now();
-      const double sum = run_kernel(kernel, a, begin, end);
-      thread.barrier();
-      if (thread.index() == 0) stop = Clock::now();
-      partial[static_cast<std::size_t>(thread.index())] = sum;
-    });
-    m.seconds.push_back(std::chrono::duration<double>(stop - start).count());
+      partial[static_cast<std::size_t>(thread.index())] = run_kernel(kernel, a, begin, end);
+    }));
     if (kernel == LoadKernel::Load && !wrong_sum_seen) {
       m.checksum = std::accumulate(partial.begin(), partial.end(), 0.0);
       wrong_sum_seen = m.checksum != expected;

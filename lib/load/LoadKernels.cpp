@@ -51,6 +51,14 @@ const std::array kKernels = {
                       for (std::size_t i = b; i < e; ++i) x[0][i] = kUpdateScale * x[0][i];
                       return 0.0;
                     }},
+    StreamingKernel{.name = "daxpy", .formula = "b[i] = b[i] + 0.5 * a[i]", .arrays = 2,
+                    .reads = 1 + 1,  // a[i] + b[i]
+                    .writes = 1,     // b[i]
+                    .loop = [](double* const* x, std::size_t b, std::size_t e) {
+                      for (std::size_t i = b; i < e; ++i) x[1][i] = x[1][i] + 0.5 * x[0][i];
+                      return 0.0;
+                    },
+                    .by_default = false},  // run when --load.kernels names it (or all)
 };
 
 }  // namespace

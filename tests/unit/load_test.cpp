@@ -15,6 +15,7 @@
 
 #include "core/Config.hpp"
 #include "core/ResultColumns.hpp"
+#include "core/Sizes.hpp"
 #include "load/LoadCatalogEntry.hpp"
 #include "TestSupport.hpp"
 #include "topology/PinningPlan.hpp"
@@ -106,7 +107,7 @@ TEST(LoadPlan, BadValuesNameTheOptionAndTheRangeInOneLine) {
   EXPECT_EQ(error("load.reps", "1"), "--load.reps: '1' is out of range; allowed: 2..1000 repetitions");
   EXPECT_EQ(error("load.reps", "many"), "--load.reps: 'many' is not a whole number; allowed: 2..1000 repetitions");
   EXPECT_EQ(error("load.kernels", "triad"),
-            "--load.kernels: unknown kernel 'triad'; allowed: all, or a comma list of load, store, update");
+            "--load.kernels: unknown kernel 'triad'; allowed: all, or a comma list of load, store, update, daxpy");
   EXPECT_EQ(error("load.elements", "100").rfind("--load.elements: '100' is out of range; allowed: 1024..", 0), 0u);
   // More than the node's 24 GiB: the range names what fits.
   const std::string too_big = error("load.elements", "4000000000");
@@ -115,6 +116,12 @@ TEST(LoadPlan, BadValuesNameTheOptionAndTheRangeInOneLine) {
                          " elements or auto (1 rank on the node, within its memory)");
   for (const std::string& message : {too_big, error("load.reps", "0")})
     EXPECT_EQ(message.find('\n'), std::string::npos);
+}
+
+Config config_with(const std::vector<std::pair<std::string, std::string>>& options) {
+  Config config;
+  for (const auto& [key, value] : options) config.set(key, value);
+  return config;
 }
 
 // Rows for one rank from a measurement made up by hand.
@@ -232,6 +239,62 @@ TEST(LoadRun, EndToEndSmallRunIsValid) {
   const std::vector<Table> nodes = benchmark->summarize_node(tables);
   ASSERT_EQ(nodes.size(), 1u);
   EXPECT_EQ(nodes[0].rows(), 3u);
+}
+
+// The kernel added as one row of LoadKernels.cpp (docs/ARCHITECTURE.md,
+// "Adding a streaming kernel"): its bytes and checksums worked out by hand.
+TEST(LoadDaxpy, BytesAndChecksumsByHand) {
+  const StreamingKernel& daxpy = kernel("daxpy");
+  EXPECT_EQ(bytes_read(daxpy, 1000), 16000u);    // a[i] and b[i]: 2 x 8 B per element
+  EXPECT_EQ(bytes_written(daxpy, 1000), 8000u);  // b[i]: 8 B per element
+  // a = 1, 1.25, 1.5, 1.75 (sum 5.5), b = 2, 2.25, 2.5, 2.75 (sum 9.5); each
+  // pass adds 0.5 a to b; the checksum is the sum of both arrays.
+  EXPECT_EQ(expected_checksum(daxpy, 4, 2), 5.5 + 9.5 + 2 * 0.5 * 5.5);
+  // Six elements: a sums to 5.5 + 1 + 1.25 = 7.75, b to 9.5 + 2 + 2.25 = 13.75.
+  EXPECT_EQ(expected_checksum(daxpy, 6, 3), 33.125);  // 7.75 + 13.75 + 3 x 0.5 x 7.75
+  std::vector<double> a = {1, 1.25, 1.5}, b = {2, 2.25, 2.5};
+  double* x[] = {a.data(), b.data()};
+  EXPECT_EQ(daxpy.loop(x, 1, 3), 0.0);
+  EXPECT_EQ(b, (std::vector<double>{2, 2.875, 3.25}));  // element 0 outside the share
+  EXPECT_EQ(a, (std::vector<double>{1, 1.25, 1.5}));
+}
+
+TEST(LoadDaxpy, RunsOnTheTeamThroughTheGenericPaths) {
+  SmallTeam s;
+  const NodeContext node{s.topology, "thishost", 0, 1, 0, s.threads, true, MachineSpeed{}, 0};
+  const auto benchmark = catalog_entry().make_benchmark();
+  Config config;
+  config.set("load.kernels", "daxpy");
+  config.set("load.elements", "100000");
+  const auto planned = benchmark->plan(config, node);
+  EXPECT_EQ(planned->describe(), "daxpy; 2 arrays of 100000 doubles (781.25 KiB); 3 passes");
+  EXPECT_EQ(planned->memory_bytes(), 2u * 8 * 100000);
+  planned->prepare(s.team);
+  const std::vector<Table> tables = planned->run(s.team, s.context);
+  planned->release();
+  const Table& results = tables[0];
+  ASSERT_EQ(results.rows(), 1u);
+  EXPECT_EQ(results.get_string(0, "kernel"), "daxpy");
+  EXPECT_EQ(results.get_int(0, "bytes_read"), 1600000);
+  EXPECT_EQ(results.get_int(0, "bytes_written"), 800000);
+  // 25000 periods of a (5.5) and of b after 3 passes (9.5 + 1.5 x 5.5).
+  EXPECT_EQ(results.get_double(0, "checksum"), 25000 * (5.5 + 9.5 + 1.5 * 5.5));
+  EXPECT_EQ(results.get_int(0, "valid"), 1);
+  EXPECT_EQ(tables[1].get_int(0, "passed"), 1);
+  const std::vector<Table> nodes = benchmark->summarize_node(tables);
+  ASSERT_EQ(nodes.size(), 1u);
+  EXPECT_EQ(nodes[0].get_string(0, "kernel"), "daxpy");
+  const std::vector<std::string> lines = catalog_entry().make_report()->summary_lines(nodes);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0].rfind("load (likwid-bench daxpy): ", 0), 0u) << lines[0];
+  // Two arrays: on a small node each holds half what one would.
+  const topo::Topology tiny = topo::Topology::synthetic("numa:1(memory=16MiB) pack:1 l3:1(size=1MiB) core:2 pu:1");
+  const std::string small =
+      benchmark->plan(config_with({{"load.kernels", "all"}}), NodeContext{tiny, "tiny", 0, 2, 0, 1, false, MachineSpeed{}, 0})
+          ->describe();
+  EXPECT_EQ(small, "load, store, update, daxpy; 2 arrays of " +
+                       std::to_string(static_cast<std::uint64_t>(0.4 * 16 * 1024 * 1024 / (2 * 8.0 * 2))) +
+                       " doubles (" + format_bytes(8.0 * 209715) + ", auto); 10 passes");
 }
 
 }  // namespace

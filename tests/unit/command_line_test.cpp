@@ -68,7 +68,7 @@ TEST(CommandLine, BadInputIsOneLineNamingTheProblem) {
             std::string::npos);
   EXPECT_NE(usage_error({"--tests", ","}).find("--tests: no test given"), std::string::npos);
   EXPECT_NE(usage_error({"--tests", ""}).find("--tests: empty value"), std::string::npos);
-  EXPECT_NE(usage_error({"--threads", "two"}).find("--threads: 'two' is not a number"), std::string::npos);
+  EXPECT_NE(usage_error({"--threads", "two"}).find("--threads: 'two' is not a whole number"), std::string::npos);
   EXPECT_NE(usage_error({"--threads", "0"}).find("--threads: '0' is out of range"), std::string::npos);
   EXPECT_NE(usage_error({"--threads", "-3"}).find("--threads"), std::string::npos);
   EXPECT_NE(usage_error({"--bind", "scatter"}).find("--bind"), std::string::npos);

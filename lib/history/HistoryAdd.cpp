@@ -42,7 +42,7 @@ int run_add(const report::CommandArgs& args, std::ostream& out) {
     report::print_command_help(out, history_add_command(), desc);
     return kExitOk;
   }
-  const bool partial = report::read_command_options("history add", add_schema(), parsed).partial;
+  const bool partial = add_schema().read(report::command_config(parsed.options), false).partial;
   const std::string& archive = parsed.positional[0];
   const std::vector<std::string> files(parsed.positional.begin() + 1, parsed.positional.end());
   require_archive_path(archive, true);

@@ -3,7 +3,7 @@
 # tests, MPI integration tests with 1, 2 and 3 ranks, and the Slurm
 # integration tests on a private Slurm cluster of pretend nodes, label
 # "slurm"), first in the Release build, then again in the build with
-# AddressSanitizer and UBSan (-O1, assertions on): all but the Slurm tests,
+# AddressSanitizer and UBSan (-Og, assertions on): all but the Slurm tests,
 # which run the same binaries through sbatch and srun and are covered once,
 # and the tests labelled "once", which run no compiled code (Python and
 # shell checks of the sources and the report scripts).

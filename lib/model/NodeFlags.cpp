@@ -184,7 +184,7 @@ void apply_retests(Table& flags, const std::vector<NodeMetricValue>& retests) {
       }
     if (found.empty()) continue;
     std::string list;
-    for (double x : found) list += (list.empty() ? "" : ",") + number(x);
+    for (double x : found) (list += list.empty() ? "" : ",") += number(x);
     const double median = median_of(found);
     const bool confirmed = beyond(median, flags.get_double(r, "threshold"), higher);
     flags.set(r, "retest_values", list);

@@ -87,7 +87,7 @@ std::vector<std::string> flag_summary_lines(const Table& flags, long long n_node
   } else {
     std::string list;
     constexpr std::size_t kMaxHostsInLine = 50;
-    for (std::size_t i = 0; i < standing.size() && i < kMaxHostsInLine; ++i) list += (list.empty() ? "" : " ") + shown_text(standing[i]);
+    for (std::size_t i = 0; i < standing.size() && i < kMaxHostsInLine; ++i) (list += list.empty() ? "" : " ") += shown_text(standing[i]);
     if (standing.size() > kMaxHostsInLine) list += " ...";
     lines.push_back("Flagged nodes (" + std::to_string(standing.size()) + " of " + std::to_string(n_nodes) +
                     "): " + list);

@@ -5,6 +5,8 @@
 #include <boost/program_options/options_description.hpp>
 
 #include <algorithm>
+#include <map>
+#include <set>
 
 #include "core/Errors.hpp"
 #include "core/FileGuard.hpp"
@@ -145,6 +147,24 @@ std::vector<const CatalogEntry*> entries_of(const std::vector<Phase>& phases) {
   for (const Phase& phase : phases)
     if (std::find(entries.begin(), entries.end(), phase.entry) == entries.end()) entries.push_back(phase.entry);
   return entries;
+}
+
+Config fitted_config(const Config& config, const std::vector<Phase>& phases) {
+  std::map<std::string, std::string, std::less<>> values = config.values();
+  std::set<std::string, std::less<>> defaulted;
+  for (const auto& [key, value] : values)
+    if (config.is_default(key)) defaulted.insert(key);
+  for (const Phase& phase : phases) {
+    const auto chosen = phase.collective ? phase.collective->fitted_options()
+                        : phase.node_run ? phase.node_run->fitted_options()
+                                         : std::map<std::string, std::string>{};
+    for (const auto& [key, value] : chosen) {
+      if (values.count(key) && !defaulted.count(key)) continue;  // given: fitting never changes it
+      values[key] = value;
+      defaulted.insert(key);
+    }
+  }
+  return Config(std::move(values), std::move(defaulted));
 }
 
 }  // namespace bws::run

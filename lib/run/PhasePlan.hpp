@@ -54,4 +54,9 @@ std::optional<SetupFailure> plan_run(const CommandLine& cl, const RunWorld& worl
 // Every entry that runs, once, in the order of the phases.
 std::vector<const CatalogEntry*> entries_of(const std::vector<Phase>& phases);
 
+// The configuration as the file stores it: `config` with the values
+// --time-budget chose for options left at their defaults (this rank's
+// plans), still marked as defaults.
+Config fitted_config(const Config& config, const std::vector<Phase>& phases);
+
 }  // namespace bws::run

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# One plan per run: for every benchmark --time-budget can fit (stream, bs,
-# b_eff, pmbw, links; roofline and load have nothing to fit), a budget that
+# One plan per run: for the benchmarks --time-budget can fit (stream, bs,
+# pmbw, links; b_eff waits for ranks that agree on one fitted plan;
+# roofline and load have nothing to fit), a budget that
 # forces fitting, then the repetitions the plan line prints = those the
 # file's /config stores = the samples in the file (links keeps no samples:
 # printed = stored). The budget follows this machine's probe: a first run
@@ -11,10 +12,15 @@ set -euo pipefail
 mpirun=$1 bwsurvey=$2 dir=$3
 rm -rf "$dir" && mkdir -p "$dir"
 
-survey() {  # survey NAME BUDGET OPTIONS...: a 2-rank survey, its console in NAME.txt
+# Node-local tests on 1 rank, links (a fixed model) on 2: each rank fits its
+# own plan from its own probe, and ranks that fit differently would wait for
+# each other at a different count (see docs/ARCHITECTURE.md, "One plan").
+ranks_of() { case $1 in links) echo 2 ;; *) echo 1 ;; esac; }
+
+survey() {  # survey NAME BUDGET OPTIONS...: a survey, its console in NAME.txt
   local name=$1 budget=$2
   shift 2
-  "$mpirun" -q -np 2 --oversubscribe "$bwsurvey" --threads 1 --time-budget "$budget" "$@" \
+  "$mpirun" -q -np "$(ranks_of "$name")" --oversubscribe "$bwsurvey" --threads 1 --time-budget "$budget" "$@" \
     --out "$dir/$name.h5" >"$dir/$name.txt" 2>&1
 }
 
@@ -43,7 +49,6 @@ PY
 
 fitted stream --tests stream --stream.elements 1M
 fitted bs --tests bs --bs.tests bs1 --bs.max-bytes 1M
-fitted beff --tests beff --beff.max-bytes 64K
 fitted pmbw --tests pmbw --pmbw.routines ScanRead64PtrSimpleLoop --pmbw.max-bytes 1M
 fitted links --tests links --links.bytes 1M
 
@@ -56,7 +61,6 @@ d = sys.argv[1]
 plan_reps = {
     "stream": r", (\d+) repetitions",
     "bs": r", \d+ points, (\d+) reps",
-    "beff": r", (\d+) repetitions of >=",
     "pmbw": r", (\d+) samples,",
     "links": r" x (\d+) reps x window",
 }

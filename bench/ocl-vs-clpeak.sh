@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The OpenCL backend on PoCL (OpenCL on this machine's CPU) against clpeak
 # and against bwsurvey's CPU backend on the same cores: device STREAM Triad
-# (seed 000's combined kernel) vs `clpeak --global-bandwidth` (the best of
+# (HPCC_FPGA's combined kernel) vs `clpeak --global-bandwidth` (the best of
 # its float..float16 read kernels) vs CPU STREAM Triad (normal and
 # non-temporal stores); device BS1 Wmax vs CPU BS1 Wmax (the same sweep and
 # fit). One process, no mpirun: PoCL's 2 worker threads and the CPU

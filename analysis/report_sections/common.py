@@ -64,10 +64,15 @@ class Options:
         return self.prefix + name
 
 
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f\ud800-\udfff]")
+
+
 def printable(value):
     """Text from the file as the report shows it: control characters as C
     escapes (\\n, \\x1b), as bwreport's printers show them, so a host name
     cannot break a line, a label or the terminal."""
+    if not _UNPRINTABLE.search(value):  # nearly every cell: no per-character loop
+        return value
     out = []
     for ch in value:
         code = ord(ch)

@@ -18,15 +18,16 @@ own limits (each node is judged against its peers without itself).
 stream.py draws STREAM Triad through metric_views().
 Every picture's labelled hosts, thresholds and order go into
 OUT/[prefix]distributions.json, so a test or script reads what was drawn.
-All drawing is numpy-vectorised: one step line, one bar call per picture."""
+All drawing is numpy-vectorised, a few artists per panel (distribution_panels.py)."""
 import json
-import math
 import re
 
 import numpy as np
 
+from . import distribution_panels as panels
 from . import node_metrics
-from .common import Section, Table, fixed, plot_text, read_table, save, text
+from .distribution_panels import WORST_BEST
+from .common import Section, Table, fixed, plot_text, read_table, text
 
 # As a table family: drawn when the file has its node table (the hardware
 # cohorts); "nodes" is no benchmark group, so nothing else is claimed.
@@ -37,11 +38,8 @@ ORDER = 12
 MIN_NODES_DRAWN = 3
 HISTOGRAM_MAX_NODES = 50
 STRIP_MAX_NODES = 300
-STRIP_NAMED_MAX = 60    # up to this many nodes every bar has its host name
-WORST_BEST = 20
 LABELLED_LOWEST = 3
 LABELS_MAX = 12         # labels in the distribution panel
-LEAVES_MAX = 30         # leaf boxes drawn (the worst by median)
 DPI = 100
 
 # Per-node columns drawn beside the node metrics though no node flag rule
@@ -176,7 +174,6 @@ def rule_lines(limits, median):
 
 def cohort_view(options, title, metric, cohort, hosts, values, unit, flagged, limits, higher_is_better,
                 leaves, png):
-    import matplotlib.pyplot as plt
     scale, shown_unit = DISPLAY.get(unit, (1.0, unit))
     rates = values if higher_is_better else 1.0 / values
     order = np.argsort(rates, kind="stable")  # worst first
@@ -196,104 +193,23 @@ def cohort_view(options, title, metric, cohort, hosts, values, unit, flagged, li
     labelled_idx = sorted(set(labelled_idx))[:LABELS_MAX]
     leaf = np.array([leaves.get(h, "") for h in hosts], dtype=object)
     has_leaves = len(set(leaf) - {""}) >= 2  # one leaf says nothing a second panel would
-    panels = 3 if has_leaves else 2
-    fig, axes = plt.subplots(1, panels, figsize=(5.2 * panels, 4.4), dpi=DPI)
-    direction = "" if higher_is_better else " (lower is better)"
-
-    # The distribution, in % of the cohort median.
-    ax = axes[0]
-    if n > HISTOGRAM_MAX_NODES:
-        xs = np.sort(percent)
-        ys = np.arange(1, n + 1) / n
-        ax.step(xs, ys, where="post", color="tab:blue", lw=1.2, label=f"ECDF, {n} nodes")
-        position = {i: (percent[i], (np.searchsorted(xs, percent[i], side="right")) / n) for i in labelled_idx}
-        ax.set_ylabel("fraction of nodes at or below")
-    else:
-        bins = max(5, min(20, n))
-        ax.hist(percent, bins=bins, color="tab:blue", alpha=0.7, label=f"{n} nodes")
-        ax.plot(percent, np.zeros(n), "|", color="black", ms=12)
-        position = {i: (percent[i], 0.0) for i in labelled_idx}
-        ax.set_ylabel("nodes")
-    for label, x, color, _ in lines:
-        ax.axvline(x, color=color, ls="--", lw=1, label=f"{label}: {x:.1f} %")
-    ax.axvline(100.0, color="tab:green", lw=1, label=f"median {median / scale:.4g} {shown_unit}")
-    if labelled_idx:
-        px = np.array([position[i][0] for i in labelled_idx])
-        py = np.array([position[i][1] for i in labelled_idx])
-        ax.plot(px, py, "o", color="tab:red", ms=5, label="flagged / lowest")
-        for j, i in enumerate(labelled_idx):
-            ax.annotate(plot_text(hosts[i], 24), (px[j], py[j]), xytext=(6, 6 + 9 * (j % 4)),
-                        textcoords="offset points", fontsize=7, color="tab:red" if is_flagged[i] else "black")
-    ax.set_xlabel(f"% of cohort median{direction}")
-    ax.legend(fontsize=7, loc="best")
-    ax.set_title(plot_text(f"{title}: distribution", 70), fontsize=9)
-
-    # Per node, ordered by value, as deviation from the median.
-    ax = axes[1]
-    colors = np.where(is_flagged, "tab:red", "tab:blue")
     view = "strip" if n <= STRIP_MAX_NODES else "worst_best"
-    if view == "strip":
-        x = np.arange(n)
-        ax.bar(x, percent - 100.0, bottom=100.0, color=colors, width=0.8 if n < 100 else 1.0)
-        if n <= STRIP_NAMED_MAX:
-            ax.set_xticks(x, [plot_text(h, 20) for h in hosts], rotation=90, fontsize=6 if n > 20 else 8)
-        else:
-            named = np.flatnonzero(is_flagged)[:20]
-            ax.set_xticks(named, [plot_text(hosts[i], 20) for i in named], rotation=90, fontsize=6)
-        ax.set_xlabel("nodes, worst first")
-        ax.set_ylabel(f"% of cohort median{direction}")
-        for label, y, color, _ in lines:
-            ax.axhline(y, color=color, ls="--", lw=1)
-        ax.axhline(100.0, color="tab:green", lw=1)
-        ax.set_title(f"per node, ordered by value ({n} nodes)", fontsize=9)
-        shown = list(hosts)
-    else:
-        pick = np.r_[np.arange(WORST_BEST), np.arange(n - WORST_BEST, n)]
-        y = np.r_[np.arange(WORST_BEST), np.arange(WORST_BEST + 1, 2 * WORST_BEST + 1)]
-        ax.barh(y, percent[pick] - 100.0, left=100.0, color=colors[pick], height=0.8)
-        ax.set_yticks(y, [plot_text(h, 20) for h in hosts[pick]], fontsize=5.5)
-        ax.invert_yaxis()
-        for label, xline, color, _ in lines:
-            ax.axvline(xline, color=color, ls="--", lw=1)
-        ax.axvline(100.0, color="tab:green", lw=1)
-        ax.set_xlabel(f"% of cohort median{direction}")
-        ax.set_title(f"worst {WORST_BEST} (top) and best {WORST_BEST} of {n} nodes", fontsize=9)
-        shown = list(hosts[pick])
-
-    # Per leaf switch.
-    leaf_names = []
+    v = dict(hosts=hosts, percent=percent, n=n, lines=lines, is_flagged=is_flagged, labelled_idx=labelled_idx,
+             direction="" if higher_is_better else " (lower is better)", median=median, scale=scale,
+             shown_unit=shown_unit, title=title)
+    order_layout = panels.strip_layout if view == "strip" else panels.worst_best_layout
+    kinds = ["histogram" if n <= HISTOGRAM_MAX_NODES else "ecdf", view] + (["leaves"] if has_leaves else [])
+    fig, axes = panels.figure(kinds, DPI)
+    layouts = [(panels.NUMERIC_LEFT_IN, panels.PLAIN_BOTTOM_IN, None), order_layout(fig, v)]
     if has_leaves:
-        ax = axes[2]
-        known = leaf != ""
-        names, inverse = np.unique(leaf[known].astype(str), return_inverse=True)
-        shown_pct, shown_flag = percent[known], is_flagged[known]
-        data = [shown_pct[inverse == j] for j in range(len(names))]
-        quartiles = np.array([np.percentile(d, [0, 25, 50, 75, 100]) for d in data])
-        worst = np.argsort(quartiles[:, 2], kind="stable")[:LEAVES_MAX]
-        leaf_names = [str(names[j]) for j in worst]
-        # Boxes (quartiles), whiskers (range) and every node as a point:
-        # one call each, whatever the number of leaves and nodes.
-        x = np.arange(1, len(worst) + 1)
-        q = quartiles[worst]
-        ax.vlines(x, q[:, 0], q[:, 4], color="gray", lw=0.8)
-        ax.bar(x, q[:, 3] - q[:, 1], bottom=q[:, 1], width=0.6, color="lightsteelblue", edgecolor="steelblue")
-        ax.hlines(q[:, 2], x - 0.3, x + 0.3, color="black", lw=1.2)
-        position = np.full(len(names), -1)
-        position[worst] = np.arange(len(worst))
-        member = position[inverse] >= 0
-        px = position[inverse][member] + 1 + (np.random.default_rng(0).random(member.sum()) - 0.5) * 0.4
-        ax.scatter(px, shown_pct[member], s=4, c=np.where(shown_flag[member], "tab:red", "black"), zorder=3)
-        ax.set_xticks(x, [plot_text(s, 16) for s in leaf_names], rotation=90, fontsize=6)
-        for label, yline, color, _ in lines:
-            ax.axhline(yline, color=color, ls="--", lw=1)
-        ax.axhline(100.0, color="tab:green", lw=1)
-        ax.set_ylabel(f"% of cohort median{direction}")
-        more = f", the {LEAVES_MAX} lowest of {len(names)}" if len(names) > LEAVES_MAX else ""
-        ax.set_title(f"per leaf switch{more}", fontsize=9)
-
+        layouts.append(panels.leaf_layout(fig, v, leaf))
+    panels.place(fig, axes, [p[0] for p in layouts], max(p[1] for p in layouts))
+    panels.draw_distribution(axes[0], v, HISTOGRAM_MAX_NODES)
+    shown = layouts[1][2](axes[1])
+    leaf_names = layouts[2][2](axes[2]) if has_leaves else []
     fig.suptitle(plot_text(f"{title} - cohort: {cohort}", 110), fontsize=9)
-    fig.tight_layout()
-    png = save(fig, options, png)
+    options.save_figure(fig, png, dpi=DPI)  # the figure stays open: the next picture of its layout reuses it
+    png = options.png_name(png)
 
     entry = {"image": png, "metric": metric, "title": title, "cohort": cohort, "nodes": n, "unit": unit,
              "median": median,

@@ -94,9 +94,19 @@ class Metric:
     rule_limits: dict = dataclasses.field(default_factory=dict)  # rule -> {host: its limit}; NaN: not applied
 
 
+_metrics = {}  # file name -> [Metric]: the node view, the distributions and STREAM read them (nobody changes one)
+
+
 def metric_values(f):
     """[Metric] in the order of bwreport's rows (metric groups and cohorts in
-    order of first appearance)."""
+    order of first appearance), made once per file."""
+    key = os.path.abspath(f.filename)
+    if key not in _metrics:
+        _metrics[key] = read_metric_values(f)
+    return list(_metrics[key])
+
+
+def read_metric_values(f):
     rows = exported_table(f, "nodes/verdicts")
     out = {}
     if not rows:

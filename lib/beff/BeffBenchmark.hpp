@@ -1,5 +1,5 @@
 #pragma once
-// b_eff (seed 002; Rabenseifner's effective bandwidth; HPCC's ring test):
+// Rabenseifner's b_eff (effective bandwidth; HPCC's ring test; HPCC_FPGA's model):
 // every rank exchanges messages of 21 sizes with both neighbours of the
 // natural ring and of random rings; b_eff is the mean over the sizes of the
 // best aggregate bandwidth; a 2-rank reference ring gives the per-rank

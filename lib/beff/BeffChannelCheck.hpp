@@ -1,12 +1,12 @@
 #pragma once
-// Seed 002's channel model as a check of the run (--beff.model): for a
+// HPCC_FPGA b_eff's channel model as a check of the run (--beff.model): for a
 // ring of n ranks over the measured sizes, the expected b_eff is
 //     n * mean_L 2L / (s * (ceil(L/(c*w))/f + lambda))
 // (model/ChannelModel.hpp: each rank has its own channels, so the model
 // scales linearly), written beside the measured one in /beff/summary; the
 // natural ring's measured/expected ratio is a "beff.model" check (kind
 // "model": a failure exits 3). Off by default: the model describes a
-// link whose parameters the user knows (the seed's FPGA serial links), not
+// link whose parameters the user knows (HPCC_FPGA's FPGA serial links), not
 // an MPI network in general.
 #include <optional>
 #include <string>
@@ -18,14 +18,14 @@
 
 namespace bws::beff {
 
-// Presets: the seed's BittWare 520N, as synthesized (send then receive,
-// s = 2: the seed's corrected model, "4.07 GB/s") and its ideal first model
+// Presets: HPCC_FPGA's BittWare 520N, as synthesized (send then receive,
+// s = 2: HPCC_FPGA's corrected model, "4.07 GB/s") and its ideal first model
 // (s = 1).
 inline constexpr const char* kModelPreset520N = "520n";
 inline constexpr const char* kModelPreset520NIdeal = "520n-ideal";
 
 // The ratio measured / expected passes within [kModelMinRatio, kModelMaxRatio]:
-// a real link loses some to protocol and host overheads (the seed's own
+// a real link loses some to protocol and host overheads (HPCC_FPGA's own
 // measurements are 3-4 % under its corrected model: 3.95057e9 / 4.0696e9
 // on 1 device, 3.13237e10 / 3.2557e10 on 8), so 10 % under is allowed; a
 // link more than 5 % faster than its model is not the link the model

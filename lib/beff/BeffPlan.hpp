@@ -46,7 +46,7 @@ struct BeffParams {
   // 4 KiB pages that, not the memory, limits large messages.
   bool huge_pages = true;
   int corrupt_rank = -1;  // the test hook's rank, -1 when unset
-  // --beff.model: seed 002's channel model to check b_eff against (BeffChannelCheck.hpp); none when off.
+  // --beff.model: HPCC_FPGA b_eff's channel model to check b_eff against (BeffChannelCheck.hpp); none when off.
   std::optional<model::ChannelModelParams> channel_model;
   std::string channel_model_label;  // "520n", or the c,w,f,lambda text
   BeffPath path = BeffPath::Host;

@@ -1,5 +1,5 @@
 // b_eff's terminal summary from the kept beff/sizes and beff/summary tables:
-// seed 002's table for the natural ring (MSize, looplength, transfer = the
+// HPCC_FPGA b_eff's table for the natural ring (MSize, looplength, transfer = the
 // best sample's time, B/s = aggregate b(L)) and its "b_eff = ... B/s" line,
 // then the per-rank figure, the 8-byte latency, the Hockney fit, the random
 // rings and the linear-scaling verdict.

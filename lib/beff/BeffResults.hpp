@@ -1,7 +1,7 @@
 #pragma once
 // From measured samples to b(L), b_eff, the per-rank figure, the 8-byte
-// latency, the Hockney fit and the scaling efficiency (seed 002, DESIGN.md
-// "b_eff ring"). Pure functions on BeffMeasurement data, run on rank 0.
+// latency, the Hockney fit and the scaling efficiency (Rabenseifner's
+// b_eff as HPCC_FPGA models it; docs/design-notes.md "b_eff"). Pure functions on BeffMeasurement data, run on rank 0.
 //
 // Byte terms: in one exchange every rank sends L bytes to each of its two
 // neighbours, 2L per rank, so one sample of looplength exchanges on a ring of

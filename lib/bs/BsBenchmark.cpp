@@ -37,7 +37,7 @@ std::string degrees_text(const std::vector<int>& degrees) {
 
 class BsSweep {
  public:
-  BsSweep(BsDeviceRun& device, const BsRankIdentity& who, RunContext& context, Table& checks)
+  BsSweep(BsDeviceRun& device, const RankIdentity& who, RunContext& context, Table& checks)
       : d_(device), p_(device.params()), who_(who), context_(context), checks_(checks) {
     for (BsTest t : p_.tests)
       if (!is_mesh_test(t)) total_ += p_.points;
@@ -101,7 +101,7 @@ class BsSweep {
 
   BsDeviceRun& d_;
   const BsParams& p_;
-  const BsRankIdentity& who_;
+  const RankIdentity& who_;
   RunContext& context_;
   Table& checks_;
   double total_ = 0, done_ = 0;
@@ -140,7 +140,7 @@ class BsPlannedRun final : public PlannedDeviceRuns<BsDeviceRun> {
     std::vector<Table> device_tables;
     for (auto& d : runs_) {
       const BsDeviceInfo info = d->info(team);
-      const BsRankIdentity who{rank_, host_, info.threads, info.backend};
+      const RankIdentity who{rank_, host_, info.threads, info.backend};
       BsSweep(*d, who, context, checks).run(team, results, fits, info.ceiling_Bps);
       for (Table& t : d->device_tables("bs")) device_tables.push_back(std::move(t));
     }

@@ -1,5 +1,5 @@
 #pragma once
-// BS1-BS7 (seed 003, Chalmers & Warburton's Benchmark Streaming tests) on
+// BS1-BS7 (Chalmers & Warburton's Benchmark Streaming tests) on
 // the rank's pinned threads: each swept over sizes and fitted with
 // T(B) = T0 + B/Wmax (asymptotic bandwidth, fixed cost, B0.8 = 4 T0 Wmax).
 #include <memory>

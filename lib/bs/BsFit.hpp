@@ -9,7 +9,7 @@
 // (microseconds next to milliseconds) comes out as noise, often negative;
 // relative weights let every size count alike, which is what pins T0.
 // Only points of at least --bs.fit-min-bytes are fitted, by default the
-// rank's last-level cache. Seed 003 fits a GPU, whose time per byte hardly
+// rank's last-level cache. Chalmers & Warburton fit a GPU, whose time per byte hardly
 // changes with size; on a CPU it falls 5-10x from L1 to DRAM, and a line
 // through all regimes (the issue's "above L1") gave T0 < 0 for every series
 // on the project's machine and a Wmax that was no regime's bandwidth. Above
@@ -54,7 +54,7 @@ struct BsFit {
 // T0_unconstrained_seconds either way.
 BsFit fit_streaming(std::span<const BsFitPoint> points, double T0_measured_seconds = -1);
 
-// The paper's own fit (seed 003: "a simple least squares linear fit of the
+// The paper's own fit (Chalmers & Warburton: "a simple least squares linear fit of the
 // elapsed time of each trial"), kept beside ours so B0.8 compares with the
 // paper's Table 3: every size of the sweep, each timed as streamParanumal
 // does (total time of the timed runs / their count = their mean), plain

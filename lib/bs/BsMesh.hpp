@@ -1,5 +1,5 @@
 #pragma once
-// The mesh of BS6/BS7 (seed 003, streamParanumal): a box of K x K x K
+// The mesh of BS6/BS7 (Chalmers & Warburton, streamParanumal): a box of K x K x K
 // hexahedral elements of degree N, (N+1)^3 GLL nodes per element, global
 // node ids shared by neighbouring elements across faces, edges and
 // corners. Unmasked: Ng = (KN+1)^3 global nodes. Masked (all-Dirichlet

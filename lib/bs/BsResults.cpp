@@ -57,7 +57,7 @@ BsPaperFit paper_fit_series(const BsSeries& series) {
   return fit_paper(points);
 }
 
-void add_bs_series(Table& results, Table& fits, Table& checks, const BsRankIdentity& who, const BsSeries& series,
+void add_bs_series(Table& results, Table& fits, Table& checks, const RankIdentity& who, const BsSeries& series,
                    std::uint64_t fit_min_bytes, double T0_measured_seconds) {
   const BsTestSpec& spec = bs_spec(series.test);
   const std::string name = spec.label;

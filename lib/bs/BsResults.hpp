@@ -9,6 +9,7 @@
 
 #include "bs/BsFit.hpp"
 #include "bs/BsTypes.hpp"
+#include "core/RankIdentity.hpp"
 #include "core/Table.hpp"
 
 namespace bws::bs {
@@ -45,13 +46,6 @@ struct BsSeries {
   std::vector<BsPoint> points;
 };
 
-struct BsRankIdentity {
-  int rank = 0;
-  std::string host;
-  int threads = 1;                 // the team's threads; a device's compute units
-  std::string backend = kBackendCpu;  // "cpu", or "ocl" for the OpenCL device
-};
-
 
 // The fit of a series on the points of at least fit_min_bytes (all when 0),
 // timed by their t_min.
@@ -61,7 +55,7 @@ BsFit fit_series(const BsSeries& series, std::uint64_t fit_min_bytes, double T0_
 // The paper's fit of a series (BsFit.hpp): every size, timed by t_avg.
 BsPaperFit paper_fit_series(const BsSeries& series);
 
-void add_bs_series(Table& results, Table& fits, Table& checks, const BsRankIdentity& who, const BsSeries& series,
+void add_bs_series(Table& results, Table& fits, Table& checks, const RankIdentity& who, const BsSeries& series,
                    std::uint64_t fit_min_bytes, double T0_measured_seconds = -1);
 
 }  // namespace bws::bs

@@ -1,7 +1,6 @@
 #include "bs/BsTeamJobs.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -10,11 +9,10 @@
 #include "bs/BsKernels.hpp"
 #include "bs/BsPlan.hpp"
 #include "topology/Team.hpp"
+#include "topology/TimedWindow.hpp"
 
 namespace bws::bs {
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 // One thread's partial sum on its own cache line: no false sharing.
 struct alignas(64) PaddedSum {
@@ -50,23 +48,15 @@ std::string fmt(double v) {
 }
 
 // Time `job` (run by every thread on its share) `reps` times after a warm-up:
-// barrier, clock, job, barrier, (thread 0: combine), clock.
+// each run one timed window (topology/TimedWindow.hpp), thread 0 combining.
 template <class Job, class Combine>
 std::vector<double> time_runs(topo::Team& team, RunContext& context, int reps, Job job, Combine combine) {
   std::vector<double> seconds(static_cast<std::size_t>(reps));
   context.node_sync.barrier();
   team.run([&](topo::ThreadContext& thread) {
     for (int k = 0; k <= reps; ++k) {
-      thread.barrier();
-      Clock::time_point start;
-      if (thread.index() == 0) start = Clock::now();
-      job(thread);
-      thread.barrier();
-      if (thread.index() == 0) {
-        combine();
-        const Clock::time_point stop = Clock::now();
-        if (k > 0) seconds[static_cast<std::size_t>(k - 1)] = std::chrono::duration<double>(stop - start).count();
-      }
+      const double s = topo::timed_window(thread, job, combine);
+      if (thread.index() == 0 && k > 0) seconds[static_cast<std::size_t>(k - 1)] = s;
     }
   });
   return seconds;

@@ -1,5 +1,5 @@
 #pragma once
-// The seven Benchmark Streaming tests of seed 003 (Chalmers & Warburton,
+// The seven Benchmark Streaming tests of Chalmers & Warburton (
 // streamParanumal): names, what each does and the bytes it moves.
 #include <array>
 #include <cstdint>

@@ -47,6 +47,30 @@ std::vector<NodeMetric> all_node_metrics() {
   return metrics;
 }
 
+std::optional<NodeMetric> headline_metric() {
+  for (const auto& e : benchmark_registry())
+    for (const NodeMetric& m : e.node_metrics)
+      if (!m.headline.empty()) return m;
+  return std::nullopt;
+}
+
+bool is_subject_flag_metric(const std::string& metric) {
+  for (const auto& e : benchmark_registry())
+    for (const std::string& own : e.flag_metrics)
+      if (own == metric) return true;
+  return false;
+}
+
+std::vector<std::string> run_wide_lines(const std::vector<Table>& kept) {
+  std::vector<std::string> lines;
+  for (const auto& e : benchmark_registry()) {
+    if (!e.run_wide_lines) continue;
+    std::vector<std::string> own = e.run_wide_lines(kept);
+    lines.insert(lines.end(), own.begin(), own.end());
+  }
+  return lines;
+}
+
 const CatalogEntry* find_benchmark(const std::string& name) {
   for (const auto& e : benchmark_registry())
     if (e.name == name) return &e;

@@ -63,6 +63,13 @@ struct CatalogEntry {
   // the kept tables (all benchmarks'; it reads its own report_tables, which
   // must list every table it needs: a file's flags are recomputed from them).
   std::function<Table(const std::vector<Table>& kept, const FlagInputs&)> make_flags = nullptr;
+  // The metrics of make_flags' rows ("links.pair"): such a row's subject is
+  // not one node's value against a cohort median but a link or an uplink,
+  // and its reason says it all, so reports print the metric and the reason.
+  std::vector<std::string> flag_metrics = {};
+  // Optional: the console summary's lines for the run as a whole (b_eff's
+  // bandwidth and scaling verdict), from the kept tables (its report_tables).
+  std::function<std::vector<std::string>(const std::vector<Table>& kept)> run_wide_lines = nullptr;
   // Extra flat tables for `bwreport export`.
   std::vector<ExportView> export_views = {};
 

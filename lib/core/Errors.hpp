@@ -1,5 +1,6 @@
 #pragma once
-// The error classes and exit codes of DESIGN.md: a usage error is the user's
+// The error classes and exit codes (docs/design-notes.md, "Errors and
+// exit codes"): a usage error is the user's
 // to fix (exit 2, one line naming the option), a runtime failure is the
 // machine's (exit 1), a failed model check is exit 3.
 #include <cstddef>

@@ -34,6 +34,12 @@ struct NodeMetric {
   // list: any), so that a floor or reference naming a group no run can
   // produce ("stream.triad[quad]") is refused when it is given.
   std::vector<std::vector<std::string>> group_values = {};
+  // The survey's headline metric, by the short name the console summary
+  // gives it ("Triad"): its cohort medians in the cohort lines, its line first
+  // among the worst nodes, and its values against the DIMMs' theoretical
+  // bandwidth. Empty: an ordinary metric. The report asks the catalog for
+  // it (catalog::headline_metric) instead of knowing a benchmark by name.
+  std::string headline = {};
 };
 
 }  // namespace bws

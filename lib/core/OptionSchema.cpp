@@ -25,7 +25,7 @@ std::string bytes_text(std::uint64_t bytes) {
 
 std::string real_text(double value) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", value);
+  std::snprintf(buf, sizeof buf, "%.10g", value);  // 31536000, not 3.1536e+07
   return buf;
 }
 

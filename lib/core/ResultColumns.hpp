@@ -1,5 +1,6 @@
 #pragma once
-// The columns every result table starts with (DESIGN.md, "HDF5 file"), and
+// The columns every result table starts with (docs/hdf5-schema.md,
+// "Columns every result table has"), and
 // the /checks table every benchmark may add rows to.
 #include <string>
 #include <vector>

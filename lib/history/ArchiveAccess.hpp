@@ -1,7 +1,7 @@
 #pragma once
 // How every history command opens the archive, so that no command condemns
 // a good archive and none writes into a damaged one
-// (docs/design-notes.md, "History archive: integrity and interrupted writes"):
+// (docs/design-notes.md, "Integrity and interrupted writes"):
 //  - The path must be a regular file (links followed); a directory, a FIFO,
 //    a device is refused before SQLite opens anything. `add` may also be
 //    given a missing path: it makes the archive there.

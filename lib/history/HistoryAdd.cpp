@@ -14,23 +14,35 @@
 #include "history/ArchiveAccess.hpp"
 #include "history/ArchiveStore.hpp"
 #include "history/HistoryCommands.hpp"
+#include "report/CommandOptions.hpp"
 
 namespace bws::history {
 namespace {
 
 namespace po = boost::program_options;
 
+struct AddOptions : TypedOptions {
+  bool partial = false;
+};
+
+const OptionSchema<AddOptions>& add_schema() {
+  static const OptionSchema<AddOptions> schema({bind_option(
+      flag_option("partial", false,
+                  "also add surveys that are not complete (running, aborted), with status 'partial: <why>' "
+                  "(default: off, such a file is refused)"),
+      &AddOptions::partial)});
+  return schema;
+}
+
 int run_add(const report::CommandArgs& args, std::ostream& out) {
   po::options_description desc("Options");
-  desc.add_options()("partial", po::bool_switch(),
-                     "also add surveys that are not complete (running, aborted), with status 'partial: <why>' "
-                     "(default: off, such a file is refused)");
+  report::add_command_options(desc, add_schema().list());
   const report::ParsedCommand parsed = report::parse_command("history add", args, desc, 2, -1);
   if (parsed.help) {
     report::print_command_help(out, history_add_command(), desc);
     return kExitOk;
   }
-  const bool partial = parsed.options["partial"].as<bool>();
+  const bool partial = add_schema().read(report::command_config(parsed.options), false).partial;
   const std::string& archive = parsed.positional[0];
   const std::vector<std::string> files(parsed.positional.begin() + 1, parsed.positional.end());
   require_archive_path(archive, true);

@@ -29,6 +29,7 @@
 #include "history/SeriesQuery.hpp"
 #include "model/References.hpp"
 #include "model/RobustStats.hpp"
+#include "report/CommandOptions.hpp"
 
 namespace po = boost::program_options;
 
@@ -88,28 +89,41 @@ std::string line_text(const Line& l) {
          (l.higher_is_better ? "none" : bound) + ", " + (bytes ? "GB/s" : l.unit);
 }
 
+struct BaselineOptions : TypedOptions {
+  std::string out;
+  std::uint64_t window = 0;
+  double k = 0;
+};
+
+const OptionSchema<BaselineOptions>& baseline_schema() {
+  static const OptionSchema<BaselineOptions> schema({
+      bind_option(text_option("out", "", "the reference file to write (required; replaced atomically)"),
+                  &BaselineOptions::out),
+      bind_option(whole_option("window", "10", 1, 100000, "surveys",
+                               "surveys per cohort and metric, the most recent complete ones"),
+                  &BaselineOptions::window),
+      bind_option(real_option("k", "4", 0, 100, "",
+                              "bound = k robust standard deviations (1.4826 x MAD) of the window, at least 5 %")
+                      .above_min(),
+                  &BaselineOptions::k),
+  });
+  return schema;
+}
+
 int run_baseline(const CommandArgs& args, std::ostream& out) {
   po::options_description desc("Options");
-  desc.add_options()("out", po::value<std::string>(), "the reference file to write (required; replaced atomically)")(
-      "window", po::value<long long>()->default_value(10),
-      "surveys per cohort and metric, the most recent complete ones (default 10, 1 to 100000)")(
-      "k", po::value<double>()->default_value(4.0),
-      "bound = k robust standard deviations (1.4826 x MAD) of the window, at least 5 % (default 4, > 0 to 100)");
+  report::add_command_options(desc, baseline_schema().list());
   const report::ParsedCommand parsed = report::parse_command("history baseline", args, desc, 1, 1);
   if (parsed.help) {
     report::print_command_help(out, history_baseline_command(), desc);
     return 0;
   }
   const std::string& path = parsed.positional[0];
-  if (!parsed.options.count("out")) throw UsageError("bwreport history baseline: --out: missing; allowed: a path of the reference file to write");
-  const std::string out_path = parsed.options["out"].as<std::string>();
-  if (out_path.empty()) throw UsageError("bwreport history baseline: --out: empty; allowed: a path of the reference file to write");
-  const long long window = parsed.options["window"].as<long long>();
-  if (window < 1 || window > 100000)
-    throw UsageError("bwreport history baseline: --window " + std::to_string(window) + ": allowed: 1 to 100000 surveys");
-  const double k = parsed.options["k"].as<double>();
-  if (!std::isfinite(k) || k <= 0 || k > 100)
-    throw UsageError("bwreport history baseline: --k " + format("%g", k) + ": allowed: > 0 to 100");
+  const BaselineOptions o = report::read_command_options("history baseline", baseline_schema(), parsed);
+  if (o.out.empty()) throw UsageError("bwreport history baseline: --out: missing; allowed: a path of the reference file to write");
+  const std::string out_path = o.out;
+  const long long window = static_cast<long long>(o.window);
+  const double k = o.k;
   // Checked before the archive is read; replaced as documented (no
   // --force): a text file of ours, never the archive, a link or a device.
   const OutputRules out_rules{"bwreport history baseline: --out", true, {path}, OwnFile::Text};

@@ -5,7 +5,7 @@
 // A node's series is judged relative to its cohort's median in each survey
 // (when the cohort has >= 3 nodes there), so such a site-wide step is one
 // survey-wide change, not one change per node (docs/design-notes.md,
-// "History: node changes vs site-wide changes").
+// "Node changes vs site-wide changes").
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

@@ -1,6 +1,8 @@
 // `bwreport history show ARCHIVE --node HOST [--metric M] [--plot OUT.png]`
 // and `bwreport history show ARCHIVE --metric M [--top N]` (the movers).
+#include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
@@ -12,6 +14,7 @@
 #include "history/ArchiveStore.hpp"
 #include "history/HistoryCommands.hpp"
 #include "report/PlotCommand.hpp"
+#include "report/CommandOptions.hpp"
 
 namespace bws::history {
 namespace {
@@ -148,40 +151,57 @@ int run_plot(const std::string& archive, const std::string& host, const std::str
   return code == 0 ? kExitOk : code == kExitUsage ? kExitUsage : kExitFailure;
 }
 
+struct ShowOptions : TypedOptions {
+  std::optional<std::string> node, metric, plot;
+  std::uint64_t top = 0;
+};
+
+const OptionSchema<ShowOptions>& show_schema() {
+  static const OptionSchema<ShowOptions> schema({
+      report::bind_optional(
+          text_option("node", "", "the host whose series to print (default: none; then --metric lists the movers)"),
+          &ShowOptions::node),
+      report::bind_optional(
+          text_option("metric", "",
+                      "a metric ('stream.triad' or 'stream.triad[double]'; default with --node: all of the node's)"),
+          &ShowOptions::metric),
+      bind_option(whole_option("top", "20", 1, 100000, "metrics",
+                               "with --metric and no --node: how many movers to list"),
+                  &ShowOptions::top),
+      report::bind_optional(text_option("plot", "",
+                                        "with --node: draw the series with the cohort's median band into this PNG "
+                                        "(analysis/history_plot.py)"),
+                            &ShowOptions::plot),
+  });
+  return schema;
+}
+
 int run_show(const report::CommandArgs& args, std::ostream& out) {
   po::options_description desc("Options");
-  desc.add_options()("node", po::value<std::string>(), "the host whose series to print (default: none; then --metric "
-                                                       "lists the movers)")(
-      "metric", po::value<std::string>(),
-      "a metric ('stream.triad' or 'stream.triad[double]'; default with --node: all of the node's)")(
-      "top", po::value<long long>()->default_value(20),
-      "with --metric and no --node: how many movers to list, 1 to 100000 (default 20)")(
-      "plot", po::value<std::string>(),
-      "with --node: draw the series with the cohort's median band into this PNG (analysis/history_plot.py)");
+  report::add_command_options(desc, show_schema().list());
   const report::ParsedCommand parsed = report::parse_command("history show", args, desc, 1, 1);
   if (parsed.help) {
     report::print_command_help(out, history_show_command(), desc);
     return kExitOk;
   }
-  const auto& o = parsed.options;
-  const std::string node = o.count("node") ? o["node"].as<std::string>() : "";
-  const std::string metric = o.count("metric") ? o["metric"].as<std::string>() : "";
-  const long long top = o["top"].as<long long>();
-  if (o.count("node") && node.empty()) throw UsageError("--node is empty; allowed: a host name of the archive");
+  const ShowOptions o = show_schema().read(report::command_config(parsed.options), false);
+  const std::string node = o.node.value_or("");
+  const std::string metric = o.metric.value_or("");
+  const long long top = static_cast<long long>(o.top);
+  if (o.node && node.empty()) throw UsageError("--node is empty; allowed: a host name of the archive");
   if (node.empty() && metric.empty()) throw UsageError("give --node HOST or --metric M (see bwreport history show --help)");
-  if (top < 1 || top > 100000) throw UsageError("--top " + std::to_string(top) + " is out of range; allowed: 1 to 100000");
-  if (o.count("plot") && node.empty()) throw UsageError("--plot needs --node HOST");
-  if (o.count("plot") && o["plot"].as<std::string>().empty()) throw UsageError("--plot is empty; allowed: a PNG path");
+  if (o.plot && node.empty()) throw UsageError("--plot needs --node HOST");
+  if (o.plot && o.plot->empty()) throw UsageError("--plot is empty; allowed: a PNG path");
   const std::string& archive = parsed.positional[0];
-  if (o.count("plot")) check_plot_output(o["plot"].as<std::string>(), archive);
+  if (o.plot) check_plot_output(*o.plot, archive);
   SqliteDb db = open_archive_to_read(archive);
   require_archive_version(db);
   if (node.empty()) return show_movers(db, metric, static_cast<std::size_t>(top), out);
-  if (o.count("plot")) {
+  if (o.plot) {
     // The same checks as the text (an unknown node or metric is one line, exit 2) before Python starts.
     std::ostringstream ignored;
     show_node(db, node, metric, ignored);
-    return run_plot(archive, node, metric, o["plot"].as<std::string>(), out);
+    return run_plot(archive, node, metric, *o.plot, out);
   }
   return show_node(db, node, metric, out);
 }

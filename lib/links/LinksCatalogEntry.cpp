@@ -3,6 +3,7 @@
 #include "links/LinksBenchmark.hpp"
 #include "links/LinksFlags.hpp"
 #include "links/LinksTables.hpp"
+#include "model/LinkVerdicts.hpp"
 
 namespace bws::links {
 
@@ -15,6 +16,7 @@ CatalogEntry catalog_entry() {
       // Every table the flags read back (links/LinksFlags.hpp).
       .report_tables = {kNodesPath, kHostsPath, kLowPeersPath, kSwitchesPath, kLeafMediansPath},
       .make_flags = links_flags,
+      .flag_metrics = {model::kLinksNodeOut, model::kLinksNodeIn, model::kLinksPair, model::kLinksUplink},
   };
 }
 

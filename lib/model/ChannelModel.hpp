@@ -1,12 +1,12 @@
 #pragma once
-// The channel model of seed 002 (HPCC_FPGA b_eff, "Performance Model"): one
+// The channel model of HPCC_FPGA's b_eff (its "Performance Model"): one
 // kernel pair drives c external channels of w bytes each at clock f, and
 // every message exchange pays a channel latency lambda. One exchange of an
 // L-byte message takes
 //     t(L) = s * (ceil(L / (c*w)) / f + lambda)            [seconds]
 // and moves L bytes in each direction, so the pair's bandwidth is
 //     b(L) = 2L / t(L)                                      [bytes/second]
-// (the seed's "2 * L * i / t"). s = 1 is the seed's first model; s = 2 is its
+// (HPCC_FPGA's "2 * L * i / t"). s = 1 is HPCC_FPGA's first model; s = 2 is its
 // corrected one, where send and receive loops run one after the other.
 // Pure functions: no MPI, no I/O.
 #include <cstdint>
@@ -22,7 +22,7 @@ struct ChannelModelParams {
   double sequential_factor = 1;           // s: 2 when send and receive serialise
 };
 
-// BittWare 520N (Stratix 10) from the BSP guide, as the seed uses it: 4
+// BittWare 520N (Stratix 10) from the BSP guide, as HPCC_FPGA's model uses it: 4
 // channels split between the two kernels (c = 2), 256 bit = 32 B wide,
 // 156.25 MHz, 520 ns. So c*w = 64 B per clock.
 inline constexpr ChannelModelParams kBittware520N{2, 32, 156.25e6, 520e-9, 1};
@@ -41,10 +41,10 @@ double channel_time_per_exchange_seconds(const ChannelModelParams& params, std::
 
 // b(L) = 2L / t(L): bytes per second of one kernel pair, both directions.
 double channel_bandwidth_Bps(const ChannelModelParams& params, std::uint64_t message_bytes);
-// L / t(L): one direction only (the seed's reduced formula prints this form).
+// L / t(L): one direction only (HPCC_FPGA's reduced formula prints this form).
 double channel_one_way_bandwidth_Bps(const ChannelModelParams& params, std::uint64_t message_bytes);
 
-// Model b_eff of one pair: the plain mean of b(L) over the sizes, as the seed
+// Model b_eff of one pair: the plain mean of b(L) over the sizes, as HPCC_FPGA's model
 // and b_eff average measured b(L). Throws std::invalid_argument on no sizes.
 double channel_model_beff_Bps(const ChannelModelParams& params, std::span<const std::uint64_t> sizes_bytes);
 // The same with L / t(L).

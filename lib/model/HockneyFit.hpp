@@ -5,7 +5,7 @@
 // the L-byte term. Least squares over (L, t) points; from the fit, the
 // predicted bandwidth of an exchange that moves bytes_factor * L bytes
 //     b(L) = bytes_factor * L / t(L)         [bytes/second]
-// (bytes_factor = 2 for the ring: L to each neighbour, seed 002's "2L") and
+// (bytes_factor = 2 for the ring: L to each neighbour, HPCC_FPGA b_eff's "2L") and
 // the predicted b_eff = plain mean of b(L) over the sizes, as b_eff averages.
 // Pure functions: no MPI, no I/O. A fit that cannot be made is returned
 // flagged invalid with a reason, never thrown, so a run still records it.

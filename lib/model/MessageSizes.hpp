@@ -1,5 +1,6 @@
 #pragma once
-// Message-size lists for the b_eff ring (seed 002, DESIGN.md "b_eff ring").
+// Message-size lists for the b_eff ring (HPCC_FPGA's b_eff
+// model; docs/design-notes.md "b_eff").
 // b_eff (Rabenseifner) uses 21 sizes: 1 B ... 4 KiB doubling (13), then
 // 4 KiB * a^k for k = 1..8, where a is chosen so the last size is Lmax. With
 // a = 2 that is 8 KiB ... 1 MiB. All sizes are whole bytes.
@@ -20,7 +21,7 @@ inline constexpr std::uint64_t kBeffMaxBytesLimit = std::uint64_t{1} << 40;
 
 // HPCC_FPGA's sizes: 2^0 ... 2^20 (21).
 std::vector<std::uint64_t> hpcc_fpga_message_sizes();
-// The sizes of the seed's measurement table: 1 B ... 4 KiB doubling (13),
+// The sizes of HPCC_FPGA's measurement table: 1 B ... 4 KiB doubling (13),
 // then 16 KiB ... 2 MiB doubling (8); 8 KiB is not in it.
 std::vector<std::uint64_t> seed_table_message_sizes();
 

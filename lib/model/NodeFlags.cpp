@@ -16,16 +16,7 @@
 namespace bws::model {
 namespace {
 
-// A robust z beyond 100 never happens: a larger k would never flag.
-constexpr double kMaxFlagK = 100;
-
 std::string number(double v) { return significant(v, 4); }
-
-std::string known_metrics(const std::vector<NodeMetric>& metrics) {
-  std::string list;
-  for (const NodeMetric& m : metrics) list += (list.empty() ? "" : ", ") + m.name;
-  return list.empty() ? "(none in this build)" : list;
-}
 
 // The floor that applies to a value: the one given for its group wins over
 // the one for its name.
@@ -50,39 +41,21 @@ std::string relative_reason(const CohortVerdict& v, double percent, const FlagSe
 
 }  // namespace
 
-void add_flag_options(boost::program_options::options_description& desc, const std::vector<NodeMetric>& metrics) {
-  add_text_option(desc, "flags.k", "3.5",
-                  "in a cohort of 8 nodes or more, flag a node more than k robust standard deviations (1.4826 x "
-                  "MAD) below the median of its cohort peers (and below 95 % of it); k is used as given at 10,000 "
-                  "nodes and lowered by 3.2/sqrt(n) in smaller cohorts (the retest confirms): a number > 0 and <= 100");
-  add_text_option(desc, "flags.fraction", "0.75",
-                  "in a cohort of 3 nodes or more, flag a node below this fraction of the median of its cohort "
-                  "peers, however noisy they are: a number in (0, 1]");
-  const std::string floor_help =
-      "absolute limits, METRIC=VALUE[,METRIC=VALUE...] in the metric's unit (B/s; s for times, then a ceiling): a "
-      "node below it is flagged whatever the others measured; default: none; metrics: " +
-      known_metrics(metrics);
-  add_text_option(desc, "flags.floor", "", floor_help.c_str());
+std::string known_metrics(const std::vector<NodeMetric>& metrics) {
+  std::string list;
+  for (const NodeMetric& m : metrics) list += (list.empty() ? "" : ", ") + m.name;
+  return list.empty() ? "(none in this build)" : list;
 }
 
-FlagSettings parse_flag_settings(const Config& config, const std::vector<NodeMetric>& metrics) {
-  FlagSettings s;
-  const std::string k_default = number(FlagRule{}.k), f_default = number(FlagRule{}.fraction);
-  const std::string k_text = option_text(config, "flags.k", k_default.c_str());
-  s.k = parse_real_number(k_text, "flags.k", "a number > 0 and <= 100");
-  if (!(s.k > 0 && s.k <= kMaxFlagK))
-    throw UsageError("--flags.k: " + quoted_input(k_text) + " is out of range; allowed: a number > 0 and <= 100");
-  const std::string f_text = option_text(config, "flags.fraction", f_default.c_str());
-  s.fraction = parse_real_number(f_text, "flags.fraction", "a number in (0, 1]");
-  if (!(s.fraction > 0 && s.fraction <= 1))
-    throw UsageError("--flags.fraction: " + quoted_input(f_text) + " is out of range; allowed: (0, 1]");
-  const std::string floors = trim_text(option_text(config, "flags.floor", ""));
-  if (floors.empty()) return s;
+std::map<std::string, double> parse_flag_floors(const std::string& text, const std::vector<NodeMetric>& metrics) {
+  std::map<std::string, double> floors;
+  const std::string all = trim_text(text);
+  if (all.empty()) return floors;
   // Metric names hold commas within their brackets ("bs.wmax[BS6,3]=1e9"):
   // split at commas outside brackets.
   std::vector<std::string> items(1);
   int depth = 0;
-  for (char c : floors) {
+  for (char c : all) {
     if (c == '[') ++depth;
     if (c == ']' && depth > 0) --depth;
     if (c == ',' && depth == 0) items.emplace_back();
@@ -100,10 +73,10 @@ FlagSettings parse_flag_settings(const Config& config, const std::vector<NodeMet
     if (!(value > 0))
       throw UsageError("--flags.floor: " + quoted_input(trim_text(item)) + " is out of range; allowed: METRIC=VALUE with a "
                        "number > 0");
-    if (!s.floors.emplace(name, value).second)
+    if (!floors.emplace(name, value).second)
       throw UsageError("--flags.floor: metric " + quoted_input(name) + " is given twice; give each metric once");
   }
-  return s;
+  return floors;
 }
 
 Table make_flags_table() {
@@ -211,7 +184,7 @@ void apply_retests(Table& flags, const std::vector<NodeMetricValue>& retests) {
       }
     if (found.empty()) continue;
     std::string list;
-    for (double x : found) list += (list.empty() ? "" : ",") + number(x);
+    for (double x : found) (list += list.empty() ? "" : ",") += number(x);
     const double median = median_of(found);
     const bool confirmed = beyond(median, flags.get_double(r, "threshold"), higher);
     flags.set(r, "retest_values", list);

@@ -12,9 +12,6 @@
 #include <string>
 #include <vector>
 
-#include <boost/program_options/options_description.hpp>
-
-#include "core/Config.hpp"
 #include "core/Table.hpp"
 #include "model/Cohorts.hpp"
 #include "model/FlagRule.hpp"
@@ -31,6 +28,9 @@ inline constexpr const char* kFlagConfirmed = "confirmed";
 inline constexpr const char* kFlagTransient = "not confirmed (transient)";
 inline constexpr const char* kFlagNotRetested = "not retested";
 
+// The flag rule's settings, a plain typed struct: the options that fill it
+// (--flags.*, their ranges and help) are declared once in
+// catalog/FlagOptions.hpp.
 struct FlagSettings {
   double k = FlagRule{}.k;                // --flags.k
   double fraction = FlagRule{}.fraction;  // --flags.fraction
@@ -39,12 +39,13 @@ struct FlagSettings {
   FlagRule rule() const { return {k, fraction}; }
 };
 
-// --flags.k, --flags.fraction, --flags.floor with their defaults; the
-// help names the metrics.
-void add_flag_options(boost::program_options::options_description& desc, const std::vector<NodeMetric>& metrics);
-// Reads them (absent keys keep the defaults); UsageError naming the option
-// and the allowed range, or an unknown metric in --flags.floor.
-FlagSettings parse_flag_settings(const Config& config, const std::vector<NodeMetric>& metrics);
+// The floors of --flags.floor's grammar, METRIC=VALUE[,METRIC=VALUE...]
+// (commas inside a metric's brackets belong to it): UsageError naming
+// --flags.floor for an item that is not METRIC=VALUE, an unknown metric or
+// group, a value that is not > 0, or a metric given twice. Empty text: none.
+std::map<std::string, double> parse_flag_floors(const std::string& text, const std::vector<NodeMetric>& metrics);
+// "stream.triad, bs.wmax": the metrics a floor may name.
+std::string known_metrics(const std::vector<NodeMetric>& metrics);
 
 // /flags: host, cohort, cohort_nodes, metric, value (the first
 // measurement), median (of the node's cohort peers), mad (of the cohort),

@@ -41,7 +41,7 @@ std::vector<NodeMetricValue> node_metric_values(const NodeMetric& metric, const 
       if (!metric.group_by.empty()) {
         label += "[";
         for (std::size_t g = 0; g < metric.group_by.size(); ++g)
-          label += (g ? "," : "") + (t.has_column(metric.group_by[g]) ? cell_text(t, r, metric.group_by[g]) : "");
+          (label += g ? "," : "") += t.has_column(metric.group_by[g]) ? cell_text(t, r, metric.group_by[g]) : "";
         label += "]";
       }
       const std::string& host = t.get_string(r, "host");

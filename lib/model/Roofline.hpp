@@ -1,6 +1,6 @@
 #pragma once
-// The roofline model of seed 001 (Williams, Waterman & Patterson; the
-// Iso3DFD study): a machine is two ceilings, a compute rate P (FLOP/s) and
+// Williams' roofline model (Williams, Waterman & Patterson), as Andreolli
+// et al. apply it to Iso3DFD (Intel's stencil methodology): a machine is two ceilings, a compute rate P (FLOP/s) and
 // a memory bandwidth B (B/s); a kernel is its arithmetic intensity
 //     AI = (#ADD + #MUL) / ((#LOAD + #STORE) * word_bytes)     [FLOP/byte]
 // and it attains at most min(P, AI * B). When its adds and muls cannot pair

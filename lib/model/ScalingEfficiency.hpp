@@ -1,11 +1,11 @@
 #pragma once
-// Linear scaling of b_eff with the number of ranks (DESIGN.md "b_eff ring"):
+// Linear scaling of b_eff with the number of ranks (docs/design-notes.md, "b_eff"):
 // every ring pair has its own links, so ideally b_eff(n) = n * (b_eff of one
 // rank). The efficiency against a per-rank reference measured in the same
 // run is
 //     E(n) = b_eff(n) / (n * b_eff_per_rank_reference)     [dimensionless]
-// and the run's check passes when E(n) >= the minimum efficiency. Seed 002:
-// 8 FPGAs 3.13237e10 B/s vs 8 x 4.07e9 B/s gives E = 0.962.
+// and the run's check passes when E(n) >= the minimum efficiency. HPCC_FPGA's
+// b_eff performance model: 8 FPGAs 3.13237e10 B/s vs 8 x 4.07e9 B/s gives E = 0.962.
 // Pure functions: no MPI, no I/O.
 #include <cstdint>
 #include <span>

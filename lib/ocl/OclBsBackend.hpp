@@ -1,5 +1,5 @@
 #pragma once
-// BS1-BS7's ocl backend (bs/BsDevice.hpp): seed 003's kernels on the rank's
+// BS1-BS7's ocl backend (bs/BsDevice.hpp): Chalmers & Warburton's kernels on the rank's
 // OpenCL device (OclBsKernels), lib/bs's sweep, validation and fit.
 #include <memory>
 

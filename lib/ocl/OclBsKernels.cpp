@@ -86,7 +86,7 @@ __kernel void bs_finish_sum(const uint count, __global const double* restrict pa
   GROUP_SUM(sum, result)
 }
 
-// BS6: x_G = Z^T x_L, one work-group per block of rows (seed 003, listing 4):
+// BS6: x_G = Z^T x_L, one work-group per block of rows (Chalmers & Warburton, listing 4):
 // the block's nonzeros are staged in local memory, then each work-item sums rows.
 __kernel void bs6_gather(__global const int* restrict block_starts, __global const int* restrict row_starts,
                          __global const int* restrict local_ids, __global const double* restrict x_L,

@@ -1,5 +1,5 @@
 #pragma once
-// The OpenCL C source of BS1-BS7 on the device, after seed 003's listings
+// The OpenCL C source of BS1-BS7 on the device, after Chalmers & Warburton's listings
 // (streamParanumal's OKL): BS1/BS2/BS7 one work-item per entry; BS3-BS5 in
 // two kernels, a partial reduction per work-group (a grid-strided loop as
 // the paper's listing 3, then a tree in local memory) and a second kernel that reduces the partial sums

@@ -42,7 +42,7 @@ class OclDevice {
 };
 std::shared_ptr<OclDevice> open_ocl_device(const OclDeviceInfo& device);
 
-// Device STREAM (seed 000) of one element type: owns the device buffers
+// Device STREAM (HPCC_FPGA's) of one element type: owns the device buffers
 // (one A, B, C per replication) and their host copies; the program is
 // built and the arrays initialised (A=1, B=2, C=0 written, the untimed test
 // run A = 2A, one untimed pass of the operations) on creation. PCI write

@@ -1,5 +1,5 @@
 #pragma once
-// STREAM's ocl backend (stream/StreamDevice.hpp): seed 000's device STREAM
+// STREAM's ocl backend (stream/StreamDevice.hpp): HPCC_FPGA's device STREAM
 // with its PCI write/read rows on the rank's OpenCL device.
 #include <memory>
 

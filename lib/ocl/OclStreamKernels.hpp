@@ -1,5 +1,5 @@
 #pragma once
-// The OpenCL C source of device STREAM (seed 000), generated for the
+// The OpenCL C source of device STREAM (as HPCC_FPGA's), generated for the
 // element type, vector width, block (local buffer) size and unroll factor.
 //   combined:  stream_calc(in1, in2, out, scalar, add): per block of a
 //              work-group, buf = scalar * in1; if add, buf += in2; out = buf

@@ -1,5 +1,5 @@
 #pragma once
-// STREAM on an OpenCL device as seed 000 (HPCC_FPGA) builds it: the arrays
+// STREAM on an OpenCL device as HPCC_FPGA builds it: the arrays
 // are cut into blocks of buffer-size vectors of vector-count elements; each
 // of the replications owns a contiguous part of every array (its own
 // buffers); a work-group streams one block through a local buffer. There

@@ -99,7 +99,7 @@ class PmbwPlannedRun final : public PlannedRun {
  private:
   PmbwParams params_;
   const topo::Topology* topology_;
-  PmbwRankIdentity who_;
+  RankIdentity who_;
   MachineSpeed speed_;
   topo::NumaBuffer buffer_;
 };

@@ -1,5 +1,5 @@
 #pragma once
-// pmbw (seed 004, Bingmann's Parallel Memory Bandwidth benchmark) on the
+// Bingmann's pmbw (Parallel Memory Bandwidth benchmark) on the
 // rank's pinned threads: scan and permutation-walk routines in assembly,
 // swept over pmbw's sizes and thread counts, with pmbw's names and its
 // stats.txt output for comparison.

@@ -53,10 +53,7 @@ PointTimes point_times(const PmbwRoutine& r, std::uint64_t size, int threads, co
 std::string thread_counts_text(const std::vector<int>& counts) {
   if (counts.size() <= 3) {
     std::string text;
-    for (int c : counts) {  // appends, not "," + a temporary: gcc 12 warns falsely (-Wrestrict) on that
-      if (!text.empty()) text += ',';
-      text += std::to_string(c);
-    }
+    for (int c : counts) (text += text.empty() ? "" : ",") += std::to_string(c);
     return text;
   }
   return std::to_string(counts.size()) + " counts " + std::to_string(counts.front()) + ".." +

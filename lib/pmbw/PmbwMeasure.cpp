@@ -1,12 +1,12 @@
 #include "pmbw/PmbwMeasure.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstring>
 
 #include "pmbw/PmbwPermutation.hpp"
 #include "topology/Team.hpp"
+#include "topology/TimedWindow.hpp"
 
 namespace bws::pmbw {
 namespace {
@@ -26,22 +26,15 @@ unsigned char* area_of(unsigned char* buffer, const PmbwThreadLayout& layout, in
 double timed_run(topo::Team& team, const PmbwRoutine& routine, const PmbwThreadLayout& layout, int threads,
                  unsigned char* buffer, std::uint64_t repeats, std::vector<void*>& ends) {
   ends.assign(static_cast<std::size_t>(threads), nullptr);
-  double seconds = 0;
-  team.run([&](topo::ThreadContext& thread) {
+  return topo::timed_team_run(team, [&](topo::ThreadContext& thread) {
     const int t = thread.index();
-    thread.barrier();
-    const auto start = std::chrono::steady_clock::now();
-    if (t < threads) {
-      unsigned char* area = area_of(buffer, layout, t);
-      if (routine.access == PmbwAccess::Perm)
-        ends[static_cast<std::size_t>(t)] = routine.perm(area, layout.thread_bytes / 8, repeats);
-      else
-        routine.scan(area, layout.thread_bytes, repeats);
-    }
-    thread.barrier();
-    if (t == 0) seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (t >= threads) return;  // the others wait at the window's barriers
+    unsigned char* area = area_of(buffer, layout, t);
+    if (routine.access == PmbwAccess::Perm)
+      ends[static_cast<std::size_t>(t)] = routine.perm(area, layout.thread_bytes / 8, repeats);
+    else
+      routine.scan(area, layout.thread_bytes, repeats);
   });
-  return seconds;
 }
 
 }  // namespace

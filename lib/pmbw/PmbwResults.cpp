@@ -41,7 +41,7 @@ Table make_pmbw_nodes_table() {
                 text_column("perm_routine", kNameWidth), real_column("perm_ram_access_seconds", "s")});
 }
 
-void add_pmbw_point(Table& results, const PmbwRankIdentity& who, const PmbwPoint& p) {
+void add_pmbw_point(Table& results, const RankIdentity& who, const PmbwPoint& p) {
   const auto [t_min, t_median, t_avg, t_max] = time_stats(p.seconds);  // at least one sample
   const std::size_t n = p.seconds.size();
   const auto accesses = static_cast<double>(p.accesses());

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/RankIdentity.hpp"
 #include "core/Table.hpp"
 #include "pmbw/PmbwMeasure.hpp"
 
@@ -21,14 +22,9 @@ Table make_pmbw_results_table();
 Table make_pmbw_plateaus_table();
 Table make_pmbw_nodes_table();
 
-struct PmbwRankIdentity {
-  int rank = 0;
-  std::string host;
-};
-
 // bandwidth = bytes / t_min (pmbw: testvol / time); access_seconds =
 // t_min / accesses of all threads (pmbw's "rate"); thread_access_seconds =
 // t_min / accesses of one thread (the latency a thread sees in a Perm walk).
-void add_pmbw_point(Table& results, const PmbwRankIdentity& who, const PmbwPoint& point);
+void add_pmbw_point(Table& results, const RankIdentity& who, const PmbwPoint& point);
 
 }  // namespace bws::pmbw

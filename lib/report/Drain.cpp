@@ -2,6 +2,7 @@
 // survey's retest confirmed, printed on stdout and never executed; the
 // counts go to stderr so that `bwreport drain f.h5 | sh` runs the commands
 // alone, for an admin who chooses to.
+#include "report/CommandOptions.hpp"
 #include "report/Drain.hpp"
 
 #include <algorithm>
@@ -258,11 +259,26 @@ std::string drain_note(const DrainCounts& c, std::size_t printed, std::size_t re
   return note;
 }
 
+namespace {
+
+struct DrainOptions : TypedOptions {
+  bool unconfirmed = false;
+};
+
+const OptionSchema<DrainOptions>& drain_schema() {
+  static const OptionSchema<DrainOptions> schema({bind_option(
+      flag_option("unconfirmed", false,
+                  "also drain the nodes whose flags were not retested (reason \"bwsurvey unretested ...\"); "
+                  "flags a retest did not confirm (transient) are never printed"),
+      &DrainOptions::unconfirmed)});
+  return schema;
+}
+
+}  // namespace
+
 int run_drain(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   po::options_description desc("Options");
-  desc.add_options()("unconfirmed", po::bool_switch(),
-                     "also drain the nodes whose flags were not retested (reason \"bwsurvey unretested ...\"); "
-                     "flags a retest did not confirm (transient) are never printed");
+  add_command_options(desc, drain_schema().list());
   const ParsedCommand parsed = parse_command("drain", args, desc, 1, 1);
   if (parsed.help) {
     print_command_help(out, drain_command(), desc);
@@ -280,7 +296,7 @@ int run_drain(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     return 0;
   }
   const std::string& path = parsed.positional[0];
-  const bool include_unconfirmed = parsed.options["unconfirmed"].as<bool>();
+  const bool include_unconfirmed = read_command_options("drain", drain_schema(), parsed).unconfirmed;
   const auto file = h5::ResultReader::open(path);
   require_survey_file(file, path, "drain");
   if (!file.exists(std::string("/") + model::kFlagsPath)) {

@@ -1,8 +1,8 @@
-// bwreport export --csv|--json FILE [--table PATH] [--dir DIR]: every table
-// of a survey file (and each benchmark's export views, e.g. BabelStream's
-// CSV in stream/babelstream and stream/babelstream-ranks) as flat CSV or
-// JSON files (headers with units, JSON as an array of records:
-// report/TableText.hpp), one per table, or one table to standard output; nodes/verdicts is computed: every
+// bwreport export --format F|--csv|--json FILE [--table PATH] [--dir DIR]:
+// every table of a survey file (and each benchmark's export views, e.g.
+// BabelStream's CSV in stream/babelstream and stream/babelstream-ranks) in
+// one of the registered formats (report/TableFormat.hpp: CSV with headers
+// with units, JSON as an array of records, ...), one file per table, or one table to standard output; nodes/verdicts is computed: every
 // node's metric values judged by the flag rule. --prometheus: the node metrics
 // and flags in the Prometheus text format, to standard output
 // (report/PrometheusExport.hpp). Every file goes through core/FileGuard: a
@@ -21,12 +21,14 @@
 #include "catalog/Registry.hpp"
 #include "core/Errors.hpp"
 #include "core/FileGuard.hpp"
+#include "core/OptionText.hpp"
 #include "core/PrintableText.hpp"
 #include "h5/ResultFile.hpp"
+#include "report/CommandOptions.hpp"
 #include "report/PrometheusExport.hpp"
 #include "report/ReportCommand.hpp"
 #include "report/SurveyTables.hpp"
-#include "report/TableText.hpp"
+#include "report/TableFormat.hpp"
 
 namespace po = boost::program_options;
 
@@ -68,29 +70,86 @@ std::vector<Named> exportable(const h5::ResultReader& file) {
   return out;
 }
 
-void write(std::ostream& out, const Named& named, const Table& table, bool json) {
-  if (json)
-    write_json(out, table, named.names);
-  else
-    write_csv(out, table, named.names);
+// What the command line asks for: its options, declared once below.
+struct ExportOptions : TypedOptions {
+  std::string format;  // a registered format's name, "" when none was named
+  bool csv = false, json = false, prometheus = false, timestamps = false, force = false;
+  std::string table, dir, out;  // "" when not given
+};
+
+// (Streams, not chained string +: GCC 12 warns falsely on those.)
+std::string format_names() {
+  std::ostringstream names;
+  for (const auto& f : table_formats()) names << (names.tellp() > 0 ? ", " : "") << f->name();
+  return names.str();
 }
 
-// What the command line asks for.
+std::string format_help() {
+  std::ostringstream help;
+  help << "the format of the tables:";
+  for (const auto& f : table_formats()) help << " " << f->name() << ": " << f->help() << ";";
+  help << " default: none (give --format, --csv, --json or --prometheus)";
+  return help.str();
+}
+
+// Made on each call: a format registered later (a test's) is offered too.
+OptionSchema<ExportOptions> export_schema() {
+  return OptionSchema<ExportOptions>({
+      bind_option(text_option("format", "", format_help()).note(format_names()), &ExportOptions::format,
+                  [](const OptionValue& v) {
+                    if (!v.text.empty() && !find_table_format(v.text))
+                      throw UsageError("--format: unknown format " + quoted_input(v.text, 64) +
+                                       "; allowed: " + format_names());
+                    return v.text;
+                  }),
+      bind_option(flag_option("csv", false, "the same as --format csv"), &ExportOptions::csv),
+      bind_option(flag_option("json", false, "the same as --format json"), &ExportOptions::json),
+      bind_option(flag_option("prometheus", false,
+                              "write the node metrics, flags and survey info in the Prometheus text format to "
+                              "standard output (or --out), for node_exporter's textfile collector"),
+                  &ExportOptions::prometheus),
+      bind_option(flag_option("prometheus-timestamps", false,
+                              "with --prometheus: every sample carries the survey's start time in ms (for a "
+                              "Pushgateway or remote write; node_exporter's textfile collector rejects files with "
+                              "timestamps) (default: off)"),
+                  &ExportOptions::timestamps),
+      bind_option(text_option("table", "",
+                              "only this table (e.g. stream/results, stream/babelstream: BabelStream's --csv per "
+                              "node, stream/babelstream-ranks: per rank, flags, nodes/verdicts: every node's metric "
+                              "values judged by the flag rule), to standard output (or --out); default: every table"),
+                  &ExportOptions::table),
+      bind_option(text_option("dir", "",
+                              "directory for the files, one per table named after its path (default: FILE without "
+                              ".h5, plus - and the format's name: -csv, -json); made when missing (in an existing "
+                              "directory); all files or none are written"),
+                  &ExportOptions::dir),
+      bind_option(text_option("out", "",
+                              "with --table or --prometheus: write this file instead of standard output (a scratch "
+                              "file beside it, renamed into place when complete: what node_exporter's textfile "
+                              "collector needs); default: standard output"),
+                  &ExportOptions::out),
+      bind_option(flag_option("force", false, "replace existing files of an earlier export (text files only; never FILE)"),
+                  &ExportOptions::force),
+  });
+}
+
+// What the command line asks for, checked.
 struct ExportRequest {
-  std::string path;      // the survey file
-  bool json = false, prometheus = false, timestamps = false, force = false;
+  std::string path;  // the survey file
+  const TableFormat* format = nullptr;  // nullptr: --prometheus
+  bool prometheus = false, timestamps = false, force = false;
   std::optional<std::string> table, dir, out;
 };
 
 // The file name of a table in the export directory: '/' and anything
 // unusual (the path comes from the file) become '_'; a name that two tables
 // would share gets "_2", "_3", ... (each file is written once).
-std::string file_name_of(const std::string& table_path, bool json, std::set<std::string>& taken) {
+std::string file_name_of(const std::string& table_path, const TableFormat& format, std::set<std::string>& taken) {
   std::string name = table_path;
   for (char& c : name)
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_') c = '_';
   if (name.empty() || name[0] == '.') name = "_" + name;
-  const std::string ext = json ? ".json" : ".csv";
+  const std::string ext = format.extension();
   std::string file = name + ext;
   for (int n = 2; !taken.insert(file).second; ++n) file = name + "_" + std::to_string(n) + ext;
   return file;
@@ -105,20 +164,20 @@ int export_to_dir(const ExportRequest& request, const h5::ResultReader& file, st
   namespace fs = std::filesystem;
   const std::string dir =
       request.dir ? *request.dir
-                  : fs::path(request.path).replace_extension("").string() + (request.json ? "-json" : "-csv");
+                  : fs::path(request.path).replace_extension("").string() + "-" + request.format->name();
   const OutputRules rules{"bwreport export: --dir", request.force, {request.path}, OwnFile::Text};
   const std::vector<Named> tables = exportable(file);
   AtomicDirectory files(dir, rules);
   std::set<std::string> taken;
   std::vector<std::pair<std::ostream*, std::string>> targets;
   for (const Named& t : tables) {
-    const std::string name = file_name_of(t.path, request.json, taken);
+    const std::string name = file_name_of(t.path, *request.format, taken);
     targets.emplace_back(&files.add(name), (fs::path(dir) / name).string());
   }
   std::vector<std::string> lines;
   for (std::size_t i = 0; i < tables.size(); ++i) {
     const Table table = tables[i].read();
-    write(*targets[i].first, tables[i], table, request.json);
+    request.format->write(*targets[i].first, table, tables[i].names);
     lines.push_back(printable_text(targets[i].second) + "  (" + std::to_string(table.rows()) + " rows)");
   }
   files.commit();
@@ -143,7 +202,7 @@ int export_one_table(const ExportRequest& request, const h5::ResultReader& file,
   for (const Named& t : tables)
     if (t.path == *request.table) {
       std::ostringstream text;
-      write(text, t, t.read(), request.json);
+      request.format->write(text, t.read(), t.names);
       emit(request, text.str(), out);
       return kExitOk;
     }
@@ -153,58 +212,42 @@ int export_one_table(const ExportRequest& request, const h5::ResultReader& file,
                    printable_text(request.path, 200) + "'; tables: " + printable_text(known, 400));
 }
 
-po::options_description export_options() {
-  po::options_description desc("Options");
-  desc.add_options()("csv", po::bool_switch(),
-                     "write CSV (one of --csv, --json, --prometheus); header names carry units: bandwidth_Bps, t_min_s")(
-      "json", po::bool_switch(), "write JSON: an array of records, one object per row (pandas.read_json(orient=\"records\"))")(
-      "prometheus", po::bool_switch(),
-      "write the node metrics, flags and survey info in the Prometheus text format to standard output (or --out), "
-      "for node_exporter's textfile collector")(
-      "prometheus-timestamps", po::bool_switch(),
-      "with --prometheus: every sample carries the survey's start time in ms (for a Pushgateway or remote write; "
-      "node_exporter's textfile collector rejects files with timestamps) (default: off)")(
-      "table", po::value<std::string>(),
-      "only this table (e.g. stream/results, stream/babelstream: BabelStream's --csv per node, "
-      "stream/babelstream-ranks: per rank, flags, nodes/verdicts: every node's metric values judged by the flag rule), "
-      "to standard output (or --out)")(
-      "dir", po::value<std::string>(),
-      "directory for the files, one per table named after its path (default: FILE without .h5, plus -csv or -json); "
-      "made when missing (in an existing directory); all files or none are written")(
-      "out", po::value<std::string>(),
-      "with --table or --prometheus: write this file instead of standard output (a scratch file beside it, "
-      "renamed into place when complete: what node_exporter's textfile collector needs)")(
-      "force", po::bool_switch(), "replace existing files of an earlier export (text files only; never FILE)");
-  return desc;
+// The request the options make, checked against each other.
+ExportRequest export_request(const ExportOptions& o, const std::string& path) {
+  ExportRequest request;
+  request.path = path;
+  request.prometheus = o.prometheus;
+  request.timestamps = o.timestamps;
+  request.force = o.force;
+  if (!o.table.empty()) request.table = o.table;
+  if (!o.dir.empty()) request.dir = o.dir;
+  if (!o.out.empty()) request.out = o.out;
+  int named = int(o.csv) + int(o.json) + int(o.prometheus) + int(!o.format.empty());
+  if (named != 1)
+    throw UsageError("bwreport export: give exactly one of --format, --csv, --json and --prometheus (formats: " +
+                     format_names() + ")");
+  if (!o.prometheus) request.format = find_table_format(o.csv ? "csv" : o.json ? "json" : o.format);
+  if (request.timestamps && !request.prometheus)
+    throw UsageError("bwreport export: --prometheus-timestamps needs --prometheus");
+  if (request.prometheus && (request.table || request.dir))
+    throw UsageError("bwreport export: --prometheus writes one text (standard output or --out); --table and --dir "
+                     "are for the table formats (" + format_names() + ")");
+  if (request.out && !request.table && !request.prometheus)
+    throw UsageError("bwreport export: --out is for --table and --prometheus; allowed: --dir DIR for every table");
+  if (request.out && request.dir) throw UsageError("bwreport export: --out and --dir: give one of them");
+  return request;
 }
 
 int run_export(const CommandArgs& args, std::ostream& out) {
-  const po::options_description desc = export_options();
+  const OptionSchema<ExportOptions> schema = export_schema();
+  po::options_description desc("Options");
+  add_command_options(desc, schema.list());
   const ParsedCommand parsed = parse_command("export", args, desc, 1, 1);
   if (parsed.help) {
     print_command_help(out, export_command(), desc);
     return 0;
   }
-  const auto& o = parsed.options;
-  ExportRequest request;
-  request.path = parsed.positional[0];
-  request.json = o["json"].as<bool>();
-  request.prometheus = o["prometheus"].as<bool>();
-  request.timestamps = o["prometheus-timestamps"].as<bool>();
-  request.force = o["force"].as<bool>();
-  if (o.count("table")) request.table = o["table"].as<std::string>();
-  if (o.count("dir")) request.dir = o["dir"].as<std::string>();
-  if (o.count("out")) request.out = o["out"].as<std::string>();
-  if (int(o["csv"].as<bool>()) + int(request.json) + int(request.prometheus) != 1)
-    throw UsageError("bwreport export: give exactly one of --csv, --json and --prometheus");
-  if (request.timestamps && !request.prometheus)
-    throw UsageError("bwreport export: --prometheus-timestamps needs --prometheus");
-  if (request.prometheus && (request.table || request.dir))
-    throw UsageError("bwreport export: --prometheus writes one text (standard output or --out); --table and --dir "
-                     "are for --csv and --json");
-  if (request.out && !request.table && !request.prometheus)
-    throw UsageError("bwreport export: --out is for --table and --prometheus; allowed: --dir DIR for every table");
-  if (request.out && request.dir) throw UsageError("bwreport export: --out and --dir: give one of them");
+  const ExportRequest request = export_request(read_command_options("export", schema, parsed), parsed.positional[0]);
   // The output is checked before the survey is read: a refusal comes first.
   if (request.out)
     check_output_file(*request.out, {"bwreport export: --out", request.force, {request.path}, OwnFile::Text});
@@ -223,7 +266,8 @@ int run_export(const CommandArgs& args, std::ostream& out) {
 
 ReportCommand export_command() {
   return {"export",
-          "export --csv|--json FILE [--table PATH [--out F]] [--dir DIR] [--force] | --prometheus FILE [--out F]   "
+          "export --format F|--csv|--json FILE [--table PATH [--out F]] [--dir DIR] [--force] | --prometheus FILE "
+          "[--out F]   "
           "flat tables (a directory written all or nothing); "
           "headers with units, JSON records; stream/babelstream(-ranks) has BabelStream's --csv columns; --prometheus: "
           "node metrics for node_exporter",

@@ -63,7 +63,7 @@ void add_provenance(const h5::ResultReader& file, std::vector<std::string>& line
 
 // The checks of a file, from its /checks table (none: no line).
 std::optional<Outcome> checks_of(const h5::ResultReader& file) {
-  if (!file.exists("/" + std::string(kChecksPath))) return std::nullopt;
+  if (!file.exists(std::string("/").append(kChecksPath))) return std::nullopt;
   Outcome outcome;
   outcome.account(printable_table(file, kChecksPath));
   return outcome;

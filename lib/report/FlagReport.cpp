@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 
 #include "catalog/Registry.hpp"
 #include "core/Hostlist.hpp"
@@ -86,7 +87,7 @@ std::vector<std::string> flag_summary_lines(const Table& flags, long long n_node
   } else {
     std::string list;
     constexpr std::size_t kMaxHostsInLine = 50;
-    for (std::size_t i = 0; i < standing.size() && i < kMaxHostsInLine; ++i) list += (list.empty() ? "" : " ") + shown_text(standing[i]);
+    for (std::size_t i = 0; i < standing.size() && i < kMaxHostsInLine; ++i) (list += list.empty() ? "" : " ") += shown_text(standing[i]);
     if (standing.size() > kMaxHostsInLine) list += " ...";
     lines.push_back("Flagged nodes (" + std::to_string(standing.size()) + " of " + std::to_string(n_nodes) +
                     "): " + list);
@@ -103,7 +104,7 @@ std::vector<std::string> flag_summary_lines(const Table& flags, long long n_node
     }
     const double value = flags.get_double(r, "value");
     const std::string& metric = flags.get_string(r, "metric");
-    if (metric.rfind("links.", 0) == 0) {  // a link map verdict: its line names the node, link or uplink
+    if (catalog::is_subject_flag_metric(metric)) {  // a link map verdict: its line names the node, link or uplink
       lines.push_back("  " + shown_text(metric) + ": " + shown_text(flags.get_string(r, "reason")) +
                       retest_text(flags, r));
       continue;
@@ -143,12 +144,11 @@ std::vector<std::string> peak_fraction_lines(const Table& nodes, const std::vect
     lines.push_back("Theoretical memory bandwidth: " + (unknown.empty() ? std::string("unknown") : unknown));
     return lines;
   }
-  std::vector<model::NodeMetric> triad;
-  for (const model::NodeMetric& m : catalog::all_node_metrics())
-    if (m.name == "stream.triad") triad.push_back(m);
+  std::vector<model::NodeMetric> headline;  // STREAM Triad, as the catalog says
+  if (const std::optional<NodeMetric> m = catalog::headline_metric()) headline.push_back(*m);
   constexpr std::size_t kMaxLines = 20;
   std::size_t shown = 0, more = 0;
-  for (const model::NodeMetricValue& v : model::node_metric_values(triad, tables)) {
+  for (const model::NodeMetricValue& v : model::node_metric_values(headline, tables)) {
     const auto it = peak.find(v.host);
     if (it == peak.end()) continue;
     if (shown == kMaxLines) {
@@ -158,7 +158,9 @@ std::vector<std::string> peak_fraction_lines(const Table& nodes, const std::vect
     char text[200];
     std::snprintf(text, sizeof text, "  %s  %s: %.3g GB/s = %.0f %% of the DIMMs' %.4g GB/s", shown_text(v.host).c_str(),
                   shown_text(v.metric).c_str(), v.value / 1e9, 100 * v.value / it->second, it->second / 1e9);
-    if (shown == 0) lines.push_back("STREAM Triad against the theoretical memory bandwidth (channels x MT/s x width):");
+    if (shown == 0)
+      lines.push_back(shown_text(headline.front().headline) + " (" + shown_text(headline.front().name) +
+                      ") against the theoretical memory bandwidth (channels x MT/s x width):");
     lines.push_back(text);
     ++shown;
   }

@@ -14,6 +14,7 @@
 #include "core/PrintableText.hpp"
 #include "core/Timestamps.hpp"
 #include "h5/ResultFile.hpp"
+#include "report/CommandOptions.hpp"
 #include "report/ReportCommand.hpp"
 #include "report/SurveyTables.hpp"
 
@@ -28,9 +29,19 @@ struct Run {
   std::string status;
 };
 
+struct MergeOptions : TypedOptions {
+  bool force = false;
+};
+
+const OptionSchema<MergeOptions>& merge_schema() {
+  static const OptionSchema<MergeOptions> schema(
+      {bind_option(flag_option("force", false, "overwrite OUT when it exists"), &MergeOptions::force)});
+  return schema;
+}
+
 int run_merge(const CommandArgs& args, std::ostream& out) {
   po::options_description desc("Options");
-  desc.add_options()("force", po::bool_switch(), "overwrite OUT when it exists");
+  add_command_options(desc, merge_schema().list());
   const ParsedCommand parsed = parse_command("merge", args, desc, 2, -1);
   if (parsed.help) {
     print_command_help(out, merge_command(), desc);
@@ -48,7 +59,8 @@ int run_merge(const CommandArgs& args, std::ostream& out) {
                          printable_text(inputs[j], 200) + "' are the same file; allowed: each run's file once");
   // OUT as an output (never a device, a link or an input; replaced only
   // with --force and only when it is an HDF5 file), before any input is read.
-  const OutputRules rules{"bwreport merge: OUT", parsed.options["force"].as<bool>(), inputs, OwnFile::Hdf5};
+  const OutputRules rules{"bwreport merge: OUT", read_command_options("merge", merge_schema(), parsed).force, inputs,
+                          OwnFile::Hdf5};
   check_output_file(target, rules);
   std::vector<Run> runs;
   for (const std::string& path : inputs) {

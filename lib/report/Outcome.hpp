@@ -1,7 +1,8 @@
 #pragma once
 // What the gathered records say about the run: did every result validate,
 // did every check pass. Rank 0 feeds it every table it appends; the exit
-// code follows DESIGN.md (1 before 3 before 0).
+// code follows docs/design-notes.md, "Errors and exit codes" (1 before 3
+// before 0).
 #include <string>
 #include <vector>
 

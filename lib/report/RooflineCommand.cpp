@@ -8,6 +8,7 @@
 #include <boost/program_options/positional_options.hpp>
 #include <boost/program_options/variables_map.hpp>
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <ostream>
 
@@ -15,6 +16,7 @@
 #include "core/OptionText.hpp"
 #include "core/PrintableText.hpp"
 #include "h5/ResultFile.hpp"
+#include "report/CommandOptions.hpp"
 #include "report/ReportCommand.hpp"
 #include "roofline/KernelRoofline.hpp"
 #include "roofline/RooflineResults.hpp"
@@ -28,54 +30,63 @@ namespace {
 const char* const kUsage = "Usage: bwreport roofline (--adds N --muls N --loads N --stores N [--word-bytes B] | --ai X)\n"
                            "                         [--peak-flops F --bandwidth B] [--type double|float] [FILE]\n";
 
+enum class CeilingType { Double, Float };
+
+struct RooflineOptions : TypedOptions {
+  std::optional<double> adds, muls, loads, stores, ai, peak_flops, bandwidth;
+  std::uint64_t word_bytes = 8;
+  std::optional<CeilingType> type;
+};
+
+const OptionSchema<RooflineOptions>& roofline_schema() {
+  using O = RooflineOptions;
+  constexpr double kMaxCount = 1e9;  // per kernel point: more is a typo
+  static const OptionSchema<O> schema({
+      bind_optional(real_option("adds", "", 0, kMaxCount, "FLOP", "floating-point additions per kernel point"), &O::adds),
+      bind_optional(real_option("muls", "", 0, kMaxCount, "FLOP", "floating-point multiplications per kernel point"),
+                    &O::muls),
+      bind_optional(real_option("loads", "", 0, kMaxCount, "words", "words loaded from memory per point"), &O::loads),
+      bind_optional(real_option("stores", "", 0, kMaxCount, "words", "words stored to memory per point"), &O::stores),
+      bind_option(whole_option("word-bytes", "8", 1, 64, "bytes", "bytes per word: 4 (float) or 8 (double)"),
+                  &O::word_bytes),
+      bind_optional(real_option("ai", "", 0, 1e6, "FLOP/byte",
+                                "the kernel's arithmetic intensity, instead of --loads/--stores (with --adds/--muls "
+                                "the imbalance factor is still applied)")
+                        .above_min(),
+                    &O::ai),
+      bind_optional(real_option("peak-flops", "", 0, 1e21, "FLOP/s", "a given compute ceiling (e.g. 1036.8e9)")
+                        .above_min(),
+                    &O::peak_flops),
+      bind_optional(real_option("bandwidth", "", 0, 1e18, "B/s", "a given memory bandwidth ceiling (e.g. 119e9)")
+                        .above_min(),
+                    &O::bandwidth),
+      bind_optional(one_of_option("type", "", {"double", "float"},
+                                  "which measured ceilings of FILE: double (FMA peak, DGEMM) or float (FMA peak, "
+                                  "SGEMM); default: float with --word-bytes 4, else double")
+                        .called("type"),
+                    &O::type),
+  });
+  return schema;
+}
+
 po::options_description roofline_options() {
   po::options_description desc("bwreport roofline options");
-  desc.add_options()("help,h", "print this help and exit")(
-      "adds", po::value<std::string>(), "floating-point additions per kernel point (a count >= 0)")(
-      "muls", po::value<std::string>(), "floating-point multiplications per kernel point (a count >= 0)")(
-      "loads", po::value<std::string>(), "words loaded from memory per point (a count >= 0)")(
-      "stores", po::value<std::string>(), "words stored to memory per point (a count >= 0)")(
-      "word-bytes", po::value<std::string>(), "bytes per word: 4 (float) or 8 (double); default 8")(
-      "ai", po::value<std::string>(),
-      "the kernel's arithmetic intensity in FLOP/byte, instead of --loads/--stores (with --adds/--muls the "
-      "imbalance factor is still applied)")(
-      "peak-flops", po::value<std::string>(), "a given compute ceiling in FLOP/s (e.g. 1036.8e9)")(
-      "bandwidth", po::value<std::string>(), "a given memory bandwidth ceiling in B/s (e.g. 119e9)")(
-      "type", po::value<std::string>(),
-      "which measured ceilings of FILE: double (FMA peak, DGEMM) or float (FMA peak, SGEMM); default: float "
-      "with --word-bytes 4, else double")("file", po::value<std::string>(),
-                                          "a bwsurvey file with /roofline/nodes (bwsurvey --tests roofline)");
+  desc.add_options()("help,h", "print this help and exit");
+  add_command_options(desc, roofline_schema().list());
+  desc.add_options()("file", po::value<std::string>(), "a bwsurvey file with /roofline/nodes (bwsurvey --tests roofline)");
   return desc;
 }
 
-std::optional<double> count_option(const po::variables_map& vm, const char* key, const std::string& allowed) {
-  if (!vm.count(key)) return std::nullopt;
-  const double value = parse_real_number(vm[key].as<std::string>(), key, allowed);
-  if (value < 0) throw UsageError(option_flag(key) + ": '" + vm[key].as<std::string>() + "' is negative; allowed: " + allowed);
-  return value;
-}
-
-double positive_option(const po::variables_map& vm, const char* key, const std::string& allowed) {
-  const double value = parse_real_number(vm[key].as<std::string>(), key, allowed);
-  if (!(value > 0))
-    throw UsageError(option_flag(key) + ": '" + vm[key].as<std::string>() + "' is out of range; allowed: " + allowed);
-  return value;
-}
-
-roofline::KernelDescription kernel_of(const po::variables_map& vm) {
-  const std::string count_allowed = "a count >= 0";
-  const auto adds = count_option(vm, "adds", count_allowed), muls = count_option(vm, "muls", count_allowed);
-  const auto loads = count_option(vm, "loads", count_allowed), stores = count_option(vm, "stores", count_allowed);
-  double word_bytes = 8;
-  if (vm.count("word-bytes")) word_bytes = positive_option(vm, "word-bytes", "a size in bytes > 0, e.g. 4 or 8");
+roofline::KernelDescription kernel_of(const RooflineOptions& o) {
+  const auto adds = o.adds, muls = o.muls, loads = o.loads, stores = o.stores;
   if (adds.has_value() != muls.has_value())
     throw UsageError(std::string(adds ? "--adds" : "--muls") + " needs " + (adds ? "--muls" : "--adds") +
                      "; allowed: both or neither");
-  if (vm.count("ai")) {
+  if (o.ai) {
     if (loads || stores)
       throw UsageError("--ai: give either --ai or --loads/--stores, not both; allowed: one of them");
     roofline::KernelDescription k;
-    k.ai = positive_option(vm, "ai", "a FLOP/byte ratio > 0");
+    k.ai = *o.ai;
     k.adds = adds;
     k.muls = muls;
     if (adds && !std::isfinite(k.imbalance()))
@@ -85,7 +96,7 @@ roofline::KernelDescription kernel_of(const po::variables_map& vm) {
   if (!adds || !loads || !stores)
     throw UsageError(std::string(!adds ? "--adds" : !loads ? "--loads" : "--stores") +
                      " is missing; allowed: --adds, --muls, --loads and --stores together, or --ai");
-  const model::KernelCounts counts{*adds, *muls, *loads, *stores, word_bytes};
+  const model::KernelCounts counts{*adds, *muls, *loads, *stores, static_cast<double>(o.word_bytes)};
   const roofline::KernelDescription k = roofline::kernel_from_counts(counts);
   if (!std::isfinite(k.ai) || !(k.ai > 0))
     throw UsageError("--loads/--stores/--adds/--muls: no traffic or no operations (AI " + std::to_string(k.ai) +
@@ -135,24 +146,18 @@ int run(const CommandArgs& args, std::ostream& out) {
     out << kUsage << desc;
     return kExitOk;
   }
-  const roofline::KernelDescription kernel = kernel_of(vm);
+  const RooflineOptions o = roofline_schema().read(command_config(vm), false);
+  const roofline::KernelDescription kernel = kernel_of(o);
 
   std::vector<roofline::CeilingPair> ceilings;
-  if (vm.count("peak-flops") != vm.count("bandwidth"))
-    throw UsageError(std::string(vm.count("peak-flops") ? "--peak-flops needs --bandwidth" : "--bandwidth needs --peak-flops") +
+  if (o.peak_flops.has_value() != o.bandwidth.has_value())
+    throw UsageError(std::string(o.peak_flops ? "--peak-flops needs --bandwidth" : "--bandwidth needs --peak-flops") +
                      "; allowed: both or neither");
-  if (vm.count("peak-flops"))
-    ceilings.push_back({"given", "-", positive_option(vm, "peak-flops", "FLOP/s > 0, e.g. 1036.8e9"),
-                        positive_option(vm, "bandwidth", "B/s > 0, e.g. 119e9")});
+  if (o.peak_flops) ceilings.push_back({"given", "-", *o.peak_flops, *o.bandwidth});
   if (vm.count("file")) {
-    // 4-byte words: the float ceilings (the seed's single-precision Iso3DFD).
-    bool use_float = vm.count("word-bytes") && positive_option(vm, "word-bytes", "a size in bytes > 0") == 4;
-    if (vm.count("type")) {
-      const std::string t = lower_text(trim_text(vm["type"].as<std::string>()));
-      if (t != "double" && t != "float")
-        throw UsageError("--type: '" + vm["type"].as<std::string>() + "' is not a type; allowed: double, float");
-      use_float = t == "float";
-    }
+    // 4-byte words: the float ceilings (Andreolli et al.'s single-precision Iso3DFD).
+    bool use_float = o.word_bytes == 4;
+    if (o.type) use_float = *o.type == CeilingType::Float;
     for (auto& pair : measured_ceilings(vm["file"].as<std::string>(), use_float)) ceilings.push_back(std::move(pair));
   }
   if (ceilings.empty())

@@ -21,6 +21,7 @@
 #include "core/ResultColumns.hpp"
 #include "h5/ResultFile.hpp"
 #include "model/ScalingStudy.hpp"
+#include "report/CommandOptions.hpp"
 #include "report/ReportCommand.hpp"
 #include "report/SurveyTables.hpp"
 
@@ -133,32 +134,48 @@ void store_verdicts(const std::string& path, const std::string& out_path, bool f
   out << "stored in " << printable_text(out_path) << ": /scaling/points, /scaling/fit, /checks\n";
 }
 
+struct ScalingOptions : TypedOptions {
+  double min_efficiency = 0;
+  std::string out;  // "" when not given
+  bool force = false, no_store = false;
+};
+
+const OptionSchema<ScalingOptions>& scaling_schema() {
+  static const OptionSchema<ScalingOptions> schema({
+      bind_option(real_option("min-efficiency", "0.8", 0, 10, "",
+                              "a run passes when E(n) = b_eff(n) / (n x reference per rank) >= this")
+                      .above_min(),
+                  &ScalingOptions::min_efficiency),
+      bind_option(text_option("out", "",
+                              "write a copy of FILE with the verdicts (/scaling/points, /scaling/fit, /checks) to "
+                              "this new file; default: none (only print); FILE itself is never changed"),
+                  &ScalingOptions::out),
+      bind_option(flag_option("force", false, "with --out: replace an existing file (never FILE itself)"),
+                  &ScalingOptions::force),
+      bind_option(flag_option("no-store", false, "only print (the default; kept for older scripts)"),
+                  &ScalingOptions::no_store),
+  });
+  return schema;
+}
+
 int run_scaling(const CommandArgs& args, std::ostream& out) {
   po::options_description desc("Options");
-  desc.add_options()("min-efficiency", po::value<std::string>()->default_value("0.8"),
-                     "a run passes when E(n) = b_eff(n) / (n x reference per rank) >= this: a number in (0, 10]")(
-      "out", po::value<std::string>(),
-      "write a copy of FILE with the verdicts (/scaling/points, /scaling/fit, /checks) to this new file; "
-      "default: none (only print); FILE itself is never changed")(
-      "force", po::bool_switch(), "with --out: replace an existing file (never FILE itself)")(
-      "no-store", po::bool_switch(), "only print (the default; kept for older scripts)");
+  add_command_options(desc, scaling_schema().list());
   const ParsedCommand parsed = parse_command("scaling", args, desc, 1, 1);
   if (parsed.help) {
     print_command_help(out, scaling_command(), desc);
     return 0;
   }
   const std::string& path = parsed.positional[0];
-  const double min_efficiency =
-      parse_real_number(parsed.options["min-efficiency"].as<std::string>(), "min-efficiency", "a number in (0, 10]");
-  if (!(min_efficiency > 0 && min_efficiency <= 10))
-    throw UsageError("bwreport scaling: --min-efficiency: out of range; allowed: (0, 10]");
+  const ScalingOptions o = read_command_options("scaling", scaling_schema(), parsed);
+  const double min_efficiency = o.min_efficiency;
 
   // Every output check before anything is printed.
-  const bool store = parsed.options.count("out") && !parsed.options["no-store"].as<bool>();
+  const bool store = !o.out.empty() && !o.no_store;
   if (store) {
-    const std::string& out_path = parsed.options["out"].as<std::string>();
+    const std::string& out_path = o.out;
     refuse_output_over_input("scaling", "--out", out_path, {path});
-    check_output_file(out_path, out_rules(path, parsed.options["force"].as<bool>()));
+    check_output_file(out_path, out_rules(path, o.force));
   }
   std::vector<std::string> skipped;
   std::vector<model::StudyRun> runs;
@@ -196,7 +213,7 @@ int run_scaling(const CommandArgs& args, std::ostream& out) {
   bool all_passed = true;
   for (const CheckRow& c : study.checks) all_passed = all_passed && c.passed;
   if (store)
-    store_verdicts(path, parsed.options["out"].as<std::string>(), parsed.options["force"].as<bool>(), study,
+    store_verdicts(path, o.out, o.force, study,
                    min_efficiency, out);
   return all_passed ? kExitOk : kExitCheckFailed;
 }

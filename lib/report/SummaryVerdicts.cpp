@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 
 #include "catalog/Registry.hpp"
 #include "core/Hostlist.hpp"
@@ -61,7 +62,7 @@ std::string flag_line(const Table& flags, std::size_t r) {
     if (status != model::kFlagNotRetested)
       status += std::isfinite(retest) ? " by the retest (" + summary_value(retest, unit) + ")" : "";
   }
-  if (metric.rfind("links.", 0) == 0)  // a link map verdict: its reason names the node, link or uplink
+  if (catalog::is_subject_flag_metric(metric))  // a link map verdict: its reason names the node, link or uplink
     return fit_line("  " + metric + ": " + shown(flags.get_string(r, "reason")) + (status.empty() ? "" : "; " + status));
   if (!std::isfinite(value))  // a configuration finding: its reason says it all
     return fit_line("  " + shown(flags.get_string(r, "host")) + "  " + metric + ": " + shown(flags.get_string(r, "reason")));
@@ -73,6 +74,7 @@ std::string flag_line(const Table& flags, std::size_t r) {
 }
 
 struct MetricValues {
+  bool headline = false;  // the catalog's headline metric (NodeMetric::headline)
   std::string unit;
   bool higher_is_better = true;
   std::vector<std::pair<std::string, double>> by_host;  // host, value
@@ -81,11 +83,12 @@ struct MetricValues {
 // Every node metric's values in the tables, by metric (group) name, in the catalog's order.
 std::vector<std::pair<std::string, MetricValues>> metric_values(const std::vector<Table>& tables) {
   std::vector<std::pair<std::string, MetricValues>> out;
+  const std::optional<NodeMetric> headline = catalog::headline_metric();
   for (const model::NodeMetricValue& v : model::node_metric_values(catalog::all_node_metrics(), tables)) {
     if (!std::isfinite(v.value)) continue;
     auto it = std::find_if(out.begin(), out.end(), [&](const auto& m) { return m.first == v.metric; });
     if (it == out.end()) {
-      out.push_back({v.metric, MetricValues{v.unit, v.higher_is_better, {}}});
+      out.push_back({v.metric, MetricValues{headline && v.name == headline->name, v.unit, v.higher_is_better, {}}});
       it = out.end() - 1;
     }
     it->second.by_host.emplace_back(v.host, v.value);
@@ -174,12 +177,13 @@ std::vector<std::string> cohort_stat_lines(const model::NodeCohorts& cohorts, co
       ++it->second;
   }
   std::sort(groups.begin(), groups.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-  std::map<std::string, std::vector<double>> triad;  // cohort -> node values
+  std::map<std::string, std::vector<double>> headline;  // cohort -> node values
   for (const auto& [name, values] : metric_values(tables)) {
-    if (name.rfind("stream.triad", 0) != 0 || values.unit != "B/s") continue;
-    for (const auto& [host, value] : values.by_host) triad[cohort_of(cohorts, host)].push_back(value);
-    break;  // the first Triad group (cpu, double)
+    if (!values.headline || values.unit != "B/s") continue;
+    for (const auto& [host, value] : values.by_host) headline[cohort_of(cohorts, host)].push_back(value);
+    break;  // the first group (Triad: cpu, double)
   }
+  const std::optional<NodeMetric> headline_metric = catalog::headline_metric();
   std::vector<std::string> lines;
   if (groups.size() > 1)
     lines.push_back("Cohorts: " + std::to_string(groups.size()) + " hardware classes, each node compared only within its own");
@@ -187,10 +191,10 @@ std::vector<std::string> cohort_stat_lines(const model::NodeCohorts& cohorts, co
   for (std::size_t g = 0; g < groups.size() && g < kMaxCohorts; ++g) {
     const auto& [label, n] = groups[g];
     std::string stats;
-    if (const auto it = triad.find(label); it != triad.end() && !it->second.empty()) {
+    if (const auto it = headline.find(label); it != headline.end() && !it->second.empty()) {
       const double median = median_of(it->second);
       char buf[160];
-      std::snprintf(buf, sizeof buf, ", Triad median %.3g GB/s", median / 1e9);
+      std::snprintf(buf, sizeof buf, ", %s median %.3g GB/s", shown(headline_metric->headline).c_str(), median / 1e9);
       stats = buf;
       if (it->second.size() >= static_cast<std::size_t>(model::kMinNodesForStatistics)) {
         const double p5 = percentile(it->second, 5), p95 = percentile(it->second, 95);
@@ -251,8 +255,8 @@ std::vector<std::string> worst_node_lines(const model::NodeCohorts& cohorts, con
       line += item;
     }
     const double p = nodes[0].percent;
-    // STREAM Triad, the survey's headline metric, first; then the worst.
-    const double headline = name.rfind("stream.triad", 0) == 0 ? 1e12 : 0;
+    // The survey's headline metric (STREAM Triad) first; then the worst.
+    const double headline = values.headline ? 1e12 : 0;
     ranked.push_back({headline + (higher ? 1e4 / std::max(p, 1e-9) : p), line});
   }
   std::stable_sort(ranked.begin(), ranked.end(),
@@ -268,22 +272,7 @@ std::vector<std::string> worst_node_lines(const model::NodeCohorts& cohorts, con
 
 std::vector<std::string> run_wide_lines(const std::vector<Table>& tables) {
   std::vector<std::string> lines;
-  for (const Table& t : tables) {
-    if (t.path() != "beff/summary" || !t.has_column("ring_kind")) continue;
-    for (std::size_t r = 0; r < t.rows(); ++r) {
-      if (t.get_string(r, "ring_kind") != "natural") continue;
-      const std::string path = t.has_column("path") ? t.get_string(r, "path") : std::string("host");
-      char buf[256];
-      std::snprintf(buf, sizeof buf,
-                    "b_eff%s: %.3g GB/s (%.3g GB/s per rank, %lld ranks), 8 B latency %s; scaling E %.3f (min "
-                    "%.2f): %s",
-                    path == "host" ? "" : (" " + shown(path) + " path").c_str(), t.get_double(r, "b_eff_Bps") / 1e9,
-                    t.get_double(r, "b_eff_per_rank_Bps") / 1e9, static_cast<long long>(t.get_int(r, "ranks")),
-                    summary_value(t.get_double(r, "latency_8B_seconds"), "s").c_str(), t.get_double(r, "efficiency"),
-                    t.get_double(r, "min_efficiency"), t.get_int(r, "scaling_passed") == 1 ? "passed" : "FAILED");
-      lines.push_back(fit_line(buf));
-    }
-  }
+  for (const std::string& line : catalog::run_wide_lines(tables)) lines.push_back(fit_line(shown(line)));
   return lines;
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <iterator>
 
+#include "catalog/FlagOptions.hpp"
 #include "catalog/Registry.hpp"
 #include "catalog/SurveyFlags.hpp"
 #include "core/Config.hpp"
@@ -16,8 +17,15 @@ namespace po = boost::program_options;
 
 namespace bws::report {
 namespace {
-const char* const kFlagKeys[] = {"flags.k", "flags.fraction", "flags.floor"};
+// The names of --flags.*, as their one declaration (catalog/FlagOptions.hpp) has them.
+std::vector<std::string> flag_keys() {
+  std::vector<std::string> keys;
+  const OptionSchema<catalog::FlagOptions> schema = catalog::flag_option_schema(catalog::all_node_metrics());
+  for (const OptionSpec& s : schema.list().specs())
+    keys.push_back(s.name);
+  return keys;
 }
+}  // namespace
 
 bool is_merged_file(const h5::ResultReader& file) {
   return file.has_attribute("/", "file_kind") && file.attribute_text("/", "file_kind") == kMergedFileKind;
@@ -40,19 +48,12 @@ model::NodeCohorts read_node_cohorts(const h5::ResultReader& file) {
   return file.exists("/nodes/table") ? model::node_cohorts(file.read_table("nodes/table")) : model::NodeCohorts{};
 }
 
-void add_flag_override_options(po::options_description& desc) {
-  desc.add_options()("flags.k", po::value<std::string>(),
-                     "robust standard deviations below the cohort median that flag a node (default: the survey's "
-                     "--flags.k, 3.5 when it has none)")(
-      "flags.fraction", po::value<std::string>(),
-      "a node below this fraction of its cohort median is flagged: (0, 1] (default: the survey's, 0.75)")(
-      "flags.floor", po::value<std::string>(),
-      "absolute limits METRIC=VALUE[,...] in the metric's unit (default: the survey's, none)");
-}
+void add_flag_override_options(po::options_description& desc) { catalog::add_flag_override_options(desc); }
 
 Table survey_flags(const h5::ResultReader& file, const po::variables_map& given, bool& stored) {
+  const std::vector<std::string> keys = flag_keys();
   stored = file.exists("/flags") &&
-           std::none_of(std::begin(kFlagKeys), std::end(kFlagKeys), [&](const char* key) { return given.count(key) > 0; });
+           std::none_of(keys.begin(), keys.end(), [&](const std::string& key) { return given.count(key) > 0; });
   if (stored) return file.read_table("flags");
   std::vector<Table> tables;
   for (const std::string& path : catalog::flag_input_tables())
@@ -61,15 +62,16 @@ Table survey_flags(const h5::ResultReader& file, const po::variables_map& given,
 }
 
 model::FlagSettings flag_settings_for(const h5::ResultReader& file, const po::variables_map& given) {
+  const std::vector<std::string> keys = flag_keys();
   std::map<std::string, std::string, std::less<>> values;
   if (file.exists("/config")) {
     for (const IniEntry& e : parse_ini(file.read_text("/config"), "the survey's /config"))
-      for (const char* key : kFlagKeys)
+      for (const std::string& key : keys)
         if (e.key == key) values[key] = e.value;
   }
-  for (const char* key : kFlagKeys)
+  for (const std::string& key : keys)
     if (given.count(key)) values[key] = given[key].as<std::string>();
-  return model::parse_flag_settings(Config(std::move(values), {}), catalog::all_node_metrics());
+  return catalog::read_flag_settings(Config(std::move(values), {}), catalog::all_node_metrics());
 }
 
 Table node_verdicts(const h5::ResultReader& file) {

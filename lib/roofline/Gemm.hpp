@@ -1,7 +1,7 @@
 #pragma once
 // Matrix multiply through a BLAS (OpenBLAS from the distribution, found by
 // CMake; optional): the roofline's achievable compute ceiling, as LINPACK
-// or GEMM gives it in seed 001. Every pinned thread multiplies its own
+// or GEMM gives it in Andreolli et al.'s roofline study. Every pinned thread multiplies its own
 // n x n matrices with a single-threaded BLAS call (HPCC's "star" DGEMM): the
 // team's threads stay where they were pinned, each thread's matrices are on
 // its NUMA node, and BLAS runs no threads of its own.

@@ -3,7 +3,7 @@
 // add/mul imbalance factor, and for each pair of ceilings (given on the
 // command line, or measured per node) the machine balance, whether the
 // kernel is memory or compute bound there, and the FLOP/s it can attain
-// with and without the imbalance factor (seed 001). Pure: text from numbers.
+// with and without the imbalance factor (Andreolli et al.'s Iso3DFD roofline). Pure: text from numbers.
 #include <optional>
 #include <string>
 #include <vector>

@@ -1,5 +1,5 @@
 #pragma once
-// The roofline ceilings of seed 001 per rank and node: the FMA peak
+// Williams' roofline ceilings per rank and node: the FMA peak
 // (FLOP/s) on all pinned threads in double and float, DGEMM/SGEMM through a
 // BLAS where the build has one, and STREAM Triad bandwidth; their ratio is
 // the machine balance (FLOP/byte).

@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "core/NodeAggregate.hpp"
 #include "core/ResultColumns.hpp"
 #include "roofline/RooflinePeakChecks.hpp"
 #include "roofline/RooflineResults.hpp"
@@ -16,46 +17,13 @@
 namespace bws::roofline {
 namespace {
 
-// One kernel and type of the node, gathered over its ranks.
+// One kernel and type of the node, gathered over its ranks (no warm-up is stored).
 struct NodeKernel {
-  bool sum_rates = false;            // FMA: per sample, the ranks' rates add up
-  double work = 0;                   // FLOP or bytes of one call, all ranks
-  std::vector<double> node_seconds;  // per sample: the slowest rank's time
-  std::vector<double> sample_rates;  // per sample: the sum of the ranks' rates
-  bool have_samples = true;
-  double rate_sum = 0;  // sum of the ranks' own best rates, when a rank has no samples
-  int ranks = 0;
+  bool sum_rates = false;  // FMA: per sample, the ranks' rates add up
+  NodeAggregate samples;
 };
 
-// Keeps the first n entries of v, n the shorter of the two (ranks ran the
-// same samples; a shorter vector would be a broken table).
-template <class F>
-void combine(std::vector<double>& v, const std::vector<double>& s, bool first, F f) {
-  if (first) {
-    v.resize(s.size());
-    for (std::size_t i = 0; i < s.size(); ++i) v[i] = f(0.0, s[i]);
-    return;
-  }
-  v.resize(std::min(v.size(), s.size()));
-  for (std::size_t i = 0; i < v.size(); ++i) v[i] = f(v[i], s[i]);
-}
-
-void add_rank_row(NodeKernel& k, const Table& t, std::size_t r, bool compute) {
-  const double work = compute ? t.get_double(r, "flops") : t.get_double(r, "bytes");
-  k.work += work;
-  k.rate_sum += work / t.get_double(r, "t_min");
-  const std::vector<double>& s = t.samples(r);
-  if (s.empty()) k.have_samples = false;
-  const bool first = k.ranks++ == 0;
-  combine(k.node_seconds, s, first, [](double a, double b) { return std::max(a, b); });
-  combine(k.sample_rates, s, first, [work](double a, double b) { return a + work / b; });
-}
-
-double node_rate(const NodeKernel& k) {
-  if (!k.have_samples || k.node_seconds.empty()) return k.rate_sum;
-  if (k.sum_rates) return *std::max_element(k.sample_rates.begin(), k.sample_rates.end());
-  return k.work / *std::min_element(k.node_seconds.begin(), k.node_seconds.end());
-}
+double node_rate(const NodeKernel& k) { return k.sum_rates ? k.samples.best_summed_rate() : k.samples.rate(); }
 
 }  // namespace
 
@@ -82,7 +50,7 @@ std::vector<Table> summarize_roofline_node(const std::vector<Table>& rank_tables
       node.valid = node.valid && t.get_int(r, "valid") != 0;
       NodeKernel& k = kernels[{kernel, type}];
       k.sum_rates = kernel == "FMA";
-      add_rank_row(k, t, r, kernel != "Triad");
+      k.samples.add_row(t, r, kernel != "Triad" ? "flops" : "bytes");
     }
   }
   if (ranks.empty()) return {};

@@ -18,7 +18,8 @@ namespace bws::roofline {
 // calibrated its own loop count, so equal times cannot be assumed (a rank
 // with less work idles while the slowest finishes); the ranks' cores share
 // nothing it uses, so the node's rate of sample k is the sum of the ranks'
-// rates in that sample, and the node's peak the best such sum.
+// rates in that sample, and the node's peak the best such sum. Missing
+// samples: core/NodeAggregate.hpp's one rule.
 std::vector<Table> summarize_roofline_node(const std::vector<Table>& rank_tables);
 
 }  // namespace bws::roofline

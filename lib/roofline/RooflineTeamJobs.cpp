@@ -1,7 +1,6 @@
 #include "roofline/RooflineTeamJobs.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -11,25 +10,12 @@
 #include "stream/StreamKernels.hpp"
 #include "stream/StreamTeamJobs.hpp"
 #include "topology/Team.hpp"
+#include "topology/TimedWindow.hpp"
 
 namespace bws::roofline {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-// One team run of `work(thread)` between barriers; the seconds thread 0 saw.
-template <class Work>
-double timed_team_run(topo::Team& team, Work&& work) {
-  Clock::time_point start, stop;
-  team.run([&](topo::ThreadContext& thread) {
-    thread.barrier();
-    if (thread.index() == 0) start = Clock::now();
-    work(thread);
-    thread.barrier();
-    if (thread.index() == 0) stop = Clock::now();
-  });
-  return std::chrono::duration<double>(stop - start).count();
-}
+using topo::timed_team_run;
 
 // The three matrices of thread t.
 struct ThreadMatrices {

@@ -8,6 +8,7 @@
 #include <boost/program_options/parsers.hpp>
 #include <boost/program_options/variables_map.hpp>
 
+#include "catalog/FlagOptions.hpp"
 #include "catalog/Registry.hpp"
 #include "core/Errors.hpp"
 #include "core/IniFile.hpp"
@@ -16,18 +17,12 @@
 #include "backends/Backends.hpp"
 #include "backends/LegacyOclAliases.hpp"
 #include "model/NodeFlags.hpp"
+#include "run/SurveySettings.hpp"
 
 namespace po = boost::program_options;
 
 namespace bws::run {
 namespace {
-
-std::string default_tests() {
-  std::string list;
-  for (const auto& e : catalog::benchmark_registry())
-    if (e.in_default_set) list += (list.empty() ? "" : ",") + e.name;
-  return list;
-}
 
 // Boost's messages say "the option '--x' ..."; ours start with the option
 // where there is one, and always fit on one line.
@@ -37,66 +32,11 @@ std::string one_line(std::string s) {
   return s;
 }
 
-// The general options that take a text value, in --help's order after
-// --tests: name, default, help.
-struct GeneralTextOption {
-  const char* name;
-  const char* default_value;
-  const char* help;
-};
-const GeneralTextOption kGeneralTextOptions[] = {
-    {"out", "survey.h5",
-     "HDF5 result file (path; must not exist unless --force, which replaces only an HDF5 file, never a device, "
-     "FIFO, directory or link; locked while written: a second run on it is refused)"},
-    {"threads", "auto",
-     "worker threads per rank, one per core: 1..cores of the rank's cpuset; auto = all of them"},
-    {"resume", "",
-     "complete FILE, a survey that was cut off: runs only the tests missing from it, with the "
-     "configuration stored in it (options given must agree with it); --out is FILE"},
-    {"phase-timeout", "0",
-     "seconds a test (or the setup) may take on every rank before the job is aborted, naming the "
-     "ranks that did not finish: 0..31536000 (a year); 0 = no limit"},
-    {"time-budget", "300",
-     "seconds each test may be estimated to take on a rank (every test prints its estimate before it starts): "
-     "a plan that would take longer is made smaller where its options are left at their defaults (fewer thread "
-     "counts and sizes, shorter samples, fewer repetitions), else refused before anything runs, naming the "
-     "--time-budget that would fit: 0..31536000 s; 0 = no limit"},
-    {"reference", "",
-     "INI file of reference values checked per node (metric = target, lower, upper, unit under "
-     "[host pattern]; see README); verdicts in /checks; default: none"},
-    {"memory.dmidecode", "",
-     "read each node's DIMM population (theoretical memory bandwidth) from this `dmidecode -t memory` "
-     "output instead of the machine's SMBIOS table, which needs root: a file path, %h is replaced by "
-     "the node's hostname (e.g. saved at boot: /var/lib/bwsurvey/%h.dmi); default: the machine's own"},
-    {"retest", "0",
-     "rounds of retest at the end of the survey: the flagged nodes run the flagged tests again this "
-     "many times while the others wait (b_eff, being collective, runs on every rank); a flag stands only "
-     "when the retests' median confirms it: 0..10 (the Slurm template uses 1)"},
-    {"bind", "compact",
-     "thread placement over the rank's cores: compact (fill cores in order), spread (even over "
-     "packages and NUMA nodes), none (unbound)"},
-};
-
-}  // namespace
-
-namespace {
-
-// The survey's settings that are on or off, under the one rule of every
-// boolean option: on|off (also true/false, yes/no, 1/0), the option alone
-// means on. --help and --print-config are actions, not settings: plain switches.
-const OptionList& survey_switches() {
-  static const OptionList switches({
-      flag_option("force", false, "overwrite --out when it exists"),
-      flag_option("quick", false, "shortest meaningful run: each benchmark's --quick values (smaller sizes, fewer "
-                                  "repetitions) for the options left at their defaults"),
-      flag_option("fail-on-flags", false, "exit 3 when a node is flagged as slow (see --flags.*)"),
-  });
-  return switches;
-}
-
+// --force, --quick, --fail-on-flags: under the one rule of every boolean
+// option (on|off, also true/false, yes/no, 1/0; the option alone means on).
 bool is_survey_switch(const std::string& name) {
-  for (const OptionSpec& s : survey_switches().specs())
-    if (s.name == name) return true;
+  for (const OptionSpec& s : survey_option_schema().list().specs())
+    if (s.name == name && s.type == OptionType::Flag) return true;
   return false;
 }
 
@@ -121,12 +61,6 @@ bool first_launched_rank() {
 }
 
 po::options_description survey_options() {
-  static const std::string tests_default = default_tests();
-  static std::string tests_help;
-  tests_help = "comma-separated tests to run; available: ";
-  for (const auto& e : catalog::benchmark_registry()) tests_help += e.name + " ";
-  tests_help += "(ocl: an alias, stream and bs on backend ocl and beff with --beff.path device, see --ocl.tests)";
-
   po::options_description all("bwsurvey options (every option is also a key of the --config INI file)");
   po::options_description general("General");
   general.add_options()("help,h", po::bool_switch(), "print this help and exit")(
@@ -135,12 +69,11 @@ po::options_description survey_options() {
       "and exit (before MPI starts)")(
       "print-config", po::bool_switch(), "print the effective configuration as INI text and exit")(
       "config", po::value<std::string>(), "INI file with options (keys as below; [stream] sections prefix keys)");
-  survey_switches().add_to(general);
-  add_text_option(general, "tests", tests_default.c_str(), tests_help.c_str());
-  for (const GeneralTextOption& o : kGeneralTextOptions) add_text_option(general, o.name, o.default_value, o.help);
+  // --help and --print-config are actions, not settings: plain switches.
+  survey_option_schema().add_to(general);
   all.add(general);
   po::options_description flags("Node flags (slow nodes in /flags and in the summary)");
-  model::add_flag_options(flags, catalog::all_node_metrics());
+  catalog::flag_option_schema(catalog::all_node_metrics()).add_to(flags);
   all.add(flags);
   for (const auto& e : catalog::benchmark_registry()) {
     po::options_description group(e.name + ": " + e.description());

@@ -55,7 +55,8 @@ std::string cpu_list_text(std::vector<int> cpus) {
   for (std::size_t i = 0; i < cpus.size();) {
     std::size_t j = i;
     while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
-    text += (text.empty() ? "" : ",") + std::to_string(cpus[i]) + (j > i ? "-" + std::to_string(cpus[j]) : "");
+    (text += text.empty() ? "" : ",") += std::to_string(cpus[i]);
+    if (j > i) (text += "-") += std::to_string(cpus[j]);
     i = j + 1;
   }
   return text;

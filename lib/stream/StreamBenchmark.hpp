@@ -1,7 +1,7 @@
 #pragma once
-// STREAM (McCalpin v5.10, seed 000): Copy, Scale, Add, Triad on arrays local
+// McCalpin's STREAM (v5.10): Copy, Scale, Add, Triad on arrays local
 // to the rank's NUMA node, per thread chunk, double and/or float; or on any
-// backend of the backend list (an OpenCL device: seed 000's device STREAM).
+// backend of the backend list (an OpenCL device: HPCC_FPGA's device STREAM).
 #include <memory>
 
 #include "core/Benchmark.hpp"

@@ -17,7 +17,7 @@ namespace {
 NodeMetric cpu_triad_metric() {
   return {.name = "stream.triad", .table = kNodesPath, .column = "bandwidth", .unit = "B/s",
           .where = {{"kernel", "Triad"}, {"backend", kBackendCpu}}, .group_by = {"type"},
-          .group_values = {type_names()}};
+          .group_values = {type_names()}, .headline = "Triad"};
 }
 
 // Triad per node on a device backend, named after it ("ocl.triad"): a new

@@ -56,7 +56,7 @@ namespace bws::stream {
 
 // A timed operation of one repetition: a kernel, or on a device with a
 // memory of its own (backend "ocl") the transfer of the three arrays to it
-// and back, as seed 000 / HPCC_FPGA time them (PCI write before the
+// and back, as HPCC_FPGA times them (PCI write before the
 // kernels, PCI read after them; 3 arrays moved once = byte weight 3).
 enum class StreamOp { PciWrite, Copy, Scale, Add, Triad, PciRead };
 inline constexpr std::size_t kStreamOps = 6;

@@ -3,12 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <limits>
 #include <set>
 #include <string>
 
 #include "stream/StreamTables.hpp"
-#include "core/SampleStats.hpp"
+#include "core/NodeAggregate.hpp"
 
 namespace bws::stream {
 namespace {
@@ -20,9 +19,7 @@ struct NodeRow {
   std::set<std::int64_t> ranks;
   std::int64_t threads = 0, elements = 0, bytes = 0;
   bool valid = true;
-  std::vector<double> node_seconds;  // per repetition: the slowest rank's time
-  bool have_samples = true;
-  TimeStats slowest_rank_stats{0, 0, 0, 0};  // used only when a rank table came without samples
+  NodeAggregate times{1};  // the first repetition is STREAM's warm-up
 };
 
 void add_rank_row(NodeRow& n, const Table& t, std::size_t r) {
@@ -34,23 +31,7 @@ void add_rank_row(NodeRow& n, const Table& t, std::size_t r) {
   n.elements += t.get_int(r, "elements");
   n.bytes += t.get_int(r, "bytes");
   n.valid = n.valid && t.get_int(r, "valid") != 0;
-
-  const std::vector<double>& s = t.samples(r);
-  n.slowest_rank_stats.min_seconds = std::max(n.slowest_rank_stats.min_seconds, t.get_double(r, "t_min"));
-  n.slowest_rank_stats.avg_seconds = std::max(n.slowest_rank_stats.avg_seconds, t.get_double(r, "t_avg"));
-  n.slowest_rank_stats.max_seconds = std::max(n.slowest_rank_stats.max_seconds, t.get_double(r, "t_max"));
-  if (s.size() < 2) {
-    n.have_samples = false;
-    return;
-  }
-  if (n.ranks.size() == 1) {
-    n.node_seconds = s;
-  } else {
-    // Ranks ran the same repetitions; a shorter vector would be a broken
-    // table: keep the repetitions every rank has.
-    n.node_seconds.resize(std::min(n.node_seconds.size(), s.size()));
-    for (std::size_t k = 0; k < n.node_seconds.size(); ++k) n.node_seconds[k] = std::max(n.node_seconds[k], s[k]);
-  }
+  n.times.add_row(t, r, "bytes");
 }
 
 std::string joined(const std::set<std::string>& names) {
@@ -84,11 +65,10 @@ std::vector<Table> summarize_stream_node(const std::vector<Table>& rank_tables) 
 
   Table nodes = make_stream_nodes_table();
   for (const NodeRow& n : rows) {
-    const TimeStats t = n.have_samples ? time_stats(n.node_seconds, 1) : n.slowest_rank_stats;
+    const TimeStats t = n.times.times();
     // ranks that chose differently show as "normal+nontemporal"
     const std::string stores = joined(n.stores), devices = joined(n.devices).substr(0, kDeviceWidth - 1);
-    const double bandwidth_Bps =
-        t.min_seconds > 0 ? static_cast<double>(n.bytes) / t.min_seconds : std::numeric_limits<double>::infinity();
+    const double bandwidth_Bps = n.times.rate();
     nodes.add_row({{"host", n.host},
                    {"backend", n.backend},
                    {"ranks", n.ranks.size()},

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/RankIdentity.hpp"
 #include "core/Table.hpp"
 #include "stream/StreamDevice.hpp"
 #include "stream/StreamTypes.hpp"
@@ -18,11 +19,6 @@ namespace bws::stream {
 // Above threads x 1 TB/s no DRAM or cache delivers: such a rate means the
 // timing or the kernel is broken, and it is an error, not a result.
 inline constexpr double kRateCeilingPerThreadBps = 1e12;
-
-struct RankIdentity {
-  int rank = 0;
-  std::string host;
-};
 
 struct StreamTypeMeasurement {
   StreamType type = StreamType::Double;

@@ -1,8 +1,7 @@
 #include "stream/StreamTeamJobs.hpp"
 
-#include <chrono>
-
 #include "topology/Team.hpp"
+#include "topology/TimedWindow.hpp"
 
 namespace bws::stream {
 
@@ -22,18 +21,11 @@ void initialize_on_team(topo::Team& team, const StreamArrays<T>& x, std::size_t 
 template <class T>
 double time_kernel_on_team(topo::Team& team, NodeSync& node_sync, const StreamArrays<T>& x, std::size_t n,
                            StoreKind stores, StreamKernel kernel) {
-  using Clock = std::chrono::steady_clock;
-  Clock::time_point start, stop;
   node_sync.barrier();
-  team.run([&](topo::ThreadContext& thread) {
+  return topo::timed_team_run(team, [&](topo::ThreadContext& thread) {
     const auto [begin, end] = thread.share(n, share_granule<T>());
-    thread.barrier();
-    if (thread.index() == 0) start = Clock::now();
     run_stream_kernel<T>(kernel, stores, x, begin, end);
-    thread.barrier();
-    if (thread.index() == 0) stop = Clock::now();
   });
-  return std::chrono::duration<double>(stop - start).count();
 }
 
 template <class T>

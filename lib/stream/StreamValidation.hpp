@@ -30,7 +30,7 @@ constexpr double stream_error_limit() {
 }
 
 // The one validation rule of both STREAM backends (the CPU's threads and
-// the OpenCL device, seed 000): per array, the average relative error
+// the OpenCL device, as in HPCC_FPGA): per array, the average relative error
 // avg |x - expected| / |expected| must not exceed the limit, which is
 // STREAM 5.10's for the type (1e-13 double, 1e-6 float) unless
 // --stream.validate-epsilon sets one value for both types and backends.

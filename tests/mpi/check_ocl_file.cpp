@@ -44,7 +44,7 @@ int main(int argc, char** argv) {
     check(close(stream.get_double(r, "bandwidth"), stream.get_double(r, "bytes") / stream.get_double(r, "t_min")),
           k + ": bandwidth = bytes / t_min");
     const long multiplier = (k == "Copy" || k == "Scale") ? 2 : 3;
-    check(stream.get_int(r, "bytes") == multiplier * stream.get_int(r, "elements") * 8, k + ": seed's byte multiplier");
+    check(stream.get_int(r, "bytes") == multiplier * stream.get_int(r, "elements") * 8, k + ": HPCC_FPGA's byte multiplier");
     check(stream.get_double(r, "bandwidth") <= stream.get_double(r, "ceiling"), k + ": below the ceiling");
   }
   check(kernels == std::set<std::string>{"PCI_write", "Copy", "Scale", "Add", "Triad", "PCI_read"}, "the six rows");

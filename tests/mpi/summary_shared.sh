@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The terminal summary at the end of a run and `bwreport summary` of its file
-# are one summary (lib/survey/RunSummary.cpp): past their headings (what the
+# are one summary (lib/report/RunSummary.cpp): past their headings (what the
 # run was; the file's path, status and provenance) they print the same
 # lines: each report, STREAM Triad against the DIMMs, the flags, the checks
 # and the drain hint. A quick STREAM and b_eff survey on 2 ranks.

@@ -1,5 +1,5 @@
 #pragma once
-// Seed 002's measured numbers and the helpers that compare against them,
+// HPCC_FPGA b_eff's measured numbers and the helpers that compare against them,
 // shared by the lib/model unit tests.
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 
 namespace bws::test {
 
-// Seed 002, "The output of a test run on a single FPGA": MSize, transfer
+// HPCC_FPGA b_eff, "The output of a test run on a single FPGA": MSize, transfer
 // (seconds for looplength = 16384 exchanges) and B/s, in table order.
 inline constexpr std::array<std::uint64_t, 21> kSeedSizes = {1,    2,    4,     8,     16,    32,     64,
                                                       128,  256,  512,   1024,  2048,  4096,   16384,

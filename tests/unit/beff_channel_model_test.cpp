@@ -1,5 +1,5 @@
-// b_eff (lib/beff): seed 002's channel model as the run's check
-// (--beff.model), from the seed's own measurement tables.
+// b_eff (lib/beff): HPCC_FPGA b_eff's channel model as the run's check
+// (--beff.model), from HPCC_FPGA's own measurement tables.
 #include <gtest/gtest.h>
 
 #include "BeffTestSupport.hpp"
@@ -25,9 +25,9 @@ std::optional<model::ChannelModelParams> model_of(const char* text) {
   return beff_schema().read(test::config_with({{"beff.model", text}}), false).channel_model.params;
 }
 
-// ---- seed 002's channel model as the run's check (--beff.model) ----
+// ---- HPCC_FPGA b_eff's channel model as the run's check (--beff.model) ----
 
-// Seed 002's two measurement tables: MSize and transfer (seconds for
+// HPCC_FPGA b_eff's two measurement tables: MSize and transfer (seconds for
 // looplength = 16384 exchanges), in table order, as printed.
 constexpr std::uint64_t kSeedSizes[21] = {1,     2,     4,      8,      16,     32,      64,
                                           128,   256,   512,    1024,   2048,   4096,    16384,
@@ -41,7 +41,7 @@ constexpr double kSeedEightDevices[21] = {
     2.17348e-02, 2.21099e-02, 2.29710e-02, 2.46347e-02, 2.80785e-02, 3.47917e-02, 7.54236e-02,
     1.29557e-01, 2.37797e-01, 4.54291e-01, 8.87293e-01, 1.75325e+00, 3.48511e+00, 6.94855e+00};
 
-// The seed's rows as this run measures a ring: one sample per size, its
+// HPCC_FPGA's rows as this run measures a ring: one sample per size, its
 // time the slowest rank's.
 RingResult seed_ring(int ranks, const double (&transfer)[21]) {
   RingMeasurement m;
@@ -56,7 +56,7 @@ TEST(BeffChannelModel, TheSeedsRowsGiveItsBeffAndPassTheCorrectedModel) {
   ASSERT_TRUE(model.has_value());
 
   const RingResult one = seed_ring(1, kSeedOneDevice);
-  EXPECT_NEAR(one.b_eff_Bps, 3.95057e9, 3.95057e9 * 1e-5);  // the seed's "b_eff = 3.95057e+09 B/s"
+  EXPECT_NEAR(one.b_eff_Bps, 3.95057e9, 3.95057e9 * 1e-5);  // HPCC_FPGA's "b_eff = 3.95057e+09 B/s"
   const ChannelModelCheck c1 = channel_model_check(one, *model, "520n");
   EXPECT_NEAR(c1.expected_b_eff_Bps, 4.0696e9, 4.0696e9 * 2e-5);  // anchors: the corrected model, table sizes
   EXPECT_NEAR(c1.ratio, 3.95057e9 / 4.0696e9, 1e-4);              // 0.9708: 2.9 % under
@@ -71,7 +71,7 @@ TEST(BeffChannelModel, TheSeedsRowsGiveItsBeffAndPassTheCorrectedModel) {
   EXPECT_NEAR(c8.expected_b_eff_Bps, 3.2557e10, 3.2557e10 * 2e-5);  // 8 x 4.0696e9
   EXPECT_TRUE(c8.check.passed);
 
-  // Against the ideal first model (8.1392e9 on one device) the seed's link is 51 % short: fails.
+  // Against the ideal first model (8.1392e9 on one device) HPCC_FPGA's link is 51 % short: fails.
   const ChannelModelCheck ideal = channel_model_check(one, *model_of("520n-ideal"), "520n-ideal");
   EXPECT_NEAR(ideal.expected_b_eff_Bps, 8.1392e9, 8.1392e9 * 2e-5);
   EXPECT_FALSE(ideal.check.passed);

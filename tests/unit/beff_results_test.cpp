@@ -1,6 +1,6 @@
 // b_eff (lib/beff): payload stamps and checks, results from hand-made
 // samples (b(L), the b_eff mean, per rank, latency, best of methods,
-// Hockney, scaling), the calibration step, the tables and seed 002's
+// Hockney, scaling), the calibration step, the tables and HPCC_FPGA b_eff's
 // printed table.
 #include <gtest/gtest.h>
 
@@ -186,7 +186,7 @@ TEST(BeffResults, AMethodWithBadPayloadDoesNotCountAndMakesTheSizeInvalid) {
 }
 
 TEST(BeffResults, SeedsMeasuredTableAveragesTo3_95057e9) {
-  // Seed 002, one FPGA: the B/s column's plain mean is the printed b_eff.
+  // HPCC_FPGA b_eff, one FPGA: the B/s column's plain mean is the printed b_eff.
   const std::vector<double> b = {1.62150e+06, 3.24313e+06, 6.48621e+06, 1.29722e+07, 2.59453e+07, 5.18907e+07,
                                  1.03781e+08, 2.05794e+08, 4.02737e+08, 7.72389e+08, 1.43097e+09, 2.50444e+09,
                                  3.99620e+09, 7.24052e+09, 8.37438e+09, 9.08229e+09, 9.48329e+09, 9.69693e+09,
@@ -223,7 +223,7 @@ TEST(BeffResults, HockneyFitRecoversAlphaAndBetaFromExactTimes) {
 }
 
 TEST(BeffResults, ScalingEfficiencyOfTheSeedsEightDevices) {
-  // Seed 002: 8 FPGAs 3.13237e10 B/s against 8 x 4.07e9 per device: E = 0.962.
+  // HPCC_FPGA b_eff: 8 FPGAs 3.13237e10 B/s against 8 x 4.07e9 per device: E = 0.962.
   RingResult natural, reference;
   natural.ranks = 8;
   natural.b_eff_Bps = 3.13237e10;
@@ -315,7 +315,7 @@ TEST(BeffTables, PayloadFailuresNameRingSizeMethodRankAndProblem) {
   EXPECT_EQ(results.get_int(results.rows() - 1, "valid"), 0);
 }
 
-// Seed 002's single-FPGA rows, put into the tables, print as the seed printed them.
+// HPCC_FPGA b_eff's single-FPGA rows, put into the tables, print as its model printed them.
 TEST(BeffReport, PrintsTheSeedsTableAndBeffLine) {
   const std::vector<std::pair<std::uint64_t, std::pair<double, double>>> seed = {
       {1, {2.02084e-02, 1.62150e+06}}, {2, {2.02076e-02, 3.24313e+06}}, {4096, {3.35864e-02, 3.99620e+09}},
@@ -358,7 +358,7 @@ TEST(BeffReport, PrintsTheSeedsTableAndBeffLine) {
   EXPECT_TRUE(has("        1           16384     2.02084e-02     1.62150e+06")) << all;
   EXPECT_TRUE(has("     4096           16384     3.35864e-02     3.99620e+09")) << all;
   EXPECT_TRUE(has("  2097152           16384     6.94615e+00     9.89317e+09")) << all;
-  // The seed prints "b_eff = 3.95057e+09 B/s"; the summary says GB/s (issue 17).
+  // HPCC_FPGA prints "b_eff = 3.95057e+09 B/s"; the summary says GB/s (issue 17).
   EXPECT_TRUE(has("b_eff = 3.951 GB/s")) << all;
   EXPECT_TRUE(has_part("b_eff per rank = 3.951 GB/s; latency (8 B, per message) = 2.50 us")) << all;
   EXPECT_TRUE(has_part("E(1) = 1.000 (min 0.80): passed")) << all;

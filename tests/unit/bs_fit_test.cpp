@@ -169,7 +169,7 @@ TEST(BsPaperFit, SeriesUsesEverySizeAndTheMeanTime) {
     s.points.push_back(p);
   }
   Table results = make_bs_results_table(), fits = make_bs_fits_table(), checks = make_checks_table();
-  add_bs_series(results, fits, checks, BsRankIdentity{}, s, /*fit_min_bytes=*/0, /*T0 measured*/ 0.5e-6);
+  add_bs_series(results, fits, checks, RankIdentity{}, s, /*fit_min_bytes=*/0, /*T0 measured*/ 0.5e-6);
   ASSERT_EQ(fits.rows(), 1u);
   EXPECT_EQ(fits.get_int(0, "paper_fitted"), 1);
   EXPECT_EQ(fits.get_int(0, "paper_points"), 3);

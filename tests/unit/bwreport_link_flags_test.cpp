@@ -90,7 +90,7 @@ TEST_F(BwreportLinkFlags, ABrokenStoredTreeIsRefusedWhenFlagsAreComputedAgain) {
   const std::string path = write_survey([](auto& f) {
     Table nodes = bws::links::make_links_nodes_table(), hosts = bws::links::make_links_hosts_table();
     for (std::int64_t i = 0; i < 4; ++i) {
-      const std::string host = "n" + std::to_string(i);
+      const std::string host = std::string("n").append(std::to_string(i));
       nodes.add_row({{"node", i}, {"host", host}, {"rank", i}, {"out_Bps", 1e10}, {"in_Bps", 1e10},
                      {"worst_out_peer", (i + 1) % 4}, {"worst_out_Bps", 1e10}, {"worst_in_peer", (i + 1) % 4},
                      {"worst_in_Bps", 1e10}, {"low_out_peers", std::int64_t{0}}, {"low_in_peers", std::int64_t{0}},

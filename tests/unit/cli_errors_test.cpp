@@ -26,10 +26,13 @@ TEST_F(CliErrors, BadValuesNameTheOptionInOneLine) {
       {"--no-such-option 3", "unknown option '--no-such-option'"},
       {"--out nonexistent-dir/s.h5", "--out"},
       {"--out plain-file/s.h5", "--out"},  // not creatable, even for root
-      {"--retest 11", "--retest: '11' is out of range; allowed: a whole number 0..10"},
-      {"--retest 1.5", "--retest: '1.5' is out of range"},
-      {"--flags.fraction 0", "--flags.fraction: '0' is out of range; allowed: (0, 1]"},
-      {"--flags.k -1", "--flags.k: '-1' is out of range; allowed: a number > 0 and <= 100"},
+      {"--retest 11", "--retest: '11' is out of range; allowed: 0..10 rounds"},
+      {"--retest 1.5", "--retest: '1.5' is not a whole number; allowed: 0..10 rounds"},
+      {"--phase-timeout -1", "--phase-timeout: '-1' is out of range; allowed: 0..31536000 seconds"},
+      {"--time-budget x", "--time-budget: 'x' is not a number; allowed: 0..31536000 seconds"},
+      {"--bind Scatter", "--bind: unknown policy 'Scatter'; allowed: compact, spread, none"},
+      {"--flags.fraction 0", "--flags.fraction: '0' is out of range; allowed: > 0 and <= 1"},
+      {"--flags.k -1", "--flags.k: '-1' is out of range; allowed: > 0 and <= 100"},
   };
   for (const auto& b : bad) expect_usage_error(b.args, b.message_part);
 }

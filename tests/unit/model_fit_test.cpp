@@ -1,5 +1,5 @@
 // lib/model: the Hockney fit, the linear-scaling check and the node ceiling,
-// against the seed's own numbers.
+// against HPCC_FPGA's own numbers.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -134,7 +134,7 @@ TEST(HockneyFit, DegenerateInputIsInvalidWithAReason) {
 // ---- linear scaling ----
 
 TEST(ScalingEfficiency, SeedEightDevicesAreNinetySixPercent) {
-  expect_to_digits(mean(kSeedEightDevicesBps), 3.13237e10, 6);  // the seed's "b_eff = 3.13237e+10 B/s"
+  expect_to_digits(mean(kSeedEightDevicesBps), 3.13237e10, 6);  // HPCC_FPGA's "b_eff = 3.13237e+10 B/s"
   EXPECT_NEAR(scaling_efficiency(3.13237e10, 8, 4.07e9), 0.962, 0.0005);
   expect_to_digits(scaling_efficiency(3.13237e10, 8, 4.0696e9), 0.9621, 4);
   // With the model reference computed rather than typed in.
@@ -179,7 +179,7 @@ TEST(ScalingEfficiency, LineThroughOriginFitsExactAndNoisyData) {
   EXPECT_NEAR(fit.slope_Bps_per_rank, 4.07e9, 1e-3);
   EXPECT_NEAR(fit.r_squared, 1.0, 1e-12);
 
-  // The seed's two runs: 1 device 3.95057e9, 8 devices 3.13237e10.
+  // HPCC_FPGA's two runs: 1 device 3.95057e9, 8 devices 3.13237e10.
   const std::vector<ScalingPoint> seed = {{1, 3.95057e9}, {8, 3.13237e10}};
   fit = fit_line_through_origin(seed);
   ASSERT_TRUE(fit.valid);

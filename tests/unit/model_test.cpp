@@ -1,5 +1,5 @@
-// lib/model: the seed 002 channel model and the b_eff message sizes, against
-// the seed's own numbers.
+// lib/model: HPCC_FPGA b_eff's channel model and the b_eff message sizes, against
+// HPCC_FPGA's own numbers.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -52,15 +52,15 @@ TEST(ChannelModel, HpccFpgaSizesGiveTheAnchorNumbers) {
 TEST(ChannelModel, SeedTableSizesGiveTheAnchorNumbers) {
   const auto sizes = seed_table_message_sizes();
   expect_to_digits(channel_model_beff_Bps(kBittware520N, sizes), 8.1392e9, 5);
-  expect_to_digits(channel_model_beff_Bps(kBittware520NMeasured, sizes), 4.0696e9, 5);  // the seed's "4.07"
+  expect_to_digits(channel_model_beff_Bps(kBittware520NMeasured, sizes), 4.0696e9, 5);  // HPCC_FPGA's "4.07"
   expect_to_digits(channel_model_one_way_beff_Bps(kBittware520N, sizes), 4.0696e9, 5);
-  // n pairs scale linearly: the seed's 8 x 4.07 = 32.56 GB/s.
+  // n pairs scale linearly: HPCC_FPGA's 8 x 4.07 = 32.56 GB/s.
   expect_to_digits(channel_model_beff_pairs_Bps(kBittware520NMeasured, sizes, 8), 3.2557e10, 5);
 }
 
 TEST(ChannelModel, SeedMeasurementIsThreePercentUnderTheCorrectedModel) {
   const double measured_Bps = mean(kSeedOneDeviceBps);
-  expect_to_digits(measured_Bps, 3.95057e9, 6);  // the seed's "b_eff = 3.95057e+09 B/s"
+  expect_to_digits(measured_Bps, 3.95057e9, 6);  // HPCC_FPGA's "b_eff = 3.95057e+09 B/s"
   // The B/s column is 2 * L * looplength / transfer, so the times give it too.
   std::array<double, 21> from_times{};
   for (std::size_t i = 0; i < 21; ++i)

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "TestSupport.hpp"
+#include "catalog/FlagOptions.hpp"
 #include "catalog/Registry.hpp"
 #include "core/Config.hpp"
 #include "core/ResultColumns.hpp"
@@ -214,16 +215,16 @@ TEST(Cohorts, HardwareClassesFromTheNodeTable) {
 TEST(NodeFlags, OptionsAreCheckedWithTheirRanges) {
   const std::vector<NodeMetric> metrics = {kTriad};
   auto error = [&](std::map<std::string, std::string, std::less<>> values) {
-    return test::usage_error_of([&] { parse_flag_settings(Config(std::move(values), {}), metrics); });
+    return test::usage_error_of([&] { catalog::read_flag_settings(Config(std::move(values), {}), metrics); });
   };
-  EXPECT_EQ(error({{"flags.k", "0"}}), "--flags.k: '0' is out of range; allowed: a number > 0 and <= 100");
-  EXPECT_DOUBLE_EQ(parse_flag_settings(Config({}, {}), metrics).k, 3.5);
-  EXPECT_DOUBLE_EQ(parse_flag_settings(Config({}, {}), metrics).fraction, 0.75);
-  EXPECT_EQ(error({{"flags.fraction", "1.5"}}), "--flags.fraction: '1.5' is out of range; allowed: (0, 1]");
+  EXPECT_EQ(error({{"flags.k", "0"}}), "--flags.k: '0' is out of range; allowed: > 0 and <= 100");
+  EXPECT_DOUBLE_EQ(catalog::read_flag_settings(Config({}, {}), metrics).k, 3.5);
+  EXPECT_DOUBLE_EQ(catalog::read_flag_settings(Config({}, {}), metrics).fraction, 0.75);
+  EXPECT_EQ(error({{"flags.fraction", "1.5"}}), "--flags.fraction: '1.5' is out of range; allowed: > 0 and <= 1");
   EXPECT_EQ(error({{"flags.floor", "bogus=3"}}), "--flags.floor: unknown metric 'bogus'; metrics: stream.triad");
   EXPECT_EQ(error({{"flags.floor", "stream.triad"}}),
             "--flags.floor: 'stream.triad' is not METRIC=VALUE; metrics: stream.triad");
-  const FlagSettings s = parse_flag_settings(
+  const FlagSettings s = catalog::read_flag_settings(
       Config({{"flags.k", "3"}, {"flags.fraction", "0.8"}, {"flags.floor", "stream.triad=2e10, stream.triad[float]=1e10"}},
              {}),
       metrics);

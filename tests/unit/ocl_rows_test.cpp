@@ -158,7 +158,7 @@ TEST(OclKernelSources, TheSeedsParametersReachTheSource) {
 }
 
 TEST(OclBsCallShape, AReductionIsTwoLaunchesAndARead) {
-  // Seed 003's BS3-BS5 on a device: a partial-sum kernel, a finishing kernel,
+  // Chalmers & Warburton's BS3-BS5 on a device: a partial-sum kernel, a finishing kernel,
   // the result read back; the others one kernel. T0 is timed on this shape.
   const BsCallShape one{1, false}, reduction{2, true};
   EXPECT_EQ(bs_call_shape(bs::BsTest::Copy), one);

@@ -145,7 +145,7 @@ TEST_F(ResumeTest, ADamagedFileIsOneUsageErrorNamingIt) {
       [](h5::ResultFile& f) { f.set_attribute("/", "phase_start_rows", std::int64_t{3}); },
   };
   for (std::size_t i = 0; i < damages.size(); ++i) {
-    const std::string path = file("d" + std::to_string(i) + ".h5");
+    const std::string path = file(std::string("d").append(std::to_string(i)) + ".h5");
     {
       h5::ResultFile f = h5::ResultFile::create(path, false);
       f.set_attribute("/", "n_ranks", std::int64_t{1});

@@ -1,4 +1,4 @@
-// The roofline model (lib/model/Roofline): the seed's Iso3DFD numbers and
+// The roofline model (lib/model/Roofline): Andreolli et al.'s Iso3DFD numbers and
 // the text bwreport roofline prints.
 #include <gtest/gtest.h>
 
@@ -19,7 +19,7 @@ namespace {
 
 constexpr double kGiga = 1e9;
 
-// ---- the seed's numbers (seed 001, Iso3DFD) ----
+// ---- the paper's numbers (Andreolli et al.'s Iso3DFD roofline) ----
 
 // 51 adds, 27 muls, 4 loads (coeff, prev, next, vel), 1 store (next), float.
 const model::KernelCounts kIso3dfd{51, 27, 4, 1, 4};
@@ -37,7 +37,7 @@ TEST(RooflineModel, SeedMachineBalances) {
   // 930 and STREAM Triad 100 measured: 8.7 and 9.3 FLOP/byte.
   EXPECT_NEAR(model::machine_balance(1036.8e9, 119e9), 8.7, 0.05);
   EXPECT_NEAR(model::machine_balance(930e9, 100e9), 9.3, 1e-12);
-  // Xeon Phi 7120: 2420.5 and 352 theoretical (the seed prints 6.87 for
+  // Xeon Phi 7120: 2420.5 and 352 theoretical (Andreolli et al. print 6.87 for
   // 6.876), 2178 and 200 measured: 10.89.
   EXPECT_NEAR(model::machine_balance(2420.5e9, 352e9), 6.87, 0.01);
   EXPECT_NEAR(model::machine_balance(2178e9, 200e9), 10.89, 1e-12);

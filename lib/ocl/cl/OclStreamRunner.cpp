@@ -1,4 +1,4 @@
-// Device STREAM as HPCC_FPGA runs it (seed 000), STREAM's device interface
+// Device STREAM as HPCC_FPGA runs it, STREAM's device interface
 // for the ocl backend (stream/StreamDevice.hpp): per replication its own
 // queue and its own A, B, C buffers (a contiguous part of each array); the
 // replications' kernels are enqueued behind one user event and released

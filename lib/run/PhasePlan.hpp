@@ -42,7 +42,7 @@ struct RunPlan {
   std::map<std::string, std::unique_ptr<TableExporter>> exporters;  // rank 0, per benchmark; started with the file
   std::optional<model::MemoryPopulation> memory_population;         // node leaders: from --memory.dmidecode
   std::vector<model::Reference> references;                         // rank 0: --reference
-  MachineSpeed speed;                                               // this rank's probe (run/MachineProbe)
+  MachineSpeed speed;  // the ranks' probes agreed: the slowest of each (run/MachineProbe)
 };
 
 // Collective over MPI_COMM_WORLD. Every option is checked on every rank,

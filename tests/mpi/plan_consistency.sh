@@ -1,30 +1,27 @@
 #!/usr/bin/env bash
-# One plan per run: for the benchmarks --time-budget can fit (stream, bs,
-# pmbw, links; b_eff waits for ranks that agree on one fitted plan;
-# roofline and load have nothing to fit), a budget that
+# One plan per run: for every benchmark --time-budget can fit (stream, bs,
+# b_eff, pmbw, links; roofline and load have nothing to fit), on 2 ranks
+# (which agree on one fitted plan: run/PhasePlan), a budget that
 # forces fitting, then the repetitions the plan line prints = those the
 # file's /config stores = the samples in the file (links keeps no samples:
-# printed = stored). The budget follows this machine's probe: a first run
-# with a budget nothing fits is refused with the plan's estimate, and a
-# third of it forces fitting (links' estimate is a fixed model: 0.03 s).
+# printed = stored). BWSURVEY_FIXED_SPEED (a test hook) plans with the
+# default machine speed, so a plan's estimate is the same in every run
+# whatever the load: a first run with a budget nothing fits is refused with
+# the plan's estimate, and two thirds of it force fitting (links' estimate
+# is a fixed model: 0.03 s).
 # usage: plan_consistency.sh MPIRUN BWSURVEY WORKDIR
 set -euo pipefail
 mpirun=$1 bwsurvey=$2 dir=$3
 rm -rf "$dir" && mkdir -p "$dir"
 
-# Node-local tests on 1 rank, links (a fixed model) on 2: each rank fits its
-# own plan from its own probe, and ranks that fit differently would wait for
-# each other at a different count (see docs/ARCHITECTURE.md, "One plan").
-ranks_of() { case $1 in links) echo 2 ;; *) echo 1 ;; esac; }
-
 survey() {  # survey NAME BUDGET OPTIONS...: a survey, its console in NAME.txt
   local name=$1 budget=$2
   shift 2
-  "$mpirun" -q -np "$(ranks_of "$name")" --oversubscribe "$bwsurvey" --threads 1 --time-budget "$budget" "$@" \
+  BWSURVEY_FIXED_SPEED=1 "$mpirun" -q -np 2 --oversubscribe -x BWSURVEY_FIXED_SPEED "$bwsurvey" --threads 1 --time-budget "$budget" "$@" \
     --out "$dir/$name.h5" >"$dir/$name.txt" 2>&1
 }
 
-fitted() {  # fitted NAME OPTIONS...: a third of the refused plan's estimate; fitting must change the plan
+fitted() {  # fitted NAME OPTIONS...: two thirds of the refused plan's estimate; fitting must change the plan
   local name=$1 budget
   shift
   if [ "$name" = links ]; then
@@ -37,7 +34,7 @@ m = re.search(r"plan is estimated at ([0-9.]+) (ms|s|min|h) ", open(sys.argv[1])
 if not m:
     sys.exit("no estimate in the refusal: " + open(sys.argv[1]).read())
 seconds = float(m.group(1)) * {"ms": 1e-3, "s": 1, "min": 60, "h": 3600}[m.group(2)]
-print(f"{seconds / 3:.6g}")
+print(f"{seconds / 1.5:.6g}")
 PY
 )
   fi
@@ -47,9 +44,10 @@ PY
   echo "$name: fitted to --time-budget $budget"
 }
 
-fitted stream --tests stream --stream.elements 1M
-fitted bs --tests bs --bs.tests bs1 --bs.max-bytes 1M
-fitted pmbw --tests pmbw --pmbw.routines ScanRead64PtrSimpleLoop --pmbw.max-bytes 1M
+fitted stream --tests stream --stream.elements 256K
+fitted bs --tests bs --bs.tests bs1 --bs.max-bytes 256K
+fitted beff --tests beff --beff.max-bytes 8K --beff.random-rings 1 --beff.min-time 0.001 --beff.methods sendrecv
+fitted pmbw --tests pmbw --pmbw.routines ScanRead64PtrSimpleLoop --pmbw.max-bytes 16K --pmbw.min-time 0.01
 fitted links --tests links --links.bytes 1M
 
 /usr/bin/python3 - "$dir" <<'PY'
@@ -61,6 +59,7 @@ d = sys.argv[1]
 plan_reps = {
     "stream": r", (\d+) repetitions",
     "bs": r", \d+ points, (\d+) reps",
+    "beff": r", (\d+) repetitions of >=",
     "pmbw": r", (\d+) samples,",
     "links": r" x (\d+) reps x window",
 }

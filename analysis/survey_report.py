@@ -52,7 +52,7 @@ from report_sections import node_metrics, node_table, verdicts  # noqa: E402
 from report_sections.common import Options, UnitMismatch  # noqa: E402
 from report_sections.page import write_page  # noqa: E402
 
-SCHEMA_MAJORS = ("1", "2")  # 1.x: the device STREAM rows in /ocl/stream (report_sections/stream.py reads both)
+SCHEMA_MAJORS = ("1", "2", "3")  # 1.x: the device STREAM rows in /ocl/stream (report_sections/stream.py reads both)
 
 
 class OneLineParser(argparse.ArgumentParser):

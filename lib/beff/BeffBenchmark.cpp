@@ -7,17 +7,21 @@
 
 #include "beff/BeffChannelCheck.hpp"
 
+#include <algorithm>
 #include <climits>
+#include <cstdio>
 #include <new>
 #include <optional>
 #include <span>
 
 #include "beff/BeffEstimate.hpp"
+#include "beff/BeffOptions.hpp"
 #include "beff/BeffPlan.hpp"
 #include "beff/BeffResults.hpp"
 #include "beff/BeffRingRun.hpp"
 #include "beff/BeffRings.hpp"
 #include "beff/BeffTables.hpp"
+#include "core/BudgetFit.hpp"
 #include "core/Errors.hpp"
 #include "core/OptionText.hpp"
 #include "core/ResultColumns.hpp"
@@ -25,6 +29,14 @@
 
 namespace bws::beff {
 namespace {
+
+// "0.005": a --beff.min-time value as the INI stores it; with " s" in text.
+std::string seconds_value(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", seconds);
+  return text;
+}
+std::string seconds_text(double seconds) { return seconds_value(seconds) + " s"; }
 
 // Rank 0 builds the ring; every rank gets its order.
 std::vector<int> broadcast_order(Communicator& world, const std::vector<int>& order_on_root) {
@@ -52,6 +64,7 @@ class BeffPlannedCollective final : public PlannedCollective {
   std::string describe() const override {
     return describe_beff(p_) + "; reference: " + describe_reference(p_.layout.size, pair_);
   }
+  std::map<std::string, std::string> fitted_options() const override { return p_.chosen; }
   TimeEstimate estimate() const override {
     TimeEstimate e = estimate_beff(p_, p_.layout.speed);
     if (!p_.fitted.empty()) e.terms += "; fitted to --time-budget: " + p_.fitted;
@@ -161,8 +174,9 @@ class BeffPlannedCollective final : public PlannedCollective {
     int failing = error.empty() ? INT_MAX : rank;
     world.all_reduce(std::span<int>(&failing, 1), Reduction::Min);
     if (failing == INT_MAX) return device;
-    if (rank == failing) throw RuntimeFailure("--beff.path device: " + error);
-    throw RuntimeFailure("--beff.path device: rank " + std::to_string(failing) + " could not open its device buffers");
+    const std::string path = "--" + beff_schema().name_of(&BeffOptions::path) + " device: ";
+    if (rank == failing) throw RuntimeFailure(path + error);
+    throw RuntimeFailure(path + "rank " + std::to_string(failing) + " could not open its device buffers");
   }
 
   // "4 ranks on 2 processors" when some node runs more ranks than it has
@@ -255,35 +269,35 @@ class BeffBenchmark final : public CollectiveBenchmark {
 
  private:
   // --time-budget: fewer repetitions (down to 3), fewer random rings (down
-  // to 1), a shorter min-time (down to 1 ms), each only when left at its
-  // default; else a UsageError with the estimate.
+  // to 1), a shorter min-time (halved, down to 1 ms), each only when left at
+  // its default; else a UsageError with the estimate.
   static void fit_to_budget(BeffParams& p, const Config& config, const RankLayout& layout) {
-    const double budget = layout.time_budget_seconds;
-    auto seconds = [&] { return estimate_beff(p, layout.speed).seconds; };
-    if (budget <= 0 || seconds() <= budget) return;
-    const TimeEstimate whole = estimate_beff(p, layout.speed);
+    const BeffOptions o = beff_schema().read(config, layout.quick);
+    const std::vector<BudgetKnob<BeffParams>> knobs = {
+        count_knob("reps", o.defaulted(&BeffOptions::reps), &BeffParams::reps, 3),
+        count_knob("random rings", o.defaulted(&BeffOptions::random_rings), &BeffParams::random_rings, 1),
+        {"min-time", o.defaulted(&BeffOptions::min_time_seconds),
+         [](BeffParams& q) {
+           if (q.min_time_seconds <= 1e-3) return false;
+           q.min_time_seconds = std::max(1e-3, q.min_time_seconds / 2);
+           return true;
+         },
+         [](const BeffParams& q) { return seconds_text(q.min_time_seconds); }}};
+    const auto fitted = bws::fit_to_budget<BeffParams>(
+        p, layout.time_budget_seconds, [&](const BeffParams& q) { return estimate_beff(q, layout.speed); }, knobs);
+    if (!fitted.fits)
+      throw UsageError(over_budget_message("beff", fitted.asked, layout.time_budget_seconds,
+                                           "fewer " + o.flag(&BeffOptions::reps) + " or " +
+                                               o.flag(&BeffOptions::random_rings) + ", or a shorter " +
+                                               o.flag(&BeffOptions::min_time_seconds)));
     const BeffParams asked = p;
-    const bool reps_free = option_defaulted(config, "beff.reps"),
-               rings_free = option_defaulted(config, "beff.random-rings"),
-               time_free = option_defaulted(config, "beff.min-time");
-    while (seconds() > budget) {
-      if (reps_free && p.reps > 3)
-        --p.reps;
-      else if (rings_free && p.random_rings > 1)
-        --p.random_rings;
-      else if (time_free && p.min_time_seconds > 1e-3)
-        p.min_time_seconds = std::max(1e-3, p.min_time_seconds / 2);
-      else
-        throw UsageError(over_budget_message("beff", whole, budget,
-                                             "fewer --beff.reps or --beff.random-rings, or a shorter --beff.min-time"));
-    }
-    if (p.reps != asked.reps) p.fitted = "reps " + std::to_string(asked.reps) + " -> " + std::to_string(p.reps);
+    p = fitted.plan;
+    p.fitted = fitted.changes;
+    if (p.reps != asked.reps) p.chosen[beff_schema().name_of(&BeffOptions::reps)] = std::to_string(p.reps);
     if (p.random_rings != asked.random_rings)
-      p.fitted += (p.fitted.empty() ? "" : ", ") + std::string("random rings ") + std::to_string(asked.random_rings) +
-                  " -> " + std::to_string(p.random_rings);
+      p.chosen[beff_schema().name_of(&BeffOptions::random_rings)] = std::to_string(p.random_rings);
     if (p.min_time_seconds != asked.min_time_seconds)
-      p.fitted += (p.fitted.empty() ? "" : ", ") + std::string("min-time ") + std::to_string(asked.min_time_seconds) +
-                  " -> " + std::to_string(p.min_time_seconds) + " s";
+      p.chosen[beff_schema().name_of(&BeffOptions::min_time_seconds)] = seconds_value(p.min_time_seconds);
   }
 
   std::shared_ptr<const DeviceBuffersProvider> device_;

@@ -7,6 +7,7 @@
 #include <boost/program_options/options_description.hpp>
 #include <cstdint>
 #include <optional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,7 @@ struct BeffParams {
   // than these time-share cores, and linear scaling is not to be expected.
   int node_processors = 0;  // 0 when unknown
   std::string fitted;       // what --time-budget changed, "" when nothing
+  std::map<std::string, std::string> chosen;  // option -> the value --time-budget chose
 
   std::uint64_t max_message_bytes() const { return sizes_bytes.empty() ? 0 : sizes_bytes.back(); }
 };

@@ -17,12 +17,23 @@
 #include "core/OptionText.hpp"
 #include "topology/Topology.hpp"
 #include "core/BackendList.hpp"
+#include "core/BudgetFit.hpp"
 #include "bs/BsEstimate.hpp"
 #include "core/ResultColumns.hpp"
 #include "topology/Team.hpp"
 
 namespace bws::bs {
 namespace {
+
+// "1,4,7": --bs.degrees as the INI stores it.
+std::string degrees_text(const std::vector<int>& degrees) {
+  std::string text;
+  for (int d : degrees) {  // appends: gcc 12 warns falsely (-Wrestrict) on "," + a temporary
+    if (!text.empty()) text += ',';
+    text += std::to_string(d);
+  }
+  return text;
+}
 
 class BsSweep {
  public:
@@ -98,13 +109,20 @@ class BsSweep {
 
 class BsPlannedRun final : public PlannedDeviceRuns<BsDeviceRun> {
  public:
-  BsPlannedRun(std::vector<std::unique_ptr<BsDeviceRun>> devices, const NodeContext& node, std::string fitted)
+  BsPlannedRun(std::vector<std::unique_ptr<BsDeviceRun>> devices, const NodeContext& node, std::string fitted,
+               std::map<std::string, std::string> chosen)
       : PlannedDeviceRuns(std::move(devices)),
         rank_(node.rank),
         host_(node.host),
         llc_bytes_(node.topology.info().llc_bytes),
         speed_(node.speed),
-        fitted_(std::move(fitted)) {}
+        fitted_(std::move(fitted)),
+        chosen_(std::move(chosen)) {}
+
+  std::string describe() const override {
+    return PlannedDeviceRuns::describe() + (fitted_.empty() ? "" : " (fitted to --time-budget: " + fitted_ + ")");
+  }
+  std::map<std::string, std::string> fitted_options() const override { return chosen_; }
 
   TimeEstimate estimate() const override {
     TimeEstimate sum{0, ""};
@@ -140,6 +158,7 @@ class BsPlannedRun final : public PlannedDeviceRuns<BsDeviceRun> {
   std::uint64_t llc_bytes_;
   MachineSpeed speed_;
   std::string fitted_;
+  std::map<std::string, std::string> chosen_;  // option -> the value fitting chose
 };
 
 class BsBenchmark final : public NodeBenchmark {
@@ -148,7 +167,8 @@ class BsBenchmark final : public NodeBenchmark {
   std::string name() const override { return "bs"; }
   std::string description() const override {
     return "BS1-BS7 streaming tests (Chalmers & Warburton): copy, axpy, norm, dot, fused CG update, gather, "
-           "scatter; size sweeps fitted with T(B) = T0 + B/Wmax, on the CPU or a device (--bs.backend)";
+           "scatter; size sweeps fitted with T(B) = T0 + B/Wmax, on the CPU or a device (--" +
+           bs_schema().name_of(&BsOptions::backends) + ")";
   }
   void add_options(boost::program_options::options_description& desc) const override {
     add_bs_options(desc);
@@ -160,42 +180,41 @@ class BsBenchmark final : public NodeBenchmark {
     // The list is read here, where the backends built in are known; each
     // backend then plans its own target from the same options.
     const BsOptions asked = bs_schema().read(config, node.quick);
-    BsOptions options = asked;
-    auto make = [&](const std::string& fitted) {
+    auto make = [&](const BsOptions& options, std::string fitted, std::map<std::string, std::string> chosen) {
       std::vector<std::unique_ptr<BsDeviceRun>> devices;
       for (const std::string& name : parse_backend_list(options.backends, options.flag(&BsOptions::backends), known))
         devices.push_back(backends_.at(name)->plan(config, options, node));
-      return std::make_unique<BsPlannedRun>(std::move(devices), node, fitted);
+      return std::make_unique<BsPlannedRun>(std::move(devices), node, std::move(fitted), std::move(chosen));
     };
-    auto planned = make("");
-    const double budget = node.time_budget_seconds;
-    if (budget <= 0 || planned->estimate().seconds <= budget) return planned;
-    // --time-budget: fewer repetitions (down to 3), then fewer points (down
-    // to --quick's), then --quick's degrees, each only when left at its default.
-    const TimeEstimate whole = planned->estimate();
-    const bool reps_free = option_defaulted(config, "bs.reps"), points_free = option_defaulted(config, "bs.points"),
-               degrees_free = option_defaulted(config, "bs.degrees");
-    const std::vector<int> quick_degrees = {1, 4, 7};
-    auto fitted_text = [&] {
-      std::string t;
-      if (options.reps != asked.reps) t += "reps " + std::to_string(asked.reps) + " -> " + std::to_string(options.reps);
-      if (options.points != asked.points)
-        t += (t.empty() ? "" : ", ") + std::string("points ") + std::to_string(asked.points) + " -> " + std::to_string(options.points);
-      if (options.degrees != asked.degrees) t += (t.empty() ? "" : ", ") + std::string("degrees 1,4,7");
-      return t;
-    };
-    while (planned->estimate().seconds > budget) {
-      if (reps_free && options.reps > 3)
-        options.reps = std::max(3, options.reps * 2 / 3);
-      else if (points_free && options.points > kQuickPoints)
-        options.points = std::max(kQuickPoints, options.points - 4);
-      else if (degrees_free && options.degrees.size() > quick_degrees.size())
-        options.degrees = quick_degrees;
-      else
-        throw UsageError(over_budget_message("bs", whole, budget,
-                                             "fewer --bs.reps, --bs.points or --bs.degrees, or a smaller --bs.max-bytes"));
-      planned = make(fitted_text());
-    }
+    // --time-budget: fewer repetitions (two thirds, down to 3), then fewer
+    // points (4 less, down to --quick's), then --quick's degrees, each only
+    // when left at its default.
+    const std::vector<BudgetKnob<BsOptions>> knobs = {
+        whole_knob("reps", asked.defaulted(&BsOptions::reps), &BsOptions::reps, 3, [](int r) { return r * 2 / 3; }),
+        whole_knob("points", asked.defaulted(&BsOptions::points), &BsOptions::points, kQuickPoints,
+                   [](int p) { return p - 4; }),
+        {"degrees", asked.defaulted(&BsOptions::degrees),
+         [](BsOptions& o) {
+           const std::vector<int> quick_degrees = {1, 4, 7};
+           if (o.degrees.size() <= quick_degrees.size()) return false;
+           o.degrees = quick_degrees;
+           return true;
+         },
+         [](const BsOptions& o) { return degrees_text(o.degrees); }}};
+    const auto fitted = fit_to_budget<BsOptions>(
+        asked, node.time_budget_seconds, [&](const BsOptions& o) { return make(o, "", {})->estimate(); }, knobs);
+    if (!fitted.fits)
+      throw UsageError(over_budget_message("bs", fitted.asked, node.time_budget_seconds,
+                                           "fewer " + asked.flag(&BsOptions::reps) + ", " +
+                                               asked.flag(&BsOptions::points) + " or " + asked.flag(&BsOptions::degrees) +
+                                               ", or a smaller " + asked.flag(&BsOptions::max_bytes)));
+    std::map<std::string, std::string> chosen;
+    if (fitted.plan.reps != asked.reps) chosen[bs_schema().name_of(&BsOptions::reps)] = std::to_string(fitted.plan.reps);
+    if (fitted.plan.points != asked.points)
+      chosen[bs_schema().name_of(&BsOptions::points)] = std::to_string(fitted.plan.points);
+    if (fitted.plan.degrees != asked.degrees)
+      chosen[bs_schema().name_of(&BsOptions::degrees)] = degrees_text(fitted.plan.degrees);
+    auto planned = make(fitted.plan, fitted.changes, std::move(chosen));
     return planned;
   }
 

@@ -6,6 +6,7 @@
 // HDF5. Adding a benchmark is a folder under lib/ and one line in
 // lib/catalog/benchmarks.list.
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -48,6 +49,10 @@ class PlannedRun {
   // Seconds this rank's run() is expected to take (prepare included), with
   // the terms of the sum; unknown (seconds < 0) unless the benchmark says.
   virtual TimeEstimate estimate() const { return {}; }
+  // The option values --time-budget chose in place of their defaults
+  // ("stream.reps" -> "11"): the stored /config records them as this run's
+  // defaults, so the file says what ran (and a resume plans the same).
+  virtual std::map<std::string, std::string> fitted_options() const { return {}; }
   // Allocates and first-touches; throws RuntimeFailure. Nothing is timed here.
   virtual void prepare(topo::Team& team) = 0;
   // Measures; returns result tables (and rows for the "checks" table).

@@ -4,6 +4,7 @@
 // and rank 0 returns the tables. It never prints, never touches HDF5 and
 // never sees MPI: the coordinator hands it a Communicator.
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -40,6 +41,10 @@ class PlannedCollective {
   // Seconds run() is expected to take, with the terms of the sum; unknown
   // (seconds < 0) unless the benchmark says.
   virtual TimeEstimate estimate() const { return {}; }
+  // The option values --time-budget chose in place of their defaults
+  // ("stream.reps" -> "11"): the stored /config records them as this run's
+  // defaults, so the file says what ran (and a resume plans the same).
+  virtual std::map<std::string, std::string> fitted_options() const { return {}; }
   // Collective over `world`: every rank calls it. Rank 0 returns the tables
   // (results, summaries, checks); other ranks return nothing. A matrix too
   // large for rank 0's memory goes to `matrices` row batch by row batch.

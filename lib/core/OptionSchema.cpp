@@ -204,4 +204,10 @@ std::string TypedOptions::flag_at(std::ptrdiff_t offset) const {
   return it->second;
 }
 
+bool TypedOptions::given_at(std::ptrdiff_t offset) const {
+  const auto it = field_given.find(offset);
+  if (it == field_given.end()) throw std::logic_error("TypedOptions::defaulted: no option is bound to this field");
+  return it->second;
+}
+
 }  // namespace bws

@@ -137,6 +137,8 @@ class OptionList {
 struct TypedOptions {
   // Where a bound field lies in the struct (bytes from this base) -> its flag.
   std::map<std::ptrdiff_t, std::string> field_flags;
+  // ... -> whether it was given (by its name or an old one), not left at its default.
+  std::map<std::ptrdiff_t, bool> field_given;
 
   template <class Options, class Field>
   std::string flag(Field Options::*member) const {
@@ -145,8 +147,15 @@ struct TypedOptions {
   std::ptrdiff_t offset_of(const void* field) const {
     return static_cast<const char*>(field) - reinterpret_cast<const char*>(this);
   }
+  // Whether the option of a field was left at its default (by every one of
+  // its names): what --time-budget may lower. o.defaulted(&StreamOptions::reps).
+  template <class Options, class Field>
+  bool defaulted(Field Options::*member) const {
+    return !given_at(offset_of(&(static_cast<const Options&>(*this).*member)));
+  }
   // std::logic_error for a field no option is bound to (a programming error).
   std::string flag_at(std::ptrdiff_t offset) const;
+  bool given_at(std::ptrdiff_t offset) const;
 };
 
 // Stores a value into a field of the typed struct, by the field's type.
@@ -226,6 +235,7 @@ class OptionSchema {
     for (std::size_t i = 0; i < values.size(); ++i) {
       stores_[i](options, values[i]);
       options.field_flags[options.offset_of(fields_[i](options))] = values[i].flag;
+      options.field_given[options.offset_of(fields_[i](options))] = values[i].given;
     }
     return options;
   }

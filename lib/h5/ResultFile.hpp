@@ -20,8 +20,8 @@
 namespace bws::h5 {
 
 // Major.minor; readers reject an unknown major version.
-inline constexpr int kSchemaMajor = 2;
-inline constexpr int kSchemaMinor = 0;  // 2.0: the device is a backend column of STREAM's and BS's tables
+inline constexpr int kSchemaMajor = 3;
+inline constexpr int kSchemaMinor = 0;  // 3.0: repetitions are `reps` in every table (STREAM's were `ntimes`)
 inline constexpr int kOldestSchemaMajor = 1;  // 1.x files are read through SchemaOneAdapter
 std::string schema_version();  // "2.0"
 

@@ -5,6 +5,7 @@
 #include "core/Errors.hpp"
 #include "core/FileGuard.hpp"
 #include "core/PrintableText.hpp"
+#include "h5/ColumnRenames.hpp"
 #include "h5/SchemaOneAdapter.hpp"
 #include "h5/Attributes.hpp"
 #include "h5/Failure.hpp"
@@ -246,9 +247,10 @@ Table ResultReader::read_table(const std::string& table_path) const {
         if (!object_exists(file, "/" + path)) return std::nullopt;
         return h5::read_table(file, path, &impl_->budget);
       };
-      if (auto upgraded = upgraded_schema_one_table(absolute_path(table_path).substr(1), stored)) return *upgraded;
+      if (auto upgraded = upgraded_schema_one_table(absolute_path(table_path).substr(1), stored))
+        return with_current_column_names(std::move(*upgraded));
     }
-    return h5::read_table(file, table_path, &impl_->budget);
+    return with_current_column_names(h5::read_table(file, table_path, &impl_->budget));
   });
 }
 

@@ -63,7 +63,8 @@ class LinksPlannedCollective final : public PlannedCollective {
   LinksPlannedCollective(LinksPlan plan, std::string host) : p_(std::move(plan)), host_(std::move(host)) {}
 
   std::string describe() const override { return describe_links(p_); }
-  // The plan's own model (LinksPlan.hpp), which --links.max-time bounds.
+  // The plan's own model (LinksPlan.hpp), which --time-budget bounds.
+  std::map<std::string, std::string> fitted_options() const override { return p_.chosen_options; }
   TimeEstimate estimate() const override {
     return {p_.estimate_seconds, "the link model's " + std::to_string(p_.members()) + " members"};
   }

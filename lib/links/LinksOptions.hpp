@@ -2,6 +2,7 @@
 // The pairwise link map's options, declared once (core/OptionSchema.hpp),
 // and the typed values plan_links() receives.
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "core/OptionSchema.hpp"
@@ -13,7 +14,7 @@ struct LinksOptions : TypedOptions {
   int reps = 0;              // timed repetitions of a step's window
   int window = 0;            // messages in flight per step and direction
   bool latency = true;       // also an 8-byte latency per ordered pair
-  double max_time_seconds = 0;
+  std::optional<double> max_time_seconds;  // deprecated --links.max-time: nullopt (auto) = --time-budget
   std::string topology;      // a Slurm topology.conf, "" for none
 };
 

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <set>
 
+#include "core/BudgetFit.hpp"
 #include "core/Errors.hpp"
 #include "core/OptionText.hpp"
 #include "core/Sizes.hpp"
@@ -73,25 +74,34 @@ double estimate_seconds(int members, std::uint64_t bytes, int reps, int window, 
   return (members - 1) * step;
 }
 
-void fit_to_max_time(LinksPlan& plan, const LinksOptions& o) {
+void fit_links_to_budget(LinksPlan& plan, const LinksOptions& o) {
   const int n = plan.members();
-  auto estimate = [&] { return estimate_seconds(n, plan.bytes, plan.reps, plan.window, plan.latency); };
-  const int reps_given = plan.reps;
-  const std::uint64_t bytes_given = plan.bytes;
-  while (estimate() > plan.max_time_seconds && plan.reps > 1) --plan.reps;
-  const std::uint64_t floor_bytes = std::min(bytes_given, kSmallestChosenBytes);
-  while (estimate() > plan.max_time_seconds && plan.bytes / 2 >= floor_bytes) plan.bytes /= 2;
-  plan.estimate_seconds = estimate();
-  if (plan.estimate_seconds > plan.max_time_seconds)
-    throw UsageError(o.flag(&LinksOptions::max_time_seconds) + ": " + seconds_text(plan.max_time_seconds) +
-                     " is below the smallest plan's estimate for " + std::to_string(n) + " nodes (1 rep of " +
+  const auto estimate = [n](const LinksPlan& p) {
+    return TimeEstimate{estimate_seconds(n, p.bytes, p.reps, p.window, p.latency), ""};
+  };
+  const std::uint64_t floor_bytes = std::min(plan.bytes, kSmallestChosenBytes);
+  const std::vector<BudgetKnob<LinksPlan>> knobs = {
+      count_knob("reps", o.defaulted(&LinksOptions::reps), &LinksPlan::reps, 1),
+      whole_knob("bytes", o.defaulted(&LinksOptions::bytes), &LinksPlan::bytes, floor_bytes,
+                 [](std::uint64_t b) { return b / 2; })};
+  const auto fitted = fit_to_budget<LinksPlan>(plan, plan.budget_seconds, estimate, knobs);
+  plan = fitted.plan;
+  plan.estimate_seconds = estimate(plan).seconds;
+  plan.chosen = fitted.changes;
+  plan.chosen_options.clear();
+  if (plan.reps != o.reps) plan.chosen_options[links_schema().name_of(&LinksOptions::reps)] = std::to_string(plan.reps);
+  if (plan.bytes != o.bytes) plan.chosen_options[links_schema().name_of(&LinksOptions::bytes)] = std::to_string(plan.bytes);
+  if (!fitted.fits)
+    throw UsageError(plan.budget_flag + " " + seconds_text(plan.budget_seconds) +
+                     ": below the smallest plan's estimate for " + std::to_string(n) + " nodes (" +
+                     std::to_string(plan.reps) + (plan.reps == 1 ? " rep" : " reps") + " of " +
                      format_bytes(static_cast<double>(plan.bytes)) + ": " + seconds_text(plan.estimate_seconds) +
-                     "); allowed: >= " + seconds_text(plan.estimate_seconds) + ", or a smaller --links.window");
-  plan.chosen.clear();
-  if (plan.reps != reps_given) plan.chosen = "reps " + std::to_string(reps_given) + " -> " + std::to_string(plan.reps);
-  if (plan.bytes != bytes_given)
-    plan.chosen += (plan.chosen.empty() ? "" : ", ") + std::string("bytes ") + std::to_string(bytes_given) + " -> " +
-                   std::to_string(plan.bytes);
+                     "); allowed: >= " + seconds_text(plan.estimate_seconds) + ", or a smaller " +
+                     o.flag(&LinksOptions::window) +
+                     (o.defaulted(&LinksOptions::reps) && o.defaulted(&LinksOptions::bytes)
+                          ? ""
+                          : ", or leave " + o.flag(&LinksOptions::reps) + " and " + o.flag(&LinksOptions::bytes) +
+                                " at their defaults"));
 }
 
 namespace {
@@ -144,14 +154,21 @@ LinksPlan plan_links(const LinksOptions& o, const RankLayout& layout) {
   plan.reps = o.reps;
   plan.window = o.window;
   plan.latency = o.latency;
-  plan.max_time_seconds = o.max_time_seconds;
+  // The deprecated --links.max-time, when given, is a tighter budget for links alone.
+  plan.budget_seconds = layout.time_budget_seconds;
+  plan.budget_flag = "--time-budget";
+  if (o.max_time_seconds && (plan.budget_seconds <= 0 || *o.max_time_seconds < plan.budget_seconds)) {
+    plan.budget_seconds = *o.max_time_seconds;
+    plan.budget_flag = o.flag(&LinksOptions::max_time_seconds);
+  }
+  if (o.max_time_seconds) plan.deprecated_flag = o.flag(&LinksOptions::max_time_seconds);
   plan.topology = o.topology;
   plan.tree = plan.topology.empty() ? LinksTopology{nullptr, "no switch tree"}
                                     : topology_from_file(o.flag(&LinksOptions::topology), plan.topology);
   // After the options: a bad value is named even in a run too small to measure.
   if (plan.members() < 2)
     throw UsageError("--tests links: needs at least 2 nodes (or 2 ranks on one host); this run has 1 rank");
-  fit_to_max_time(plan, o);
+  fit_links_to_budget(plan, o);
   plan.slow = slow_pair_from_environment(plan.members());
   return plan;
 }
@@ -166,8 +183,11 @@ std::string describe_links(const LinksPlan& p) {
                      std::to_string(n - 1) + " steps x " + std::to_string(p.reps) + " reps x window " +
                      std::to_string(p.window) + " x " + format_bytes(static_cast<double>(p.bytes)) +
                      " each way" + (p.latency ? ", 8 B latency" : ", no latency") + ", estimate " +
-                     seconds_text(p.estimate_seconds) + " (limit --links.max-time " + seconds_text(p.max_time_seconds) + ")";
+                     seconds_text(p.estimate_seconds) +
+                     (p.budget_seconds > 0 ? " (limit " + p.budget_flag + " " + seconds_text(p.budget_seconds) + ")"
+                                           : " (no --time-budget)");
   if (!p.chosen.empty()) text += "; to fit it: " + p.chosen;
+  if (!p.deprecated_flag.empty()) text += "; " + p.deprecated_flag + " is deprecated: use --time-budget";
   if (!p.tree.source.empty()) text += "; " + p.tree.source;
   if (p.slow.active())
     text += "; TEST HOOK " + std::string(kSlowPairEnvironment) + "=" + member_range_text(p.slow.from, p.slow.from_last) +

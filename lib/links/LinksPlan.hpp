@@ -1,9 +1,10 @@
 #pragma once
 // The link map's plan: who takes part (one rank per node), the message
-// size and repetitions that fit --links.max-time, the estimate the plan
+// size and repetitions that fit --time-budget, the estimate the plan
 // line prints, and the slow-pair test hook. Pure but for reading the hook's
 // variable and parsing --links.topology (links/LinksTopology.hpp).
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -37,7 +38,7 @@ struct SlowPair {
 inline constexpr double kAssumedLinkBps = 1e9;
 inline constexpr double kAssumedLatencySeconds = 20e-6;
 inline constexpr int kLatencyReps = 50;  // 8-byte shifts per step
-inline constexpr std::uint64_t kSmallestChosenBytes = 4096;  // max-time halves the size down to this
+inline constexpr std::uint64_t kSmallestChosenBytes = 4096;  // the budget halves the size down to this
 
 struct LinksPlan {
   std::vector<int> member_ranks;  // world rank of each member, in the matrices' row order
@@ -46,11 +47,14 @@ struct LinksPlan {
   int reps = 0;
   int window = 0;
   bool latency = true;
-  double max_time_seconds = 0;
+  double budget_seconds = 0;      // what the estimate must fit: --time-budget (0: none), or the deprecated --links.max-time
+  std::string budget_flag;        // "--time-budget", or "--links.max-time" when that was given
+  std::string deprecated_flag;    // "--links.max-time" when given: the plan line says it is deprecated
+  std::map<std::string, std::string> chosen_options;  // option -> the value the budget chose (the stored /config)
   std::string topology;           // path to a readable topology.conf, or ""
   LinksTopology tree;             // the switch tree (on world rank 0 at least) and where it came from
   double estimate_seconds = 0;
-  std::string chosen;             // what --links.max-time changed, "" when nothing
+  std::string chosen;             // what the budget changed, "" when nothing
   SlowPair slow;
   int members() const { return static_cast<int>(member_ranks.size()); }
 };
@@ -64,10 +68,12 @@ std::vector<int> member_ranks(const std::vector<int>& node_of_rank);
 // latency) kLatencyReps 8-byte shifts.
 double estimate_seconds(int members, std::uint64_t bytes, int reps, int window, bool latency);
 
-// Lowers reps (down to 1), then halves bytes (down to kSmallestChosenBytes,
-// or the given size if smaller) until the estimate fits max_time_seconds;
-// UsageError naming --links.max-time when even the smallest does not fit.
-void fit_to_max_time(LinksPlan& plan, const LinksOptions& options);
+// Through the core's budget fitter: lowers reps (down to 1), then halves
+// bytes (down to kSmallestChosenBytes, or the given size if smaller), each
+// only when its option was left at its default, until the estimate fits
+// plan.budget_seconds; UsageError naming plan.budget_flag when even the
+// smallest does not fit.
+void fit_links_to_budget(LinksPlan& plan, const LinksOptions& options);
 
 // "a,b,factor" (member indices, factor 1..1000), where a and b may be
 // ranges "first-last" ("0-1,2-3,20": every pair from members 0..1 to
@@ -77,7 +83,7 @@ SlowPair parse_slow_pair(const std::string& text, int members);
 LinksPlan plan_links(const LinksOptions& options, const RankLayout& layout);
 LinksPlan plan_links(const Config& config, const RankLayout& layout);
 
-// The plan line: "5 nodes, 4 steps x 2 reps x window 4 x 64 KiB ..., estimate 1.2 s (limit --links.max-time 300 s)".
+// The plan line: "5 nodes, 4 steps x 2 reps x window 4 x 64 KiB ..., estimate 1.2 s (limit --time-budget 300 s)".
 std::string describe_links(const LinksPlan& plan);
 
 }  // namespace bws::links

@@ -64,7 +64,6 @@ OclStreamParams plan_ocl_stream(const stream::StreamOptions& so, const OclStream
   p.ranks_on_device = std::max(1, ranks_on_device);
   check_type(type, device, so.flag(&stream::StreamOptions::types));
   p.type = type;
-  p.ntimes = common.ntimes;
   p.validation = common.validation;  // one rule for every backend
   p.replications = o.replications;
   p.vector_count = o.vector_count;
@@ -126,8 +125,7 @@ std::string describe_ocl_stream(const OclStreamParams& p) {
          (p.elements_auto ? " (auto)" : "") + ", " + std::to_string(p.replications) + " replication" +
          (p.replications == 1 ? "" : "s") + " x vector " + std::to_string(p.vector_count) + " x buffer " +
          std::to_string(p.buffer_size) + ", unroll " + std::to_string(p.unroll) + ", " +
-         (p.single_kernel ? "combined kernel" : "separate kernels") + ", " + std::to_string(p.ntimes) +
-         " repetitions";
+         (p.single_kernel ? "combined kernel" : "separate kernels");
 }
 
 }  // namespace bws::ocl

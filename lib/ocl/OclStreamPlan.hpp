@@ -27,7 +27,6 @@ struct OclStreamParams {
   stream::StreamType type = stream::StreamType::Double;
   std::uint64_t elements = 0;  // per array, all replications together
   bool elements_auto = true;
-  int ntimes = 20;  // --stream.reps, the first repetition dropped as on every backend
   int replications = 1;
   int vector_count = 1;
   std::uint64_t buffer_size = 4096;  // vectors per block (DEVICE_BUFFER_SIZE)

@@ -40,6 +40,7 @@ class PmbwPlannedRun final : public PlannedRun {
 
   std::string describe() const override { return describe_pmbw(params_); }
   TimeEstimate estimate() const override { return estimate_pmbw(params_, speed_); }
+  std::map<std::string, std::string> fitted_options() const override { return params_.chosen; }
   std::uint64_t memory_bytes() const override { return params_.memory_bytes(); }
 
   void prepare(topo::Team& team) override {

@@ -4,8 +4,10 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/BudgetFit.hpp"
 #include "core/Errors.hpp"
 #include "core/Sizes.hpp"
+#include "pmbw/PmbwOptions.hpp"
 #include "pmbw/PmbwSizes.hpp"
 
 namespace bws::pmbw {
@@ -63,25 +65,29 @@ std::string thread_counts_text(const std::vector<int>& counts) {
 // leave alone.
 std::string what_would_fit(const PmbwParams& given, const PmbwFreedom& f, const MachineSpeed& s, double budget_seconds) {
   const double budget = budget_seconds / kAdviceHeadroom;
+  const OptionSchema<PmbwOptions>& schema = pmbw_schema();
+  auto flag = [&schema](auto field) { return "--" + schema.name_of(field); };
   PmbwParams p = given;
   for (p.samples = given.samples - 1; p.samples >= 1; --p.samples)
-    if (estimate_pmbw(p, s).seconds <= budget) return "--pmbw.reps " + std::to_string(p.samples);
+    if (estimate_pmbw(p, s).seconds <= budget) return flag(&PmbwOptions::reps) + " " + std::to_string(p.samples);
   p = given;
   for (double t : {0.5, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001}) {
     if (t >= given.min_time_seconds) continue;
     p.min_time_seconds = t;
     if (estimate_pmbw(p, s).seconds <= budget) {
       char text[48];
-      std::snprintf(text, sizeof text, "--pmbw.min-time %g", t);
-      return text;
+      std::snprintf(text, sizeof text, " %g", t);
+      return flag(&PmbwOptions::min_time_seconds) + text;
     }
   }
   std::string fixed;
-  if (!f.threads) fixed += "--pmbw.threads";
-  if (!f.sizes) fixed += std::string(fixed.empty() ? "" : ", ") + "--pmbw.min-bytes/--pmbw.max-bytes";
-  if (!f.min_time) fixed += std::string(fixed.empty() ? "" : ", ") + "--pmbw.min-time";
-  if (!f.samples) fixed += std::string(fixed.empty() ? "" : ", ") + "--pmbw.reps";
-  return fixed.empty() ? "fewer --pmbw.routines" : "fewer --pmbw.routines, or leave " + fixed + " at the default";
+  auto add = [&fixed](const std::string& text) { fixed += (fixed.empty() ? "" : ", ") + text; };
+  if (!f.threads) add(flag(&PmbwOptions::threads));
+  if (!f.sizes) add(flag(&PmbwOptions::min_bytes) + "/" + flag(&PmbwOptions::max_bytes));
+  if (!f.min_time) add(flag(&PmbwOptions::min_time_seconds));
+  if (!f.samples) add(flag(&PmbwOptions::reps));
+  const std::string fewer = "fewer " + flag(&PmbwOptions::routines);
+  return fixed.empty() ? fewer : fewer + ", or leave " + fixed + " at the default";
 }
 
 }  // namespace
@@ -146,73 +152,72 @@ std::vector<std::uint64_t> log_even_sizes(const std::vector<std::uint64_t>& size
 }
 
 std::string fit_pmbw_to_budget(PmbwParams& p, const PmbwFreedom& f, const MachineSpeed& s, double budget) {
-  if (budget <= 0) return "";
-  auto fits = [&] {
-    p.buffer_bytes = pmbw_buffer_bytes(p);
-    return estimate_pmbw(p, s).seconds <= budget;
+  std::vector<std::uint64_t> table = p.sizes;  // pmbw's sizes as capped so far: fewer sizes are drawn from it
+  const auto threads_text = [](const PmbwParams& q) { return thread_counts_text(q.thread_counts); };
+  const auto sizes_text = [](const PmbwParams& q) {
+    return std::to_string(q.sizes.size()) + " up to " + format_bytes(static_cast<double>(q.sizes.back()));
   };
-  if (fits()) return "";
-  const PmbwParams given = p;
-  const std::vector<std::uint64_t> table = p.sizes;
-  std::vector<std::string> changes;
-  // 1. Thread counts 1, 2, 4 .. P.
-  if (f.threads && p.thread_counts.size() > 2) {
+  const auto min_time_text = [](const PmbwParams& q) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g s", q.min_time_seconds);
+    return std::string(text);
+  };
+  const auto reps_text = [](const PmbwParams& q) { return std::to_string(q.samples); };
+  // The largest size: the first of the table at or above `multiple` x the LLC (a point in memory stays).
+  const auto cap_sizes = [&table](std::uint64_t multiple) {
+    return [&table, multiple](PmbwParams& q) {
+      if (q.llc_bytes == 0) return false;
+      auto first = std::find_if(table.begin(), table.end(), [&](std::uint64_t b) { return b >= multiple * q.llc_bytes; });
+      if (first == table.end() || first + 1 == table.end()) return false;
+      table.erase(first + 1, table.end());
+      q.sizes = log_even_sizes(table, q.sizes.size());
+      return true;
+    };
+  };
+  const auto fewer_sizes = [&table](std::size_t floor) {
+    return [&table, floor](PmbwParams& q) {
+      if (q.sizes.size() <= floor) return false;
+      q.sizes = log_even_sizes(table, q.sizes.size() - 1);
+      return true;
+    };
+  };
+  const auto fewer_samples = [](int floor) {
+    return [floor](PmbwParams& q) { return q.samples > floor ? (--q.samples, true) : false; };
+  };
+  const auto fewer_threads = [](PmbwParams& q) {  // thread counts 1, 2, 4 .. P
     std::vector<int> counts;
-    for (int n = 1; n < p.threads; n *= 2) counts.push_back(n);
-    counts.push_back(p.threads);
-    if (counts.size() < p.thread_counts.size()) p.thread_counts = counts;
-  }
-  // 2. The largest size: the first of the table at or above `multiple` x the LLC (a point in memory stays).
-  std::vector<std::uint64_t> sizes = table;
-  auto cap_sizes = [&](std::uint64_t multiple) {
-    if (!f.max_size || !f.sizes || p.llc_bytes == 0) return;
-    const std::uint64_t enough = multiple * p.llc_bytes;
-    auto first = std::find_if(sizes.begin(), sizes.end(), [&](std::uint64_t b) { return b >= enough; });
-    if (first != sizes.end() && first + 1 != sizes.end()) sizes.erase(first + 1, sizes.end());
-    p.sizes = log_even_sizes(sizes, p.sizes.size());
+    for (int n = 1; n < q.threads; n *= 2) counts.push_back(n);
+    counts.push_back(q.threads);
+    if (q.thread_counts.size() <= 2 || counts.size() >= q.thread_counts.size()) return false;
+    q.thread_counts = counts;
+    return true;
   };
-  if (!fits()) cap_sizes(kQuickLlcMultiple);
-  // 3. A shorter minimum time.
-  if (!fits() && f.min_time)
-    for (double t : {0.5, 0.2, 0.1, 0.05, 0.02, kFitMinTimeFloorSeconds}) {
-      if (t >= p.min_time_seconds) continue;
-      p.min_time_seconds = t;
-      if (fits()) break;
-    }
-  // 4. Fewer sizes, log-evenly; 5. fewer samples; 6. the largest size
-  // down to 2x the LLC; 7. one sample; 8. fewer sizes again.
-  auto fewer_sizes = [&](std::size_t floor) {
-    if (!f.sizes) return;
-    for (std::size_t n = p.sizes.size(); n > floor && !fits();) p.sizes = log_even_sizes(sizes, --n);
+  const auto shorter_min_time = [](PmbwParams& q) {
+    for (double t : {0.5, 0.2, 0.1, 0.05, 0.02, kFitMinTimeFloorSeconds})
+      if (t < q.min_time_seconds) return (q.min_time_seconds = t, true);
+    return false;
   };
-  auto fewer_samples = [&](int floor) {
-    if (f.samples)
-      while (p.samples > floor && !fits()) --p.samples;
+  const bool sizes_free = f.max_size && f.sizes;
+  const std::vector<BudgetKnob<PmbwParams>> knobs = {
+      {"threads", f.threads, fewer_threads, threads_text},
+      {"sizes", sizes_free, cap_sizes(kQuickLlcMultiple), sizes_text},
+      {"min-time", f.min_time, shorter_min_time, min_time_text},
+      {"sizes", f.sizes, fewer_sizes(kFitSizesFloor), sizes_text},
+      {"reps", f.samples, fewer_samples(2), reps_text},
+      {"sizes", sizes_free, cap_sizes(2), sizes_text},
+      {"reps", f.samples, fewer_samples(1), reps_text},
+      {"sizes", f.sizes, fewer_sizes(kFitSizesLastFloor), sizes_text}};
+  const auto estimate = [&s](const PmbwParams& q) {
+    PmbwParams sized = q;
+    sized.buffer_bytes = pmbw_buffer_bytes(sized);
+    return estimate_pmbw(sized, s);
   };
-  if (!fits()) fewer_sizes(kFitSizesFloor);
-  if (!fits()) fewer_samples(2);
-  if (!fits()) cap_sizes(2);
-  if (!fits()) fewer_samples(1);
-  if (!fits()) fewer_sizes(kFitSizesLastFloor);
-  fits();  // the buffer of the plan as it now is
-  if (estimate_pmbw(p, s).seconds > budget) throw UsageError(over_budget_message("pmbw", estimate_pmbw(given, s), budget,
-                                                                     what_would_fit(given, f, s, budget)));
-  if (p.thread_counts != given.thread_counts)
-    changes.push_back("threads " + thread_counts_text(given.thread_counts) + " -> " + thread_counts_text(p.thread_counts));
-  if (p.sizes != given.sizes)
-    changes.push_back("sizes " + std::to_string(given.sizes.size()) + " up to " +
-                      format_bytes(static_cast<double>(given.sizes.back())) + " -> " + std::to_string(p.sizes.size()) +
-                      " up to " + format_bytes(static_cast<double>(p.sizes.back())));
-  if (p.min_time_seconds != given.min_time_seconds) {
-    char text[64];
-    std::snprintf(text, sizeof text, "min-time %g -> %g s", given.min_time_seconds, p.min_time_seconds);
-    changes.push_back(text);
-  }
-  if (p.samples != given.samples)
-    changes.push_back("reps " + std::to_string(given.samples) + " -> " + std::to_string(p.samples));
-  std::string text;
-  for (const std::string& c : changes) text += (text.empty() ? "" : ", ") + c;
-  return text;
+  const auto fitted = fit_to_budget<PmbwParams>(p, budget, estimate, knobs);
+  if (!fitted.fits)
+    throw UsageError(over_budget_message("pmbw", fitted.asked, budget, what_would_fit(p, f, s, budget)));
+  p = fitted.plan;
+  p.buffer_bytes = pmbw_buffer_bytes(p);
+  return fitted.changes;
 }
 
 }  // namespace bws::pmbw

@@ -132,16 +132,21 @@ std::string routine_listing(const PmbwCpuFeatures& cpu) {
 PmbwParams plan_pmbw(const Config& config, const NodeContext& node) {
   const PmbwOptions options = pmbw_schema().read(config, node.quick);
   PmbwParams p = plan_pmbw(options, node);
-  auto left_alone = [&](const char* name, const char* old_name) {
-    return option_defaulted(config, name) && (old_name == nullptr || option_defaulted(config, old_name));
-  };
   PmbwFreedom freedom;
-  freedom.threads = left_alone("pmbw.threads", nullptr);
+  freedom.threads = options.defaulted(&PmbwOptions::threads);
   freedom.max_size = !options.max_bytes.has_value();
   freedom.sizes = freedom.max_size && !options.min_bytes_given;
-  freedom.min_time = left_alone("pmbw.min-time", nullptr);
-  freedom.samples = left_alone("pmbw.reps", "pmbw.samples");
+  freedom.min_time = options.defaulted(&PmbwOptions::min_time_seconds);
+  freedom.samples = options.defaulted(&PmbwOptions::reps);
+  const PmbwParams asked = p;
   p.fitted = fit_pmbw_to_budget(p, freedom, node.speed, node.time_budget_seconds);
+  // What the file's /config records (the sizes follow from the thread counts and the node's cache).
+  if (p.samples != asked.samples) p.chosen[pmbw_schema().name_of(&PmbwOptions::reps)] = std::to_string(p.samples);
+  if (p.min_time_seconds != asked.min_time_seconds) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", p.min_time_seconds);
+    p.chosen[pmbw_schema().name_of(&PmbwOptions::min_time_seconds)] = text;
+  }
   return p;
 }
 

@@ -5,6 +5,7 @@
 // option and what is allowed (for routines: what this CPU has).
 #include <boost/program_options/options_description.hpp>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,7 @@ struct PmbwParams {
   std::uint64_t buffer_bytes = 0;            // the largest layout of any routine, size and thread count
   std::uint64_t llc_bytes = 0;               // the rank's last-level cache (0: unknown): what is "in memory"
   std::string fitted;                        // what --time-budget changed, "" when nothing
+  std::map<std::string, std::string> chosen;  // option -> the value --time-budget chose (the stored /config)
   std::uint64_t memory_bytes() const { return buffer_bytes; }
 };
 

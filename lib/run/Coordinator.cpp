@@ -53,7 +53,9 @@ class Survey {
     if (auto refused = plan_run(cl_, world_, plan_)) return refuse(*refused);
     hooks_.decorate(plan_.phases);
     turns_.emplace(world_, *plan_.topology, plan_.slots, console_.err);
-    if (auto refused = sink_.open(cl_, plan_.settings, std::move(plan_.exporters))) return refuse(*refused);
+    CommandLine stored = cl_;  // the file's /config: what the plans run, fitting included
+    stored.config = fitted_config(cl_.config, plan_.phases);
+    if (auto refused = sink_.open(stored, plan_.settings, std::move(plan_.exporters))) return refuse(*refused);
     team_ = start_team(world_, plan_, sink_, hooks_);
     if (!team_ || !describe_run(world_, plan_, *team_, sink_, *watchdog_, hooks_)) return finish(kExitFailure);
     PhaseRunner runner(world_, *turns_, *team_, sink_, *watchdog_, hooks_, plan_.settings.phase_timeout_seconds,

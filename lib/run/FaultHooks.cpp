@@ -40,6 +40,7 @@ class FaultyRun final : public PlannedRun {
       : inner_(std::move(inner)), fail_prepare_(fail_prepare), hang_(hang), stop_(stop) {}
   std::string describe() const override { return inner_->describe(); }
   TimeEstimate estimate() const override { return inner_->estimate(); }
+  std::map<std::string, std::string> fitted_options() const override { return inner_->fitted_options(); }
   std::uint64_t memory_bytes() const override { return inner_->memory_bytes(); }
   void prepare(topo::Team& team) override {
     if (fail_prepare_) throw RuntimeFailure("fault injected by BWSURVEY_INJECT_FAULT");
@@ -67,6 +68,7 @@ class StoppingCollective final : public PlannedCollective {
   explicit StoppingCollective(std::unique_ptr<PlannedCollective> inner) : inner_(std::move(inner)) {}
   std::string describe() const override { return inner_->describe(); }
   TimeEstimate estimate() const override { return inner_->estimate(); }
+  std::map<std::string, std::string> fitted_options() const override { return inner_->fitted_options(); }
   std::vector<Table> run(Communicator& world, Progress& progress, MatrixSink& matrices) override {
     if (!stopped_) {
       stopped_ = true;

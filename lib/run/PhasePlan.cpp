@@ -5,6 +5,9 @@
 #include <boost/program_options/options_description.hpp>
 
 #include <algorithm>
+#include <iterator>
+#include <map>
+#include <set>
 
 #include "core/Errors.hpp"
 #include "core/FileGuard.hpp"
@@ -12,6 +15,7 @@
 #include "core/IniFile.hpp"
 #include "run/MachineProbe.hpp"
 #include "run/MemoryDiscovery.hpp"
+#include "run/TestHooks.hpp"
 
 namespace bws::run {
 namespace {
@@ -81,14 +85,16 @@ void check_time_budget(const Phase& phase, double budget_seconds) {
 // The probe's memory: at most 5% of this rank's share of the node.
 constexpr double kProbeMemoryFraction = 0.05;
 
-void plan_on_this_rank(const Config& config, const RunWorld& world, const std::vector<int>& node_of_rank,
-                       const MachineSpeed& rank_timing, RunPlan& plan) {
+// This rank's settings, topology, pinning and machine probe: what the plans
+// are made from.
+void probe_this_rank(const Config& config, const RunWorld& world, const MachineSpeed& rank_timing, RunPlan& plan) {
   plan.settings = parse_survey_settings(config);
   if (world.root()) check_survey_file_path(config, plan.settings);
   plan.topology.emplace(topo::Topology::discover());
   const topo::TopologyInfo& info = plan.topology->info();
   const int threads = plan.settings.threads == 0 ? info.cores : plan.settings.threads;
   plan.slots = topo::make_pinning_plan(*plan.topology, threads, plan.settings.bind);
+  if (read_test_hooks().fixed_speed) return;  // the default MachineSpeed: estimates that do not follow the load
   const NodeLayout& layout = world.layout;
   const auto probe_limit = static_cast<std::uint64_t>(kProbeMemoryFraction * static_cast<double>(info.node_memory_bytes) /
                                                      std::max(1, layout.ranks_on_node));
@@ -96,6 +102,35 @@ void plan_on_this_rank(const Config& config, const RunWorld& world, const std::v
   plan.speed.rank_barrier_seconds = rank_timing.rank_barrier_seconds;
   plan.speed.rank_exchange_seconds = rank_timing.rank_exchange_seconds;
   plan.speed.exchange_stretch = rank_timing.exchange_stretch;
+}
+
+// One machine speed for every rank: the slowest rate and the longest time
+// any rank probed. Plans fitted to --time-budget follow the speed, and
+// ranks that fitted different repetitions would wait for each other at
+// different counts (a node's ranks meet per repetition, b_eff's ring per
+// exchange); with one speed every rank fits the same plan, the most
+// conservative one. Collective: every rank, after its probe.
+void agree_on_speed(MPI_Comm comm, MachineSpeed& speed) {
+  double rates[] = {speed.memory_Bps, speed.thread_memory_Bps, speed.first_touch_Bps};
+  double times[] = {speed.random_access_seconds, speed.thread_sync_seconds, speed.rank_barrier_seconds,
+                    speed.rank_exchange_seconds, speed.exchange_stretch, speed.timer_resolution_seconds};
+  MPI_Allreduce(MPI_IN_PLACE, rates, static_cast<int>(std::size(rates)), MPI_DOUBLE, MPI_MIN, comm);
+  MPI_Allreduce(MPI_IN_PLACE, times, static_cast<int>(std::size(times)), MPI_DOUBLE, MPI_MAX, comm);
+  speed.memory_Bps = rates[0];
+  speed.thread_memory_Bps = rates[1];
+  speed.first_touch_Bps = rates[2];
+  speed.random_access_seconds = times[0];
+  speed.thread_sync_seconds = times[1];
+  speed.rank_barrier_seconds = times[2];
+  speed.rank_exchange_seconds = times[3];
+  speed.exchange_stretch = times[4];
+  speed.timer_resolution_seconds = times[5];
+}
+
+void plan_on_this_rank(const Config& config, const RunWorld& world, const std::vector<int>& node_of_rank,
+                       RunPlan& plan) {
+  const topo::TopologyInfo& info = plan.topology->info();
+  const NodeLayout& layout = world.layout;
   const double budget = plan.settings.time_budget_seconds;
   const NodeContext node{*plan.topology, layout.host, world.rank, layout.ranks_on_node, layout.local_rank,
                          static_cast<int>(plan.slots.size()), plan.settings.quick, plan.speed, budget};
@@ -136,7 +171,10 @@ std::optional<SetupFailure> plan_run(const CommandLine& cl, const RunWorld& worl
   probe_rank_exchange(MPI_COMM_WORLD, rank_timing);
   // Every exception on any rank is caught and agreed (SetupFailure.hpp): a
   // usage error is exit 2, anything else (hwloc, std::bad_alloc) exit 1.
-  const auto failure = failure_of([&] { plan_on_this_rank(cl.config, world, node_of_rank, rank_timing, plan); }, world.rank_name());
+  const auto probe_failure = failure_of([&] { probe_this_rank(cl.config, world, rank_timing, plan); }, world.rank_name());
+  if (auto failure = agree_on_failure(MPI_COMM_WORLD, probe_failure)) return failure;
+  agree_on_speed(MPI_COMM_WORLD, plan.speed);
+  const auto failure = failure_of([&] { plan_on_this_rank(cl.config, world, node_of_rank, plan); }, world.rank_name());
   return agree_on_failure(MPI_COMM_WORLD, failure);
 }
 
@@ -145,6 +183,24 @@ std::vector<const CatalogEntry*> entries_of(const std::vector<Phase>& phases) {
   for (const Phase& phase : phases)
     if (std::find(entries.begin(), entries.end(), phase.entry) == entries.end()) entries.push_back(phase.entry);
   return entries;
+}
+
+Config fitted_config(const Config& config, const std::vector<Phase>& phases) {
+  std::map<std::string, std::string, std::less<>> values = config.values();
+  std::set<std::string, std::less<>> defaulted;
+  for (const auto& [key, value] : values)
+    if (config.is_default(key)) defaulted.insert(key);
+  for (const Phase& phase : phases) {
+    const auto chosen = phase.collective ? phase.collective->fitted_options()
+                        : phase.node_run ? phase.node_run->fitted_options()
+                                         : std::map<std::string, std::string>{};
+    for (const auto& [key, value] : chosen) {
+      if (values.count(key) && !defaulted.count(key)) continue;  // given: fitting never changes it
+      values[key] = value;
+      defaulted.insert(key);
+    }
+  }
+  return Config(std::move(values), std::move(defaulted));
 }
 
 }  // namespace bws::run

@@ -42,7 +42,7 @@ struct RunPlan {
   std::map<std::string, std::unique_ptr<TableExporter>> exporters;  // rank 0, per benchmark; started with the file
   std::optional<model::MemoryPopulation> memory_population;         // node leaders: from --memory.dmidecode
   std::vector<model::Reference> references;                         // rank 0: --reference
-  MachineSpeed speed;                                               // this rank's probe (run/MachineProbe)
+  MachineSpeed speed;  // the ranks' probes agreed: the slowest of each (run/MachineProbe)
 };
 
 // Collective over MPI_COMM_WORLD. Every option is checked on every rank,
@@ -53,5 +53,10 @@ std::optional<SetupFailure> plan_run(const CommandLine& cl, const RunWorld& worl
 
 // Every entry that runs, once, in the order of the phases.
 std::vector<const CatalogEntry*> entries_of(const std::vector<Phase>& phases);
+
+// The configuration as the file stores it: `config` with the values
+// --time-budget chose for options left at their defaults (this rank's
+// plans), still marked as defaults.
+Config fitted_config(const Config& config, const std::vector<Phase>& phases);
 
 }  // namespace bws::run

@@ -5,6 +5,7 @@
 #include <new>
 
 #include "core/Errors.hpp"
+#include "core/PrintableText.hpp"
 #include "core/FileGuard.hpp"
 #include "core/OptionText.hpp"
 
@@ -67,6 +68,12 @@ std::string read_stored_config(const std::string& path) {
   return checked_read(path, [&] {
     const auto reader = h5::ResultReader::open(path);
     if (!reader.exists("/config")) throw UsageError("'" + path + "' has no /config: it is not a survey file");
+    // The reader shows an older schema's tables as today's; the writer
+    // appends to them as stored, which only today's schema matches.
+    const std::string version = reader.attribute_text("/", "schema_version");
+    if (version.substr(0, version.find('.')) != std::to_string(h5::kSchemaMajor))
+      throw UsageError("--resume: '" + path + "' has schema " + printable_text(version, 40) + "; this bwsurvey resumes " +
+                       h5::schema_version() + " files (finish it with the bwsurvey that began it)");
     return reader.read_text("/config");
   });
 }

@@ -2,6 +2,7 @@
 
 #include <climits>
 #include <cstdlib>
+#include <string_view>
 
 #include "core/OptionText.hpp"
 
@@ -23,7 +24,8 @@ bool parse_int(const std::string& text, int& out) {
 
 const std::vector<std::string>& test_hook_variables() {
   static const std::vector<std::string> names = {"BWSURVEY_INJECT_FAULT", "BWSURVEY_SLOW_HOST", "BWSURVEY_FAKE_MEMORY",
-                                                 "BWSURVEY_BEFF_CORRUPT", "BWSURVEY_LINKS_SLOW_PAIR"};
+                                                 "BWSURVEY_BEFF_CORRUPT", "BWSURVEY_LINKS_SLOW_PAIR",
+                                                 "BWSURVEY_FIXED_SPEED"};
   return names;
 }
 
@@ -79,8 +81,11 @@ TestHooks parse_test_hooks(const char* inject_fault, const char* slow_host, cons
 
 TestHooks read_test_hooks() {
   if (!test_hooks_compiled()) return {};
-  return parse_test_hooks(std::getenv("BWSURVEY_INJECT_FAULT"), std::getenv("BWSURVEY_SLOW_HOST"),
-                          std::getenv("BWSURVEY_FAKE_MEMORY"));
+  TestHooks hooks = parse_test_hooks(std::getenv("BWSURVEY_INJECT_FAULT"), std::getenv("BWSURVEY_SLOW_HOST"),
+                                     std::getenv("BWSURVEY_FAKE_MEMORY"));
+  const char* fixed_speed = std::getenv("BWSURVEY_FIXED_SPEED");
+  hooks.fixed_speed = fixed_speed && *fixed_speed && std::string_view(fixed_speed) != "0";
+  return hooks;
 }
 
 std::vector<std::string> hook_variables_set() {

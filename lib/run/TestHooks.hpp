@@ -22,6 +22,9 @@
 //   BWSURVEY_BEFF_CORRUPT=<rank>  (read by lib/beff) corrupts b_eff payloads.
 //   BWSURVEY_LINKS_SLOW_PAIR=<a>,<b>,<factor>  (read by lib/links) member a's
 //     messages to member b take <factor> times as long.
+//   BWSURVEY_FIXED_SPEED=1  no machine probe: every rank plans with the
+//     default MachineSpeed, so estimates, and what --time-budget fits, are
+//     the same in every run, whatever the machine's load.
 #include <cstdint>
 #include <map>
 #include <string>
@@ -40,6 +43,7 @@ struct TestHooks {
   double slow_factor = 1.0;
   bool slow_first_pass_only = false;  // the slowdown ends before the retest
   std::map<std::string, std::uint64_t> fake_memory_bytes;  // host -> bytes
+  bool fixed_speed = false;  // plan with the default MachineSpeed, no probe
 };
 
 // The environment variables that are test hooks.

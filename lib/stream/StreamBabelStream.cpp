@@ -35,12 +35,12 @@ using Key = std::tuple<std::string, std::string, std::string, std::string>;  // 
 }  // namespace
 
 Table babelstream_table(const std::vector<Table>& tables) {
-  std::map<Key, std::int64_t> ntimes;
+  std::map<Key, std::int64_t> reps;
   for (const Table& t : tables) {
     if (t.path() != kResultsPath) continue;
     for (std::size_t r = 0; r < t.rows(); ++r)
-      ntimes[{t.get_string(r, "host"), t.get_string(r, "backend"), t.get_string(r, "type"),
-              t.get_string(r, "kernel")}] = t.get_int(r, "ntimes");
+      reps[{t.get_string(r, "host"), t.get_string(r, "backend"), t.get_string(r, "type"),
+              t.get_string(r, "kernel")}] = t.get_int(r, "reps");
   }
   Table out = view_table(kBabelStreamPath, "ranks");
   for (const Table& t : tables) {
@@ -50,9 +50,9 @@ Table babelstream_table(const std::vector<Table>& tables) {
       if (!function) continue;
       const std::string host = t.get_string(r, "host"), backend = t.get_string(r, "backend"),
                         type = t.get_string(r, "type");
-      const auto n = ntimes.find({host, backend, type, t.get_string(r, "kernel")});
+      const auto n = reps.find({host, backend, type, t.get_string(r, "kernel")});
       out.add_row({{"function", *function},
-                   {"num_times", n == ntimes.end() ? std::int64_t{0} : n->second},
+                   {"num_times", n == reps.end() ? std::int64_t{0} : n->second},
                    {"n_elements", t.get_int(r, "elements")},
                    {"sizeof", element_bytes(type)},
                    {"max_mbytes_per_sec", t.get_double(r, "bandwidth") * 1e-6},
@@ -78,7 +78,7 @@ Table babelstream_ranks_table(const std::vector<Table>& tables) {
       if (!function) continue;
       const std::string type = t.get_string(r, "type");
       out.add_row({{"function", *function},
-                   {"num_times", t.get_int(r, "ntimes")},
+                   {"num_times", t.get_int(r, "reps")},
                    {"n_elements", t.get_int(r, "elements")},
                    {"sizeof", element_bytes(type)},
                    {"max_mbytes_per_sec", t.get_double(r, "bandwidth") * 1e-6},

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "core/BackendList.hpp"
+#include "core/BudgetFit.hpp"
 #include "core/Errors.hpp"
 #include "core/OptionText.hpp"
 #include "core/ResultColumns.hpp"
@@ -35,43 +36,59 @@ struct OverBudget {
   std::string advice;  // "--stream.reps 5", or "" when no repetitions fit
 };
 
+// The devices' elements per type, the estimate's input besides the plan.
+template <class Devices>
+std::vector<std::vector<std::uint64_t>> elements_of(const Devices& devices, const StreamCommonParams& common) {
+  std::vector<std::vector<std::uint64_t>> elements;
+  for (const auto& d : devices) {
+    elements.emplace_back();
+    for (StreamType type : common.types) elements.back().push_back(d->elements(type));
+  }
+  return elements;
+}
+
+// The plan of one run is the common parameters (the one repetition count
+// of every backend and type) over the planned devices; --time-budget lowers
+// the repetitions when --stream.reps was left alone. Over the budget: the
+// most repetitions that would fit (with kAdviceHeadroom), when any do.
+FittedPlan<StreamCommonParams> fit_stream(const StreamCommonParams& given, bool reps_free, const std::string& reps_flag,
+                                          const std::function<TimeEstimate(const StreamCommonParams&)>& estimate,
+                                          double budget_seconds) {
+  auto reps = [](bool free) { return count_knob("reps", free, &StreamCommonParams::reps, kMinNtimes); };
+  FittedPlan<StreamCommonParams> fitted = fit_to_budget(given, budget_seconds, estimate, {reps(reps_free)});
+  if (fitted.fits) return fitted;
+  OverBudget over{fitted.asked, {}};
+  const auto advice = fit_to_budget(given, budget_seconds / kAdviceHeadroom, estimate, {reps(true)});
+  if (advice.fits) over.advice = reps_flag + " " + std::to_string(advice.plan.reps);  // as the user spelled it
+  throw over;
+}
+
 class StreamPlannedRun final : public PlannedDeviceRuns<StreamDeviceRun> {
  public:
-  StreamPlannedRun(StreamCommonParams common, std::vector<std::unique_ptr<StreamDeviceRun>> devices,
-                   const NodeContext& node)
-      : PlannedDeviceRuns(std::move(devices)), common_(std::move(common)), who_{node.rank, node.host}, speed_(node.speed) {}
+  StreamPlannedRun(std::vector<std::unique_ptr<StreamDeviceRun>> devices, const NodeContext& node)
+      : PlannedDeviceRuns(std::move(devices)), who_{node.rank, node.host}, speed_(node.speed) {}
 
+  // Fitting returns a new plan; the run, the plan line, the estimate and
+  // the stored configuration read it from here.
+  void fit(const StreamCommonParams& given, bool reps_free, const std::string& reps_flag, double budget_seconds) {
+    const auto fitted = fit_stream(
+        given, reps_free, reps_flag, [this](const StreamCommonParams& c) { return estimate_of(c); }, budget_seconds);
+    common_ = fitted.plan;
+    fitted_ = fitted.changes;
+  }
+
+  std::string describe() const override {
+    return PlannedDeviceRuns::describe() + ", " + std::to_string(common_.reps) + " repetitions" +
+           (fitted_.empty() ? "" : " (fitted to --time-budget: " + fitted_ + ")");
+  }
   TimeEstimate estimate() const override {
-    std::vector<std::vector<std::uint64_t>> elements;
-    for (const auto& d : runs_) {
-      elements.emplace_back();
-      for (StreamType type : common_.types) elements.back().push_back(d->elements(type));
-    }
-    TimeEstimate e = estimate_stream(common_, elements, memory_bytes(), speed_);
+    TimeEstimate e = estimate_of(common_);
     if (!fitted_.empty()) e.terms += "; fitted to --time-budget: " + fitted_;
     return e;
   }
-
-  // --time-budget: fewer repetitions when --stream.reps was left alone;
-  // else, or when even the fewest do not fit, OverBudget, with the most
-  // repetitions that would fit (with kAdviceHeadroom) when there are any.
-  void fit(double budget_seconds, bool reps_free, const std::string& reps_flag) {
-    if (budget_seconds <= 0) return;
-    const int given = common_.ntimes;
-    const TimeEstimate asked = estimate();
-    while (reps_free && common_.ntimes > kMinNtimes && estimate().seconds > budget_seconds) --common_.ntimes;
-    if (estimate().seconds > budget_seconds) {
-      OverBudget over{asked, {}};
-      for (int reps = given - 1; reps >= kMinNtimes; --reps) {
-        common_.ntimes = reps;
-        if (estimate().seconds <= budget_seconds / kAdviceHeadroom) {
-          over.advice = reps_flag + " " + std::to_string(reps);  // as the user spelled it
-          break;
-        }
-      }
-      throw over;
-    }
-    if (common_.ntimes != given) fitted_ = "reps " + std::to_string(given) + " -> " + std::to_string(common_.ntimes);
+  std::map<std::string, std::string> fitted_options() const override {
+    if (fitted_.empty()) return {};
+    return {{stream_schema().name_of(&StreamOptions::reps), std::to_string(common_.reps)}};
   }
 
   std::uint64_t elements() const {
@@ -89,7 +106,7 @@ class StreamPlannedRun final : public PlannedDeviceRuns<StreamDeviceRun> {
       for (StreamType type : common_.types) {
         const std::string stage = "stream " + std::string(type_name(type)) + (info.backend == kBackendCpu ? "" : " on " + info.backend);
         auto progress = [&](int repetition) {
-          context.progress.report(stage, (step + (repetition + 1.0) / common_.ntimes) / steps);
+          context.progress.report(stage, (step + (repetition + 1.0) / common_.reps) / steps);
         };
         StreamDeviceArrays& arrays = d->arrays(team, type);
         add_stream_results(results, checks, who_, info,
@@ -112,16 +129,20 @@ class StreamPlannedRun final : public PlannedDeviceRuns<StreamDeviceRun> {
     m.stores = arrays.stores();
     m.variant = arrays.variant();
     m.elements = elements;
-    m.ntimes = common_.ntimes;
+    m.reps = common_.reps;
     m.ops = ops_of(info);
     m.seconds.resize(m.ops.size());
-    for (auto& s : m.seconds) s.reserve(static_cast<std::size_t>(common_.ntimes));
-    for (int k = 0; k < common_.ntimes; ++k) {
+    for (auto& s : m.seconds) s.reserve(static_cast<std::size_t>(common_.reps));
+    for (int k = 0; k < common_.reps; ++k) {
       for (std::size_t i = 0; i < m.ops.size(); ++i) m.seconds[i].push_back(arrays.run_timed(m.ops[i], context.node_sync));
       after_repetition(k);
     }
-    m.validation = arrays.validate(common_.ntimes, common_.validation);
+    m.validation = arrays.validate(common_.reps, common_.validation);
     return m;
+  }
+
+  TimeEstimate estimate_of(const StreamCommonParams& c) const {
+    return estimate_stream(c, elements_of(runs_, c), memory_bytes(), speed_);
   }
 
   StreamCommonParams common_;
@@ -136,7 +157,7 @@ class StreamBenchmark final : public NodeBenchmark {
   std::string name() const override { return "stream"; }
   std::string description() const override {
     return "STREAM 5.10 Copy, Scale, Add, Triad on NUMA-local arrays (McCalpin; bytes without write-allocate), "
-           "or on a device (--stream.backend)";
+           "or on a device (--" + stream_schema().name_of(&StreamOptions::backends) + ")";
   }
   void add_options(boost::program_options::options_description& desc) const override {
     add_stream_options(desc);
@@ -148,7 +169,7 @@ class StreamBenchmark final : public NodeBenchmark {
     } catch (const OverBudget& over) {
       std::string advice = over.advice;
       if (const std::uint64_t elements = elements_that_fit(config, node); elements > 0)
-        advice += (advice.empty() ? "" : " or ") + std::string("--stream.elements ") + std::to_string(elements);
+        advice += std::string(advice.empty() ? "" : " or ") + "--" + stream_schema().name_of(&StreamOptions::elements) + " " + std::to_string(elements);
       throw UsageError(over_budget_message("stream", over.asked, node.time_budget_seconds, advice));
     }
   }
@@ -159,14 +180,13 @@ class StreamBenchmark final : public NodeBenchmark {
  private:
   std::unique_ptr<StreamPlannedRun> plan_fitted(const Config& config, const NodeContext& node) const {
     const StreamOptions options = stream_schema().read(config, node.quick);
-    StreamCommonParams common = plan_stream_common(options);
+    const StreamCommonParams common = plan_stream_common(options);
     std::vector<std::unique_ptr<StreamDeviceRun>> devices;
     for (const std::string& name : parse_backend_list(options.backends, options.flag(&StreamOptions::backends), backend_names()))
       devices.push_back(backends_.at(name)->plan(config, options, node, common));
-    auto planned = std::make_unique<StreamPlannedRun>(std::move(common), std::move(devices), node);
-    planned->fit(node.time_budget_seconds,
-                 option_defaulted(config, "stream.reps") && option_defaulted(config, "stream.ntimes"),
-                 options.flag(&StreamOptions::reps));
+    auto planned = std::make_unique<StreamPlannedRun>(std::move(devices), node);
+    planned->fit(common, options.defaulted(&StreamOptions::reps), options.flag(&StreamOptions::reps),
+                 node.time_budget_seconds);
     return planned;
   }
 
@@ -180,7 +200,7 @@ class StreamBenchmark final : public NodeBenchmark {
     tighter.time_budget_seconds = node.time_budget_seconds / kAdviceHeadroom;
     Config trial = config;
     for (std::uint64_t n = plan_fitted(config, unbounded)->elements() / 2; n >= kMinElements; n /= 2) {
-      trial.set("stream.elements", std::to_string(n));
+      trial.set(stream_schema().name_of(&StreamOptions::elements), std::to_string(n));
       try {
         plan_fitted(trial, tighter);
         return n;

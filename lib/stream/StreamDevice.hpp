@@ -32,7 +32,7 @@ namespace bws::stream {
 // resolved by each backend against its own device ('auto' per device).
 struct StreamCommonParams {
   std::vector<StreamType> types;
-  int ntimes = 20;  // repetitions, the first dropped as warm-up
+  int reps = 20;  // repetitions, the first dropped as warm-up: the run's one count (fitting lowers it here)
   StreamValidationRule validation;
 };
 

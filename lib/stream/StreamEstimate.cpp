@@ -20,17 +20,17 @@ TimeEstimate estimate_stream(const StreamCommonParams& c, const std::vector<std:
   for (const auto& per_type : elements)
     for (std::size_t t = 0; t < per_type.size() && t < c.types.size(); ++t) {
       const double array_bytes = static_cast<double>(per_type[t]) * static_cast<double>(element_bytes(c.types[t]));
-      kernel_bytes += c.ntimes * kKernelByteWeights * array_bytes;
+      kernel_bytes += c.reps * kKernelByteWeights * array_bytes;
       setup_bytes += kSetupByteWeights * array_bytes;
     }
   const double runs = static_cast<double>(elements.size() * c.types.size());
-  const double syncs = runs * c.ntimes * kKernels * (s.rank_barrier_seconds + kThreadSyncsPerKernel * s.thread_sync_seconds);
+  const double syncs = runs * c.reps * kKernels * (s.rank_barrier_seconds + kThreadSyncsPerKernel * s.thread_sync_seconds);
   const double touch = static_cast<double>(allocated_bytes) / s.first_touch_Bps;
   TimeEstimate e;
   e.seconds = kernel_bytes / s.memory_Bps + setup_bytes / s.memory_Bps + syncs + touch;
   char terms[256];
   std::snprintf(terms, sizeof terms, "%g runs x %d reps x 4 kernels = %s / %s + setup and validation %s + first touch %s",
-                runs, c.ntimes, format_bytes(kernel_bytes).c_str(), format_rate(s.memory_Bps).c_str(),
+                runs, c.reps, format_bytes(kernel_bytes).c_str(), format_rate(s.memory_Bps).c_str(),
                 format_bytes(setup_bytes).c_str(), duration_text(touch).c_str());
   e.terms = terms;
   return e;

@@ -95,9 +95,13 @@ StreamCommonParams plan_stream_common(const StreamOptions& o) {
   if (has_float && o.reps > kMaxNtimesFloat)
     throw UsageError(o.flag(&StreamOptions::reps) + ": '" + std::to_string(o.reps) + "' is out of range; allowed: " +
                      std::to_string(kMinNtimes) + ".." + std::to_string(kMaxNtimesFloat));
-  c.ntimes = o.reps;
+  c.reps = o.reps;
   c.validation = o.validation;
   return c;
+}
+
+StreamCommonParams plan_stream_common(const Config& config, bool quick) {
+  return plan_stream_common(stream_schema().read(config, quick));
 }
 
 StreamParams plan_stream(const Config& config, const NodeContext& node) {
@@ -116,7 +120,6 @@ StreamParams plan_stream(const StreamOptions& o, const NodeContext& node, const 
   StreamParams p;
   p.ranks_on_node = std::max(1, node.ranks_on_node);
   const std::vector<StreamType>& types = common.types;
-  p.ntimes = common.ntimes;
   p.stores_request = o.stores;
   p.offset_bytes = o.offset_bytes;
   p.validation = common.validation;
@@ -158,8 +161,7 @@ std::string describe_stream(const StreamParams& p) {
   if (p.stores_request == StoresRequest::Auto) stores += " (auto)";
   char mib[32];
   std::snprintf(mib, sizeof mib, "%.0f", static_cast<double>(p.buffer_bytes) / (1024.0 * 1024.0));
-  return types + ", " + std::to_string(p.elements) + " elements/array, " + mib + " MiB/rank, " + stores + ", " +
-         std::to_string(p.ntimes) + " repetitions";
+  return types + ", " + std::to_string(p.elements) + " elements/array, " + mib + " MiB/rank, " + stores;
 }
 
 }  // namespace bws::stream

@@ -34,7 +34,6 @@ struct StreamParams {
   std::vector<StreamTypeRun> runs;  // in the order they run
   std::uint64_t elements = 0;       // per array, per rank
   bool elements_auto = true;
-  int ntimes = 20;  // repetitions including the dropped first one
   StoresRequest stores_request = StoresRequest::Auto;
   std::size_t offset_bytes = 256;
   std::size_t buffer_bytes = 0;  // one buffer, sized for the largest type
@@ -46,13 +45,15 @@ void add_stream_options(boost::program_options::options_description& desc);
 
 // The options every backend shares (types, repetitions, validation rule).
 StreamCommonParams plan_stream_common(const StreamOptions& options);
+StreamCommonParams plan_stream_common(const Config& config, bool quick);  // reads the schema once (a test's entry)
 
 // The CPU backend's plan: checks the options against this rank's node;
 // throws UsageError. The Config form reads the schema once (a test's entry).
 StreamParams plan_stream(const Config& config, const NodeContext& node);
 StreamParams plan_stream(const StreamOptions& options, const NodeContext& node, const StreamCommonParams& common);
 
-// "double, 16777216 elements/array, 384 MiB/rank, nontemporal stores (auto), 20 repetitions"
+// "double, 16777216 elements/array, 384 MiB/rank, nontemporal stores (auto)" (the repetitions are the
+// driver's, StreamCommonParams: one count for every backend)
 std::string describe_stream(const StreamParams& params);
 
 }  // namespace bws::stream

@@ -25,9 +25,9 @@ struct StreamTypeMeasurement {
   std::string stores;   // StreamDeviceArrays::stores()
   std::string variant;  // StreamDeviceArrays::variant()
   std::uint64_t elements = 0;
-  int ntimes = 0;
+  int reps = 0;  // repetitions, the first dropped
   std::vector<StreamOp> ops;                 // in the order they ran
-  std::vector<std::vector<double>> seconds;  // per entry of ops: all ntimes samples
+  std::vector<std::vector<double>> seconds;  // per entry of ops: all reps samples
   StreamValidation validation;
 };
 

@@ -11,7 +11,7 @@ Table make_stream_results_table() {
   columns.push_back(text_column("stores", 16));     // the CPU's normal|nontemporal; "" on a device
   columns.push_back(text_column("variant", 48));    // a device's kernel shape; "" on the CPU
   columns.push_back(int_column("elements"));        // per array, this rank
-  columns.push_back(int_column("ntimes"));          // repetitions, the first one dropped
+  columns.push_back(int_column("reps"));            // repetitions, the first one dropped (files before: ntimes)
   columns.push_back(real_column("avg_rel_error"));  // of the array this kernel writes (PCI rows: the largest)
   columns.push_back(real_column("error_limit"));    // the validation limit (StreamValidationRule)
   columns.push_back(real_column("ceiling", "B/s")); // the rate no run may exceed

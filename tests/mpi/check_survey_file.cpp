@@ -74,7 +74,7 @@ int main(int argc, char** argv) {
     check(bw > 1e8 && bw < 1e13, "row " + std::to_string(r) + " plausible bandwidth");
     check(std::abs(results.get_double(r, "bytes") / results.get_double(r, "t_min") - bw) <= 1e-6 * bw,
           "bandwidth = bytes / t_min");
-    check(results.samples(r).size() == static_cast<std::size_t>(results.get_int(r, "ntimes")),
+    check(results.samples(r).size() == static_cast<std::size_t>(results.get_int(r, "reps")),
           "samples beside row " + std::to_string(r));
   }
   check(kernels == std::set<std::string>{"Copy", "Scale", "Add", "Triad"}, "the four STREAM kernels");

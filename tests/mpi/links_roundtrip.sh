@@ -27,7 +27,7 @@ run_survey "$mpirun" -np "$ranks" --oversubscribe "${hook[@]}" "$bwsurvey" --tes
   "${extra[@]}" --out "$dir/l.h5"
 expect_success
 # The plan line goes to stderr with bwsurvey's other progress lines.
-grep -Eq "links: $ranks ranks \(one host: each rank stands for a node\), $((ranks - 1)) steps x 5 reps x window 4 x 64.00 KiB each way, 8 B latency, estimate .* \(limit --links.max-time 300 s\)" "$dir/stderr.txt" ||
+grep -Eq "links: $ranks ranks \(one host: each rank stands for a node\), $((ranks - 1)) steps x 5 reps x window 4 x 64.00 KiB each way, 8 B latency, estimate .* \(limit --time-budget [0-9.]+ s\)" "$dir/stderr.txt" ||
   { echo "no plan line"; exit 1; }
 expect_stdout "^links: $ranks nodes, median out " "summary line"
 if [ "$from" = --topology ]; then

@@ -38,7 +38,7 @@ for name in ("quick", "replayed", "resumed"):
         assert f.attrs["status"] == "complete", (name, f.attrs["status"])
         stream = f["stream/results"][:]
         assert len(stream) == 2 * 4, (name, len(stream))  # 2 ranks x 4 kernels
-        assert set(stream["ntimes"]) == {5}, (name, set(stream["ntimes"]))
+        assert set(stream["reps"]) == {5}, (name, set(stream["reps"]))
         bs = f["bs/results"][:]
         points = collections.Counter((int(r["rank"]), r["test"], int(r["degree"])) for r in bs)
         assert sorted(points.values()) == [12, 12], (name, points)

@@ -145,7 +145,7 @@ def main():
     expect(np.allclose(bs["max_mbytes_per_sec"].to_numpy(), cpu["bandwidth"] / 1e6, rtol=1e-15, atol=0),
            "max_mbytes_per_sec != stream/nodes bandwidth / 1e6")
     expect(set(bs["ranks"]) == {2}, f"one node of 2 ranks: {set(bs['ranks'])}")
-    expect(set(bs["num_times"]) == set(raw["ntimes"]), f"num_times {set(bs['num_times'])}")
+    expect(set(bs["num_times"]) == set(raw["reps"]), f"num_times {set(bs['num_times'])}")
     ranks = pd.read_csv(run_to(bwreport, survey, "stream/babelstream-ranks", work))
     expect(len(ranks) == len(raw), f"stream/babelstream-ranks: {len(ranks)} rows, stream/results {len(raw)}")
     # The README's snippet, as printed, on the survey named as it names it.

@@ -45,10 +45,10 @@ TEST_F(H5Test, ReaderRejectsMissingForeignAndNewerFiles) {
   EXPECT_EQ(usage_error_of([&] { ResultReader::open(file("text.h5")); }),
             "'" + file("text.h5") + "' is not an HDF5 file");
 
-  write_foreign_file(file("v3.h5"), "3.0");
-  const std::string newer = usage_error_of([&] { ResultReader::open(file("v3.h5")); });
-  EXPECT_NE(newer.find("3.0"), std::string::npos) << newer;
-  EXPECT_NE(newer.find("1.x to 2.x"), std::string::npos) << newer;
+  write_foreign_file(file("v4.h5"), "4.0");
+  const std::string newer = usage_error_of([&] { ResultReader::open(file("v4.h5")); });
+  EXPECT_NE(newer.find("4.0"), std::string::npos) << newer;
+  EXPECT_NE(newer.find("1.x to 3.x"), std::string::npos) << newer;
   write_foreign_file(file("v0.h5"), "0.9");
   EXPECT_NE(usage_error_of([&] { ResultReader::open(file("v0.h5")); }).find("0.9"), std::string::npos);
 
@@ -125,7 +125,7 @@ TEST_F(H5Test, H5pyReadsTablesAsStructuredArraysAndH5dumpParsesTheFile) {
   const std::string script = file("check.py");
   std::ofstream(script) << R"(import sys, math, h5py, numpy as np
 f = h5py.File(sys.argv[1], "r")
-assert f.attrs["schema_version"] == "2.0", f.attrs["schema_version"]
+assert f.attrs["schema_version"] == "3.0", f.attrs["schema_version"]
 assert f.attrs["status"] == "running"
 r = f["stream/results"][...]
 assert r.dtype.names == ("rank", "host", "kernel", "bytes", "bandwidth"), r.dtype.names

@@ -12,12 +12,12 @@
 
 namespace {
 
-TEST_F(H5Test, SchemaVersionIsMajorDotMinor) { EXPECT_EQ(bws::h5::schema_version(), "2.0"); }
+TEST_F(H5Test, SchemaVersionIsMajorDotMinor) { EXPECT_EQ(bws::h5::schema_version(), "3.0"); }
 
 TEST_F(H5Test, CreateSetsSchemaVersionAndRunningStatus) {
   ResultFile::create(file("a.h5"), false).close();
   const ResultReader reader = ResultReader::open(file("a.h5"));
-  EXPECT_EQ(reader.attribute_text("/", "schema_version"), "2.0");
+  EXPECT_EQ(reader.attribute_text("/", "schema_version"), "3.0");
   EXPECT_EQ(reader.attribute_text("/", "status"), "running");
 }
 

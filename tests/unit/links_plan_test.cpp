@@ -24,6 +24,7 @@ RankLayout layout_of(std::vector<int> node_of_rank, bool quick = false) {
   l.node_memory_bytes = std::uint64_t{64} << 30;
   l.host = "testhost";
   l.quick = quick;
+  l.time_budget_seconds = 300;  // bwsurvey's default --time-budget
   return l;
 }
 
@@ -73,37 +74,64 @@ TEST(LinksPlan, DefaultsAndQuick) {
   EXPECT_EQ(p.reps, 5);
   EXPECT_EQ(p.window, 8);
   EXPECT_TRUE(p.latency);
-  EXPECT_DOUBLE_EQ(p.max_time_seconds, 300);
+  EXPECT_DOUBLE_EQ(p.budget_seconds, 300);  // --time-budget, as every test
+  EXPECT_EQ(p.budget_flag, "--time-budget");
   EXPECT_TRUE(p.chosen.empty());
   // 2 steps x (6 windows of 8 MiB / 1e9 + 20 us, + 50 x 20.008 us) = 2 x (0.050451648 + 0.0010004)
   EXPECT_NEAR(p.estimate_seconds, 0.102904096, 1e-12);
   const std::string line = describe_links(p);
   EXPECT_NE(line.find("3 nodes, 2 steps x 5 reps x window 8"), std::string::npos) << line;
-  EXPECT_NE(line.find("estimate 0.103 s (limit --links.max-time 300 s)"), std::string::npos) << line;
+  EXPECT_NE(line.find("estimate 0.103 s (limit --time-budget 300 s)"), std::string::npos) << line;
   const LinksPlan q = plan_with({}, layout_of({0, 1, 2}, true));
   EXPECT_EQ(q.bytes, 65536u);
   EXPECT_EQ(q.reps, 5);
   EXPECT_EQ(q.window, 4);
 }
 
-TEST(LinksPlan, MaxTimeLowersRepsFirstThenHalvesTheSize) {
-  const RankLayout three = layout_of({0, 1, 2});
+TEST(LinksPlan, TimeBudgetLowersRepsFirstThenHalvesTheSize) {
+  RankLayout three = layout_of({0, 1, 2});
+  three.time_budget_seconds = 0.06;
   // no latency: 2 steps x (1 + reps) x 0.008408608 s
-  const LinksPlan fewer = plan_with({{"links.latency", "off"}, {"links.max-time", "0.06"}}, three);
+  const LinksPlan fewer = plan_with({{"links.latency", "off"}}, three);
   EXPECT_EQ(fewer.reps, 2);  // 3 windows: 0.0504516 s; 4 would be 0.0672689 s
   EXPECT_EQ(fewer.bytes, 1048576u);
   EXPECT_NEAR(fewer.estimate_seconds, 0.050451648, 1e-12);
   EXPECT_NE(describe_links(fewer).find("to fit it: reps 5 -> 2"), std::string::npos) << describe_links(fewer);
+  EXPECT_EQ(fewer.chosen_options.at("links.reps"), "2");  // what the stored /config records
+  // Given repetitions stay: only the size is lowered, 2 x 6 x (8 x 512 KiB / 1e9 + 20 us) = 0.0505728 s.
+  const LinksPlan kept = plan_with({{"links.latency", "off"}, {"links.reps", "5"}}, three);
+  EXPECT_EQ(kept.reps, 5);
+  EXPECT_EQ(kept.bytes, 524288u);
+  EXPECT_EQ(kept.chosen, "bytes 1048576 -> 524288");
   // 1 rep of 1 MiB: 0.0336 s; of 512 KiB: 4 x (0.004194304 + 20e-6) = 0.016857216 s
-  const LinksPlan smaller = plan_with({{"links.latency", "off"}, {"links.max-time", "0.02"}}, three);
+  three.time_budget_seconds = 0.02;
+  const LinksPlan smaller = plan_with({{"links.latency", "off"}}, three);
   EXPECT_EQ(smaller.reps, 1);
   EXPECT_EQ(smaller.bytes, 524288u);
   EXPECT_NEAR(smaller.estimate_seconds, 0.016857216, 1e-12);
   EXPECT_NE(describe_links(smaller).find("bytes 1048576 -> 524288"), std::string::npos);
   // 4 KiB, 1 rep: 4 x (32768 / 1e9 + 20e-6) = 0.000211072 s > 0.0001 s
-  const std::string error = plan_error({{"links.latency", "off"}, {"links.max-time", "0.0001"}}, three);
-  EXPECT_NE(error.find("--links.max-time"), std::string::npos) << error;
+  three.time_budget_seconds = 0.0001;
+  const std::string error = plan_error({{"links.latency", "off"}}, three);
+  EXPECT_NE(error.find("--time-budget 0.0001 s"), std::string::npos) << error;
   EXPECT_NE(error.find("0.000211"), std::string::npos) << error;
+}
+
+// The old --links.max-time still works, as a tighter budget for links alone,
+// and the plan line says it is deprecated.
+TEST(LinksPlan, MaxTimeIsADeprecatedTighterBudget) {
+  const RankLayout three = layout_of({0, 1, 2});  // --time-budget 300
+  const LinksPlan fewer = plan_with({{"links.latency", "off"}, {"links.max-time", "0.06"}}, three);
+  EXPECT_EQ(fewer.reps, 2);
+  EXPECT_EQ(fewer.budget_flag, "--links.max-time");
+  const std::string line = describe_links(fewer);
+  EXPECT_NE(line.find("(limit --links.max-time 0.06 s)"), std::string::npos) << line;
+  EXPECT_NE(line.find("--links.max-time is deprecated: use --time-budget"), std::string::npos) << line;
+  // Looser than --time-budget: --time-budget is the limit.
+  const LinksPlan loose = plan_with({{"links.max-time", "1000"}}, three);
+  EXPECT_EQ(loose.budget_flag, "--time-budget");
+  const std::string error = plan_error({{"links.latency", "off"}, {"links.max-time", "0.0001"}}, three);
+  EXPECT_NE(error.find("--links.max-time 0.0001 s"), std::string::npos) << error;
 }
 
 TEST(LinksPlan, BadValuesNameTheOptionAndTheRange) {

@@ -44,7 +44,7 @@ using test::usage_error_of;
 stream::StreamTypeMeasurement measurement(std::uint64_t elements, double seconds, bool valid) {
   stream::StreamTypeMeasurement m;
   m.elements = elements;
-  m.ntimes = 3;
+  m.reps = 3;
   for (const stream::StreamOpSpec& op : stream::kStreamOpSpecs) {
     m.ops.push_back(op.op);
     m.seconds.push_back({2 * seconds, seconds, 3 * seconds});

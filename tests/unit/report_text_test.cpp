@@ -55,7 +55,7 @@ TEST(TableText, CsvHeaderOfStreamResults) {
   std::ostringstream out;
   report::write_csv(out, stream::make_stream_results_table());
   EXPECT_EQ(out.str(),
-            "rank,host,backend,kernel,threads,device,type,stores,variant,elements,ntimes,avg_rel_error,error_limit,"
+            "rank,host,backend,kernel,threads,device,type,stores,variant,elements,reps,avg_rel_error,error_limit,"
             "ceiling_Bps,bytes,t_min_s,t_avg_s,t_max_s,bandwidth_Bps,valid\n");
   std::ostringstream declared;
   report::write_csv(declared, stream::make_stream_results_table(), report::HeaderNames::AsDeclared);
@@ -81,7 +81,7 @@ Table stream_results_with(std::initializer_list<std::tuple<int, const char*, con
   for (const auto& [rank, host, kernel, type, t_min] : rows)
     results.add_row({{"rank", rank}, {"host", host}, {"backend", "cpu"}, {"kernel", kernel}, {"threads", 2},
                      {"device", "cpu"}, {"type", type}, {"stores", "normal"}, {"variant", ""}, {"elements", 1000},
-                     {"ntimes", 20}, {"avg_rel_error", 0.0}, {"error_limit", 1e-6}, {"ceiling", 2e12},
+                     {"reps", 20}, {"avg_rel_error", 0.0}, {"error_limit", 1e-6}, {"ceiling", 2e12},
                      {"bytes", 8000}, {"t_min", t_min}, {"t_avg", 2 * t_min}, {"t_max", 3 * t_min},
                      {"bandwidth", 8000 / t_min}, {"valid", 1}});
   return results;

@@ -38,7 +38,7 @@ Plan plan_of(const CommandLine& cl) {
       topo::Topology::synthetic("numa:1(memory=24GiB) pack:1 l3:1(size=4MiB) core:2 pu:1");
   const NodeContext node{topology, "node1", 0, 1, 0, 2, parse_survey_settings(cl.config).quick, MachineSpeed{}, 0};
   const bs::BsParams bs = bs::plan_bs(cl.config, node);
-  return {stream::plan_stream(cl.config, node).ntimes, bs.points, bs.reps};
+  return {stream::plan_stream_common(cl.config, node.quick).reps, bs.points, bs.reps};
 }
 
 std::string stored(const CommandLine& cl) { return cl.config.to_ini(invocation_only_keys()); }

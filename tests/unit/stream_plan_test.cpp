@@ -61,7 +61,7 @@ TEST(StreamPlan, AutoSizeIsFourTimesTheLlcAndAtLeastTenMillion) {
   EXPECT_EQ(p.elements, 4 * 32 * kMiB / sizeof(double));  // 16 Mi elements > 10^7
   EXPECT_GE(p.elements * sizeof(double), 4 * topology.info().llc_bytes);
   EXPECT_GE(p.elements, 10000000u);
-  EXPECT_EQ(p.ntimes, 20);
+  EXPECT_EQ(plan_stream_common(Config(), false).reps, 20);  // one count for every backend and type
   ASSERT_EQ(p.runs.size(), 1u);
   EXPECT_EQ(p.runs[0].type, StreamType::Double);
   if (kHaveNontemporalKernels) {
@@ -109,7 +109,7 @@ TEST(StreamPlan, ExplicitElementsOptionsAndQuick) {
                                      node_of(topology));
   EXPECT_FALSE(p.elements_auto);
   EXPECT_EQ(p.elements, 64 * kMiB);
-  EXPECT_EQ(p.ntimes, 7);
+  EXPECT_EQ(plan_stream_common(config_with({{"stream.reps", "7"}}), false).reps, 7);
   EXPECT_EQ(p.offset_bytes, 512u);
   ASSERT_EQ(p.runs.size(), 2u);
   EXPECT_EQ(p.runs[0].type, StreamType::Float);
@@ -122,8 +122,8 @@ TEST(StreamPlan, ExplicitElementsOptionsAndQuick) {
   EXPECT_EQ(in_cache.runs[0].stores, StoreKind::Normal);
 
   // --quick shortens the default repetitions, not explicit ones.
-  EXPECT_EQ(plan_stream(Config(), node_of(topology, 1, true)).ntimes, kQuickNtimes);
-  EXPECT_EQ(plan_stream(config_with({{"stream.reps", "20"}}), node_of(topology, 1, true)).ntimes, 20);
+  EXPECT_EQ(plan_stream_common(Config(), true).reps, kQuickNtimes);
+  EXPECT_EQ(plan_stream_common(config_with({{"stream.reps", "20"}}), true).reps, 20);
 
   const std::string d = describe_stream(p);
   EXPECT_NE(d.find("float+double"), std::string::npos) << d;

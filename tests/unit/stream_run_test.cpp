@@ -99,7 +99,7 @@ TEST(StreamRun, EndToEndOnThisMachinesTeam) {
       EXPECT_EQ(results.get_int(r, "rank"), 3);
       EXPECT_EQ(results.get_int(r, "threads"), threads);
       EXPECT_EQ(results.get_int(r, "elements"), 100000);
-      EXPECT_EQ(results.get_int(r, "ntimes"), 3);
+      EXPECT_EQ(results.get_int(r, "reps"), 3);
       EXPECT_EQ(results.get_int(r, "valid"), 1) << what;
       EXPECT_EQ(results.get_double(r, "avg_rel_error"), 0) << what;
       const std::size_t size = r < 4 ? 8 : 4;
@@ -153,7 +153,7 @@ void add_rank_row(Table& t, int rank, const char* kernel, std::int64_t bytes, st
              {"stores", "nontemporal"},
              {"variant", ""},
              {"elements", 1000},
-             {"ntimes", static_cast<int>(samples.size())},
+             {"reps", static_cast<int>(samples.size())},
              {"avg_rel_error", 0.0},
              {"error_limit", 1e-13},
              {"ceiling", 2e12},

@@ -57,6 +57,43 @@ BsPaperFit paper_fit_series(const BsSeries& series) {
   return fit_paper(points);
 }
 
+namespace {
+
+// One /bs/fits row: the fit of the series (its own model) beside the
+// paper's fit of all its points (Chalmers & Warburton's); NaN where a fit
+// has no value.
+void add_fit_row(Table& fits, const RankIdentity& who, const std::string& name, const BsSeries& series,
+                 const BsFit& fit, bool all_valid) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const BsPaperFit paper = paper_fit_series(series);
+  fits.add_row({{"rank", who.rank},
+                {"host", who.host},
+                {"backend", who.backend},
+                {"test", name},
+                {"degree", series.degree},
+                {"threads", who.threads},
+                {"points_used", fit.points_used},
+                {"first_fitted_bytes", static_cast<std::int64_t>(fit.first_fitted_bytes)},
+                {"T0_seconds", fit.valid ? fit.T0_seconds : nan},
+                {"Wmax_Bps", fit.valid ? fit.Wmax_Bps : nan},
+                {"r2", fit.valid ? fit.r_squared : nan},
+                {"B08_bytes", fit.valid ? fit.B08_bytes() : nan},
+                {"B05_bytes", fit.valid ? fit.B05_bytes() : nan},
+                {"T0_negative", fit.T0_negative},
+                {"T0_measured", fit.T0_measured},
+                {"T0_fit_seconds", fit.valid ? fit.T0_unconstrained_seconds : nan},
+                {"max_rel_residual", fit.valid ? fit.max_abs_relative_residual : nan},
+                {"fitted", fit.valid},
+                {"valid", all_valid},
+                {"paper_points", paper.points_used},
+                {"T0_paper_seconds", paper.valid ? paper.T0_seconds : nan},
+                {"Wmax_paper_Bps", paper.valid ? paper.Wmax_Bps : nan},
+                {"B08_paper_bytes", paper.valid ? paper.B08_bytes() : nan},
+                {"paper_fitted", paper.valid}});
+}
+
+}  // namespace
+
 void add_bs_series(Table& results, Table& fits, Table& checks, const RankIdentity& who, const BsSeries& series,
                    std::uint64_t fit_min_bytes, double T0_measured_seconds) {
   const BsTestSpec& spec = bs_spec(series.test);
@@ -111,32 +148,7 @@ void add_bs_series(Table& results, Table& fits, Table& checks, const RankIdentit
                      {"valid", p.validation.passed}},
                     p.seconds);
   }
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  const BsPaperFit paper = paper_fit_series(series);
-  fits.add_row({{"rank", who.rank},
-                {"host", who.host},
-                {"backend", who.backend},
-                {"test", name},
-                {"degree", series.degree},
-                {"threads", who.threads},
-                {"points_used", fit.points_used},
-                {"first_fitted_bytes", static_cast<std::int64_t>(fit.first_fitted_bytes)},
-                {"T0_seconds", fit.valid ? fit.T0_seconds : nan},
-                {"Wmax_Bps", fit.valid ? fit.Wmax_Bps : nan},
-                {"r2", fit.valid ? fit.r_squared : nan},
-                {"B08_bytes", fit.valid ? fit.B08_bytes() : nan},
-                {"B05_bytes", fit.valid ? fit.B05_bytes() : nan},
-                {"T0_negative", fit.T0_negative},
-                {"T0_measured", fit.T0_measured},
-                {"T0_fit_seconds", fit.valid ? fit.T0_unconstrained_seconds : nan},
-                {"max_rel_residual", fit.valid ? fit.max_abs_relative_residual : nan},
-                {"fitted", fit.valid},
-                {"valid", all_valid},
-                {"paper_points", paper.points_used},
-                {"T0_paper_seconds", paper.valid ? paper.T0_seconds : nan},
-                {"Wmax_paper_Bps", paper.valid ? paper.Wmax_Bps : nan},
-                {"B08_paper_bytes", paper.valid ? paper.B08_bytes() : nan},
-                {"paper_fitted", paper.valid}});
+  add_fit_row(fits, who, name, series, fit, all_valid);
   if (!fit.valid)
     add_check(checks, {.check = "bs.fit",
                        .subject = (subject + ": no fit: " + fit.invalid_reason).substr(0, 160),

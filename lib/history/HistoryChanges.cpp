@@ -191,6 +191,40 @@ void print_text(std::ostream& out, const ArchiveIndex& index, const std::vector<
   }
 }
 
+// --node names, as the archive's host ids (each once); a name the archive
+// does not hold is a usage error listing some it does.
+std::vector<std::int64_t> named_hosts(const ArchiveIndex& index, const std::vector<std::string>& nodes,
+                                      const std::string& path) {
+  std::vector<std::int64_t> host_ids;
+  for (const std::string& node : nodes) {
+    const auto id = index.host_id(node);
+    if (!id) {
+      std::vector<std::string> names;
+      for (const auto& [i, h] : index.hosts) names.push_back(h);
+      throw UsageError("bwreport history changes: --node " + quoted_input(node) + ": no such host in archive '" +
+                       printable_text(path, 200) + "'; allowed: one of its " + std::to_string(names.size()) +
+                       " hosts (" + some_names(names) + ")");
+    }
+    if (std::find(host_ids.begin(), host_ids.end(), *id) == host_ids.end()) host_ids.push_back(*id);
+  }
+  return host_ids;
+}
+
+// --metric as the archive's metric id; none when not given.
+std::optional<std::int64_t> named_metric(const ArchiveIndex& index, const std::string& metric,
+                                         const std::string& path) {
+  if (metric.empty()) return std::nullopt;
+  const auto metric_id = index.metric_id(metric);
+  if (!metric_id) {
+    std::vector<std::string> names;
+    for (const auto& [i, m] : index.metrics) names.push_back(m.name);
+    throw UsageError("bwreport history changes: --metric " + quoted_input(metric) + ": not in archive '" +
+                     printable_text(path, 200) + "'; allowed: one of its " + std::to_string(names.size()) +
+                     " metrics (" + some_names(names) + ")");
+  }
+  return metric_id;
+}
+
 int run_changes(const CommandArgs& args, std::ostream& out) {
   po::options_description desc("Options");
   desc.add_options()("node", po::value<std::vector<std::string>>()->composing(),
@@ -209,31 +243,10 @@ int run_changes(const CommandArgs& args, std::ostream& out) {
   SqliteDb db = open_archive_to_read(path);
   const ArchiveIndex index = read_archive_index(db);
 
-  std::vector<std::int64_t> host_ids;
-  for (const std::string& node : options.nodes) {
-    const auto id = index.host_id(node);
-    if (!id) {
-      std::vector<std::string> names;
-      for (const auto& [i, h] : index.hosts) names.push_back(h);
-      throw UsageError("bwreport history changes: --node " + quoted_input(node) + ": no such host in archive '" +
-                       printable_text(path, 200) + "'; allowed: one of its " + std::to_string(names.size()) +
-                       " hosts (" + some_names(names) + ")");
-    }
-    if (std::find(host_ids.begin(), host_ids.end(), *id) == host_ids.end()) host_ids.push_back(*id);
-  }
-  std::optional<std::int64_t> metric_id;
+  const std::vector<std::int64_t> host_ids = named_hosts(index, options.nodes, path);
+  const std::optional<std::int64_t> metric_id = named_metric(index, options.metric, path);
   std::vector<std::int64_t> metric_ids;
-  if (!options.metric.empty()) {
-    metric_id = index.metric_id(options.metric);
-    if (!metric_id) {
-      std::vector<std::string> names;
-      for (const auto& [i, m] : index.metrics) names.push_back(m.name);
-      throw UsageError("bwreport history changes: --metric " + quoted_input(options.metric) +
-                       ": not in archive '" + printable_text(path, 200) + "'; allowed: one of its " +
-                       std::to_string(names.size()) + " metrics (" + some_names(names) + ")");
-    }
-    metric_ids.push_back(*metric_id);
-  }
+  if (metric_id) metric_ids.push_back(*metric_id);
 
   model::ChangePointOptions cp_options;
   cp_options.min_change_fraction = options.min_change;

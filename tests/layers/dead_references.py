@@ -23,6 +23,8 @@ import pathlib
 import re
 import sys
 
+from layer_report import finish
+
 TOP_FOLDERS = ("lib", "apps", "docs", "tests", "scripts", "analysis", "jobs", "topology", "packaging", "bench",
                "cmake", ".ci")
 PATH_WORD = re.compile(r"(?<![\w./-])((?:%s)/[\w./+-]*)" % "|".join(re.escape(f) for f in TOP_FOLDERS))
@@ -130,12 +132,8 @@ def main():
             continue
         text = comment_text(path, path.read_text(errors="replace"))
         problems += problems_in(root, path.relative_to(root), text)
-    for problem in problems:
-        print("FAIL:", problem)
-    if problems:
-        return 1
-    print(f"ok: {len(docs)} documents and {len(sources)} source files name only paths that exist")
-    return 0
+    return finish(problems, f"ok: {len(docs)} documents and {len(sources)} source files name only paths that exist",
+                  prefix="FAIL: ")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,8 @@ import pathlib
 import re
 import sys
 
+from layer_report import finish
+
 MAX_FILE_LINES = 400
 MAX_FUNCTION_LINES = 80
 FOLDERS = ("lib", "apps", "topology")
@@ -66,12 +68,8 @@ def main():
             for first, body in function_bodies(RAW_STRINGS.sub(blank_lines, text).split("\n")):
                 if body > MAX_FUNCTION_LINES:
                     problems.append(f"{name}:{first}: a function of {body} lines; allowed: at most {MAX_FUNCTION_LINES}")
-    for p in problems:
-        print(p)
-    if problems:
-        return 1
-    print(f"ok: no file over {MAX_FILE_LINES} lines, no function over {MAX_FUNCTION_LINES} in {', '.join(FOLDERS)}")
-    return 0
+    return finish(problems,
+                  f"ok: no file over {MAX_FILE_LINES} lines, no function over {MAX_FUNCTION_LINES} in {', '.join(FOLDERS)}")
 
 
 if __name__ == "__main__":

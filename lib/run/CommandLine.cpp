@@ -52,14 +52,6 @@ bool asks_for_help_only(int argc, const char* const argv[]) {
   return argc == 2 && (std::string_view(argv[1]) == "--help" || std::string_view(argv[1]) == "-h");
 }
 
-bool first_launched_rank() {
-  // Open MPI's mpirun, PMIx (srun --mpi=pmix, prterun), PMI-1/2 (MPICH,
-  // srun --mpi=pmi2) and Slurm's task number: the first one set decides.
-  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"})
-    if (const char* v = std::getenv(name); v && *v) return std::string_view(v) == "0";
-  return true;
-}
-
 po::options_description survey_options() {
   po::options_description all("bwsurvey options (every option is also a key of the --config INI file)");
   po::options_description general("General");

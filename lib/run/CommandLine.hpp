@@ -26,11 +26,6 @@ bool asks_for_version(int argc, const char* const argv[]);
 // --help (or -h) and nothing else: printed before MPI starts too, so
 // help2man and a login node need no MPI runtime.
 bool asks_for_help_only(int argc, const char* const argv[]);
-// Whether this process is the first rank of its launch, read from the
-// launcher's environment (no MPI call): rank 0 of mpirun or srun, or a
-// process started alone. Only it prints the texts above.
-bool first_launched_rank();
-
 // All options, grouped for --help.
 boost::program_options::options_description survey_options();
 

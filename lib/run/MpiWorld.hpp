@@ -36,6 +36,15 @@ struct NodeLayout {
   bool leader() const { return local_rank == 0; }
 };
 
+// This process's rank as its launcher set it in the environment (no MPI
+// call): mpirun, PMIx (srun --mpi=pmix, prterun), PMI-1/2 (MPICH, srun
+// --mpi=pmi2) or Slurm's task number, the first one set; nullopt for a
+// process started alone.
+std::optional<std::string> launched_rank_text();
+// Whether this process is the first rank of its launch: rank 0 of mpirun or
+// srun, or a process started alone. Only it prints --version and --help.
+bool first_launched_rank();
+
 NodeLayout discover_node_layout(MPI_Comm world);
 std::string this_hostname();
 std::string mpi_library_version();  // first line of MPI_Get_library_version

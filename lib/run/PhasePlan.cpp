@@ -85,23 +85,37 @@ void check_time_budget(const Phase& phase, double budget_seconds) {
 // The probe's memory: at most 5% of this rank's share of the node.
 constexpr double kProbeMemoryFraction = 0.05;
 
-// This rank's settings, topology, pinning and machine probe: what the plans
-// are made from.
-void probe_this_rank(const Config& config, const RunWorld& world, const MachineSpeed& rank_timing, RunPlan& plan) {
+// This rank's settings, topology and pinning: what the plans are made from.
+void read_this_rank(const Config& config, const RunWorld& world, RunPlan& plan) {
   plan.settings = parse_survey_settings(config);
   if (world.root()) check_survey_file_path(config, plan.settings);
   plan.topology.emplace(topo::Topology::discover());
-  const topo::TopologyInfo& info = plan.topology->info();
-  const int threads = plan.settings.threads == 0 ? info.cores : plan.settings.threads;
+  const int threads = plan.settings.threads == 0 ? plan.topology->info().cores : plan.settings.threads;
   plan.slots = topo::make_pinning_plan(*plan.topology, threads, plan.settings.bind);
+}
+
+// This rank's machine probe (after every option was checked: a usage
+// error never waits for it).
+void probe_this_rank(const RunWorld& world, const MachineSpeed& rank_timing, RunPlan& plan) {
   if (read_test_hooks().fixed_speed) return;  // the default MachineSpeed: estimates that do not follow the load
-  const NodeLayout& layout = world.layout;
+  const topo::TopologyInfo& info = plan.topology->info();
   const auto probe_limit = static_cast<std::uint64_t>(kProbeMemoryFraction * static_cast<double>(info.node_memory_bytes) /
-                                                     std::max(1, layout.ranks_on_node));
+                                                     std::max(1, world.layout.ranks_on_node));
   plan.speed = probe_machine(static_cast<int>(plan.slots.size()), info.llc_bytes, probe_limit);
   plan.speed.rank_barrier_seconds = rank_timing.rank_barrier_seconds;
   plan.speed.rank_exchange_seconds = rank_timing.rank_exchange_seconds;
   plan.speed.exchange_stretch = rank_timing.exchange_stretch;
+}
+
+// A machine no plan outruns: the plans made before the probe use it, with no
+// --time-budget, to check every option's value (a plan too long for the
+// budget on this machine is refused after the probe, by the real plans).
+MachineSpeed unbounded_speed() {
+  MachineSpeed s;
+  s.memory_Bps = s.thread_memory_Bps = s.first_touch_Bps = 1e18;
+  s.random_access_seconds = s.thread_sync_seconds = s.rank_barrier_seconds = s.rank_exchange_seconds = 1e-15;
+  s.timer_resolution_seconds = 1e-15;
+  return s;
 }
 
 // One machine speed for every rank: the slowest rate and the longest time
@@ -127,18 +141,21 @@ void agree_on_speed(MPI_Comm comm, MachineSpeed& speed) {
   speed.timer_resolution_seconds = times[5];
 }
 
+// The phases' plans from `speed` and `budget_seconds` (0: none), and the
+// checks of the options of tests that do not run; plans allocate nothing.
 void plan_on_this_rank(const Config& config, const RunWorld& world, const std::vector<int>& node_of_rank,
-                       RunPlan& plan) {
+                       const MachineSpeed& speed, double budget_seconds, RunPlan& plan) {
   const topo::TopologyInfo& info = plan.topology->info();
   const NodeLayout& layout = world.layout;
-  const double budget = plan.settings.time_budget_seconds;
   const NodeContext node{*plan.topology, layout.host, world.rank, layout.ranks_on_node, layout.local_rank,
-                         static_cast<int>(plan.slots.size()), plan.settings.quick, plan.speed, budget};
+                         static_cast<int>(plan.slots.size()), plan.settings.quick, speed, budget_seconds};
   const RankLayout ranks{world.rank, world.size, layout.host, node_of_rank, layout.n_nodes,
-                         info.node_memory_bytes, layout.ranks_on_node, plan.settings.quick, plan.speed, budget};
+                         info.node_memory_bytes, layout.ranks_on_node, plan.settings.quick, speed, budget_seconds};
+  plan.phases.clear();
+  plan.exporters.clear();
   for (const CatalogEntry* entry : plan.settings.tests) {
     plan.phases.push_back(plan_phase(entry, entry->name, config, node, ranks));
-    check_time_budget(plan.phases.back(), budget);
+    check_time_budget(plan.phases.back(), budget_seconds);
     // Exporters only check their options here; their files are made when
     // the result file is (ResultSink::open).
     if (world.root() && entry->make_exporter) {
@@ -146,10 +163,13 @@ void plan_on_this_rank(const Config& config, const RunWorld& world, const std::v
     }
   }
   check_options_of_tests_not_run(config, plan.phases, node, ranks);
-  // The DIMM population: a saved dmidecode output is checked here, with
-  // the other options (a node whose file is missing is a usage error).
-  if (layout.local_rank == 0 && !plan.settings.dmidecode_file.empty())
-    plan.memory_population = read_memory_population_file(plan.settings.dmidecode_file, layout.host);
+}
+
+// The files the options name, read once: a saved dmidecode output (a node
+// whose file is missing is a usage error) and the --reference values.
+void read_input_files(const RunWorld& world, RunPlan& plan) {
+  if (world.layout.local_rank == 0 && !plan.settings.dmidecode_file.empty())
+    plan.memory_population = read_memory_population_file(plan.settings.dmidecode_file, world.layout.host);
   if (world.root() && !plan.settings.reference.empty())
     plan.references = model::parse_references(read_config_file(plan.settings.reference, "--reference"),
                                               "--reference " + quoted_input(plan.settings.reference),
@@ -164,17 +184,29 @@ std::optional<SetupFailure> plan_run(const CommandLine& cl, const RunWorld& worl
   std::vector<int> node_of_rank(static_cast<std::size_t>(world.size));
   int node_index = world.layout.node_index;
   MPI_Allgather(&node_index, 1, MPI_INT, node_of_rank.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  // Every exception on any rank is caught and agreed (SetupFailure.hpp): a
+  // usage error is exit 2, anything else (hwloc, std::bad_alloc) exit 1.
+  // Every option and input file first, planned without a probe: a bad value
+  // is refused before the probes run (about a second on a loaded node).
+  const auto setup_failure = failure_of(
+      [&] {
+        read_this_rank(cl.config, world, plan);
+        plan_on_this_rank(cl.config, world, node_of_rank, unbounded_speed(), 0, plan);
+        read_input_files(world, plan);
+      },
+      world.rank_name());
+  if (auto failure = agree_on_failure(MPI_COMM_WORLD, setup_failure)) return failure;
   // The barrier's and the ring exchange's times for the collective tests'
-  // estimates (also collective: before anything can fail).
+  // estimates (collective: every rank is here, none has failed).
   MachineSpeed rank_timing;
   rank_timing.rank_barrier_seconds = probe_rank_barrier(MPI_COMM_WORLD);
   probe_rank_exchange(MPI_COMM_WORLD, rank_timing);
-  // Every exception on any rank is caught and agreed (SetupFailure.hpp): a
-  // usage error is exit 2, anything else (hwloc, std::bad_alloc) exit 1.
-  const auto probe_failure = failure_of([&] { probe_this_rank(cl.config, world, rank_timing, plan); }, world.rank_name());
+  const auto probe_failure = failure_of([&] { probe_this_rank(world, rank_timing, plan); }, world.rank_name());
   if (auto failure = agree_on_failure(MPI_COMM_WORLD, probe_failure)) return failure;
   agree_on_speed(MPI_COMM_WORLD, plan.speed);
-  const auto failure = failure_of([&] { plan_on_this_rank(cl.config, world, node_of_rank, plan); }, world.rank_name());
+  const auto failure = failure_of(
+      [&] { plan_on_this_rank(cl.config, world, node_of_rank, plan.speed, plan.settings.time_budget_seconds, plan); },
+      world.rank_name());
   return agree_on_failure(MPI_COMM_WORLD, failure);
 }
 

@@ -168,22 +168,41 @@ slurm_cluster_start_daemons() {
   return 1
 }
 
-# Kills one daemon by the pid in its file, if that process is still ours.
-slurm_cluster_kill_pidfile() {
-  local file=$1 pid
-  [ -f "$file" ] || return 0
-  pid=$(cat "$file" 2>/dev/null) || return 0
-  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
-  kill "$pid" 2>/dev/null || true
-  for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
-  kill -9 "$pid" 2>/dev/null || true
+# The pid in file $1, if that process still runs (empty otherwise).
+slurm_cluster_live_pid() {
+  local pid
+  [ -f "$1" ] || return 0
+  pid=$(cat "$1" 2>/dev/null) || return 0
+  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && echo "$pid"
+  return 0
 }
 
-# Stops slurmctld, the slurmds and their leftover slurmstepds of DIR.
+# Stops the daemons of pid files $@: all are sent SIGTERM at once and
+# waited for together (each takes about 2 s to exit; one after another that
+# was 10 s per test), SIGKILL for any still running after 5 s.
+slurm_cluster_kill_pidfiles() {
+  local f pid pids=() left
+  for f in "$@"; do
+    pid=$(slurm_cluster_live_pid "$f")
+    [ -n "$pid" ] && pids+=("$pid")
+  done
+  [ ${#pids[@]} -gt 0 ] || return 0
+  kill "${pids[@]}" 2>/dev/null || true
+  for _ in $(seq 1 50); do
+    left=0
+    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && left=1; done
+    [ "$left" = 0 ] && return 0
+    sleep 0.1
+  done
+  kill -9 "${pids[@]}" 2>/dev/null || true
+}
+
+# Stops slurmctld, the slurmds and their leftover slurmstepds of DIR (and
+# the daemons of any further pid files given).
 slurm_cluster_stop_daemons() {
-  local dir=$1 f pid
-  for f in "$dir"/run/slurmd-*.pid; do slurm_cluster_kill_pidfile "$f"; done
-  slurm_cluster_kill_pidfile "$dir/run/slurmctld.pid"
+  local dir=$1 pid
+  shift
+  slurm_cluster_kill_pidfiles "$dir"/run/slurmd-*.pid "$dir/run/slurmctld.pid" "$@"
   # A slurmstepd can hang in PMIx finalize after a failed step: kill such
   # leftovers by pid, only those whose spool directory is ours.
   for pid in $(pgrep -x slurmstepd 2>/dev/null); do
@@ -198,8 +217,9 @@ slurm_cluster_stop() {
   local dir=${SLURM_CLUSTER_DIR:-}
   [ -n "$dir" ] || return 0
   if [ -n "${SLURM_CONF:-}" ]; then timeout 10 scancel --full -u "$(id -un)" 2>/dev/null || true; fi
-  slurm_cluster_stop_daemons "$dir"
-  slurm_cluster_kill_pidfile "$dir/munge/munged.pid"
+  # munged goes with the Slurm daemons, in the same wait (each takes
+  # about 2 s to exit): they need it to start, not to stop.
+  slurm_cluster_stop_daemons "$dir" "$dir/munge/munged.pid"
   SLURM_CLUSTER_DIR=
 }
 

@@ -5,8 +5,10 @@
 # "slurm"), first in the Release build, then again in the build with
 # AddressSanitizer and UBSan (-Og, assertions on): all but the Slurm tests,
 # which run the same binaries through sbatch and srun and are covered once,
-# and the tests labelled "once", which run no compiled code (Python and
-# shell checks of the sources and the report scripts).
+# the tests labelled "once", which run no compiled code (Python and shell
+# checks of the sources and the report scripts), and those labelled
+# "release", whose checks are about time or a browser's rendering
+# (tests/CMakeLists.txt says which other tests run their code sanitized).
 # Each phase prints the seconds it took, so a CI log shows where the time goes.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,12 +29,12 @@ echo "== Release build: all tests"
 (cd "$root/build" && ctest --output-on-failure --timeout 600 -j "$jobs")
 phase_done "Release tests"
 
-echo "== Build with ASan and UBSan: all tests but the Slurm ones and those that run no compiled code"
+echo "== Build with ASan and UBSan: all tests but the Slurm ones, those that run no compiled code and the timing and browser checks"
 . "$root/scripts/compiler-cache.sh"
 cmake --preset debug -S "$root" "${bws_cache_flags[@]}" >/dev/null
 cmake --build "$root/build-debug" -j "$(nproc)"
 phase_done "ASan/UBSan build"
 # Leak checking stays off: Open MPI's plug-ins keep memory from MPI_Init to
 # exit by design and are unloaded before LeakSanitizer could name them.
-(cd "$root/build-debug" && ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure --timeout 600 -j "$jobs" -LE 'slurm|once')
+(cd "$root/build-debug" && ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure --timeout 600 -j "$jobs" -LE 'slurm|once|release')
 phase_done "ASan/UBSan tests"

@@ -15,6 +15,9 @@ case "$1" in
   clang) if command -v clang++-14 >/dev/null 2>&1; then cc=clang-14; cxx=clang++-14; else cc=clang; cxx=clang++; fi ;;
   *) echo "check-warnings.sh: error: compiler '$1'; allowed: gcc, clang" >&2; usage ;;
 esac
+# Full paths: a build folder configured before with the same compiler
+# under its full path is reused, not reset.
+cc=$(command -v "$cc") && cxx=$(command -v "$cxx") || { echo "check-warnings.sh: error: $1 is not installed" >&2; exit 2; }
 case "$2" in
   Release|Debug) ;;
   *) echo "check-warnings.sh: error: build type '$2'; allowed: Release, Debug" >&2; usage ;;

@@ -32,11 +32,11 @@ cmake -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE="$2" -DCMAKE_C_COMPILER="$cc
 # -Werror stops the build at the first warning; the log is also searched
 # for warnings -Werror does not cover (the linker's, CMake's).
 if ! cmake --build "$build_dir" -j "${JOBS:-$(nproc)}" >>"$log" 2>&1; then
-  grep -E -B2 -A8 'error|warning' "$log" | head -80 >&2
+  grep -E -B2 -A8 'error:|warning:|Error ' "$log" | head -80 >&2
   echo "check-warnings.sh: $1 $2: the build failed (full log: $log)" >&2
   exit 1
 fi
-if grep -i 'warning' "$log" >&2; then
+if grep -E 'warning:|CMake Warning' "$log" >&2; then
   echo "check-warnings.sh: $1 $2: warnings above (full log: $log)" >&2
   exit 1
 fi

@@ -45,7 +45,8 @@ std::string retest_text(const Table& flags, std::size_t r) {
 std::vector<std::string> cohort_summary_lines(const model::NodeCohorts& cohorts) {
   std::vector<std::pair<std::string, std::vector<std::string>>> groups;  // label -> hosts, first appearance
   for (const auto& [host, label] : cohorts) {
-    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == label; });
+    // Captured by name: Clang 14 cannot capture a structured binding.
+    auto it = std::find_if(groups.begin(), groups.end(), [&cohort = label](const auto& g) { return g.first == cohort; });
     if (it == groups.end()) {
       groups.push_back({label, {}});
       it = groups.end() - 1;

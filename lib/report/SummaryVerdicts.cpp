@@ -170,7 +170,8 @@ std::vector<std::string> cohort_stat_lines(const model::NodeCohorts& cohorts, co
   std::map<std::string, std::vector<std::string>> members;   // label -> hosts
   for (const auto& [host, label] : cohorts) {
     members[label].push_back(host);
-    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == label; });
+    // Captured by name: Clang 14 cannot capture a structured binding.
+    auto it = std::find_if(groups.begin(), groups.end(), [&cohort = label](const auto& g) { return g.first == cohort; });
     if (it == groups.end())
       groups.push_back({label, 1});
     else

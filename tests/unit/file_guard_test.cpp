@@ -94,7 +94,8 @@ TEST_F(FileGuardTest, OutputsThatAreNotRegularFilesAreRefusedEvenWithForce) {
   for (const auto& [name, noun] : std::vector<std::pair<std::string, std::string>>{
            {"fifo", "a FIFO"}, {"full", "a character device"}, {"sub", "a directory"},
            {"link.h5", "a symbolic link"}, {"sock", "a socket"}}) {
-    const std::string message = usage_error_of([&] { bws::AtomicFile file(path(name), rules); });
+    // Captured by name: Clang 14 cannot capture a structured binding.
+    const std::string message = usage_error_of([&, &file_name = name] { bws::AtomicFile file(path(file_name), rules); });
     expect_one_line_with(message, "--out: ");
     expect_one_line_with(message, noun);
   }

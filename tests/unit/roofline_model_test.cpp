@@ -17,8 +17,6 @@
 namespace bws::roofline {
 namespace {
 
-constexpr double kGiga = 1e9;
-
 // ---- the paper's numbers (Andreolli et al.'s Iso3DFD roofline) ----
 
 // 51 adds, 27 muls, 4 loads (coeff, prev, next, vel), 1 store (next), float.

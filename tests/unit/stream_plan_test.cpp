@@ -146,8 +146,9 @@ TEST(StreamPlan, EveryBadValueIsAUsageErrorNamingTheOption) {
       {"stream.offset-bytes", "-64"},     {"stream.offset-bytes", "abc"},
   };
   for (const auto& [option, value] : bad) {
-    const std::string message = usage_error_of([&] {
-      plan_stream(config_with({{option, value}}), node_of(topology, 2));
+    // Captured by name: Clang 14 cannot capture a structured binding.
+    const std::string message = usage_error_of([&, &bad_option = option, &bad_value = value] {
+      plan_stream(config_with({{bad_option, bad_value}}), node_of(topology, 2));
     });
     EXPECT_NE(message.find(std::string("--") + option), std::string::npos) << option << "=" << value << ": " << message;
     EXPECT_NE(message.find("allowed"), std::string::npos) << message;

@@ -8,7 +8,6 @@
 #include "core/Errors.hpp"
 #include "core/PrintableText.hpp"
 #include "core/IniFile.hpp"
-#include "core/OptionAliases.hpp"
 #include "report/VersionText.hpp"
 #include "run/CommandLine.hpp"
 #include "run/MpiWorld.hpp"
@@ -79,9 +78,6 @@ int main(int argc, char** argv) {
   resume_text = bws::run::broadcast_text(MPI_COMM_WORLD, resume_text);
   if (!root) mine = parse(false);
   if (const auto failure = agreed(mine)) return failure->exit_code;
-  // Old option names: one line each, once per run (every rank parsed them).
-  if (root)
-    for (const bws::Deprecation& d : cl->deprecations) std::cerr << "bwsurvey: " << bws::deprecation_line(d) << "\n";
 
   if (cl->version) {
     if (root) std::cout << bws::report::version_text("bwsurvey") << std::flush;

@@ -21,8 +21,8 @@ struct CommandLine {
   bool print_config = false;
   std::string text;         // the command line as typed, for the file
   // The old names given on the command line or in the --config file (not
-  // the stored /config of --resume), one each: bwsurvey prints their lines
-  // on rank 0.
+  // the stored /config of --resume), one each: the run prints their lines
+  // on rank 0 once it is accepted (run/Coordinator.cpp).
   std::vector<Deprecation> deprecations;
 };
 

@@ -54,11 +54,11 @@ echo "rep  clpeak  ocl Triad  Triad/clpeak  cpu Triad normal  cpu Triad nt  ocl/
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a / b}'; }
 for rep in $(seq 1 "$reps"); do
   cp=$(clpeak_gbs)
-  run ocls --tests ocl --ocl.tests stream --ocl.elements "$elements" --ocl.ntimes 10
+  run ocls --tests stream --stream.backend ocl --stream.elements "$elements" --stream.reps 10
   ot=$(figure "$work/ocls.h5" ocl-triad)
   run cpun --tests stream --stream.elements "$elements" --stream.reps 10 --stream.stores normal
   ctn=$(figure "$work/cpun.h5" cpu-triad)
-  run oclb --tests ocl --ocl.tests bs "${sweep[@]}"
+  run oclb --tests bs --bs.backend ocl "${sweep[@]}"
   ob=$(figure "$work/oclb.h5" ocl)
   run cpub --tests bs "${sweep[@]}"
   cb=$(figure "$work/cpub.h5" cpu)

@@ -30,8 +30,8 @@ pmbw_point() {  # routine size threads -> "GB/s ns_per_access"
                           printf "%.3f %.3f\n", v["bandwidth"] / 1e9, v["rate"] * 1e9 }' "$work/pmbw.txt"
 }
 bwsurvey_point() {  # routine size threads -> "GB/s ns_per_access"
-  "$bwsurvey" --tests pmbw --threads "$3" --pmbw.threads "$3" --pmbw.routines "$1" --pmbw.min-size "$2" \
-    --pmbw.max-size "$2" --pmbw.samples 1 --pmbw.min-time 1.0 --out "$work/b.h5" --force >/dev/null 2>&1
+  "$bwsurvey" --tests pmbw --threads "$3" --pmbw.threads "$3" --pmbw.routines "$1" --pmbw.min-bytes "$2" \
+    --pmbw.max-bytes "$2" --pmbw.reps 1 --pmbw.min-time 1.0 --out "$work/b.h5" --force >/dev/null 2>&1
   /usr/bin/python3 - "$work/b.h5" <<'PY'
 import sys, h5py
 r = h5py.File(sys.argv[1], "r")["/pmbw/results"][0]

@@ -7,6 +7,7 @@
 #include "bs/BsPlan.hpp"
 #include "core/BackendList.hpp"
 #include "core/Errors.hpp"
+#include "core/OptionAliases.hpp"
 #include "core/OptionSchema.hpp"
 #include "core/OptionText.hpp"
 #include "ocl/OclRuntime.hpp"
@@ -71,10 +72,30 @@ void add_ocl_backend(Config& config, const std::string& option, bool benchmark_n
 void add_legacy_ocl_options(boost::program_options::options_description& desc) {
   const OptionSpec& tests = ocl_tests_option();
   add_text_option(desc, tests.name.c_str(), tests.default_text.c_str(), tests.help.c_str());
-  for (const OptionAlias& a : aliases()) {
-    const std::string help = "alias of --" + a.target + " (the old OpenCL spelling)";
-    add_text_option(desc, a.alias, a.alias_default, help.c_str());  // Boost copies the text
+  for (const OptionAlias& a : aliases())
+    add_alias_option(desc, a.alias, a.target, "alias of --" + a.target + " (the old OpenCL spelling)", a.alias_default);
+}
+
+std::vector<Deprecation> legacy_ocl_deprecations(const Config& config,
+                                                 const std::set<std::string, std::less<>>& given_keys) {
+  std::vector<Deprecation> out;
+  const OptionSpec& parts = ocl_tests_option();
+  std::string use;  // what the parts --ocl.tests names are today (an unknown part is refused later)
+  for (const std::string& item : split_comma_list(option_text(config, parts.name.c_str(), parts.default_text.c_str()))) {
+    const std::string part = lower_text(trim_text(item));
+    const std::string today =
+        part == "stream" || part == "bs" ? option_flag(backend_option(part).c_str()) + " ocl"
+        : part == "beff"                 ? std::string("--beff.path device")
+                                         : std::string();
+    if (!today.empty() && use.find(today) == std::string::npos) use += (use.empty() ? "" : ", ") + today;
   }
+  if (given_keys.count("tests") && config.has("tests")) {
+    const std::vector<std::string> tests = split_comma_list(config.get("tests"));
+    if (std::any_of(tests.begin(), tests.end(), [](const std::string& t) { return lower_text(trim_text(t)) == "ocl"; }))
+      out.push_back({"--tests ocl", use});
+  }
+  if (given_keys.count(parts.name)) out.push_back({option_flag(parts.name.c_str()), use});
+  return out;
 }
 
 void resolve_legacy_ocl_aliases(Config& config) {

@@ -6,6 +6,7 @@
 #include <boost/program_options/value_semantic.hpp>
 
 #include "core/Errors.hpp"
+#include "core/OptionAliases.hpp"
 #include "core/OptionText.hpp"
 
 namespace bws {
@@ -159,11 +160,9 @@ void OptionList::add_to(boost::program_options::options_description& desc) const
     po::typed_value<std::string>* value = po::value<std::string>()->default_value(s.default_text);
     if (s.type == OptionType::Flag) value->implicit_value("on");
     desc.add_options()(s.name.c_str(), value, s.help_line().c_str());
-    for (const std::string& old : s.aliases) {
-      po::typed_value<std::string>* old_value = po::value<std::string>();
-      if (s.type == OptionType::Flag) old_value->implicit_value("on");
-      desc.add_options()(old.c_str(), old_value, ("old name of --" + s.name + " (the same values)").c_str());
-    }
+    for (const std::string& old : s.aliases)
+      add_alias_option(desc, old, s.name, "old name of --" + s.name + " (the same values)", nullptr,
+                       s.type == OptionType::Flag);
   }
 }
 

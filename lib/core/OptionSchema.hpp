@@ -118,7 +118,8 @@ class OptionList {
   const OptionSpec& spec(std::string_view name) const;  // std::out_of_range for an unknown name
 
   // Registers every option with its default (a Flag also alone, meaning on)
-  // and every old name (no default; its help names the new one).
+  // and every old name (core/OptionAliases: no default; its help names the
+  // new one; given, it is a deprecation the parser reports).
   void add_to(boost::program_options::options_description& desc) const;
   // Every option's value in the order of specs(): the one given (by its name
   // or an old one; both given with different values is a UsageError naming

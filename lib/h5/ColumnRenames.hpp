@@ -2,7 +2,8 @@
 // Columns renamed since files were first written: a file written before a
 // rename is read with the new name, so no reader (bwreport, merge, export,
 // the history) knows the old one. Repetitions are `reps` in every table;
-// STREAM's were `ntimes` in files written before that one name.
+// STREAM's were `ntimes` and pmbw's `samples` in files written before that
+// one name.
 #include <string_view>
 
 #include "core/Table.hpp"
@@ -17,6 +18,7 @@ struct ColumnRename {
 
 inline constexpr ColumnRename kColumnRenames[] = {
     {"stream/results", "ntimes", "reps"},
+    {"pmbw/results", "samples", "reps"},
 };
 
 // The table with its old column names replaced by the current ones (rows,

@@ -67,7 +67,7 @@ class PmbwPlannedRun final : public PlannedRun {
         PmbwCalibration calibration;
         for (std::uint64_t size : params_.sizes) {
           const PmbwPoint point = pmbw_measure_point(team, *routine, size, threads, buffer, params_.min_time_seconds,
-                                                     params_.samples, params_.seed, calibration);
+                                                     params_.reps, params_.seed, calibration);
           add_pmbw_point(results, who_, point);
           if (!point.valid)
             add_check(checks, {"pmbw.validation",

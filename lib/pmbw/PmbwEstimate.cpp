@@ -60,7 +60,7 @@ std::string thread_counts_text(const std::vector<int>& counts) {
          std::to_string(counts.back());
 }
 
-// The refusal's advice: the samples or the minimum time that would fit
+// The refusal's advice: the repetitions or the minimum time that would fit
 // (with kAdviceHeadroom) with the rest as given, else which options to
 // leave alone.
 std::string what_would_fit(const PmbwParams& given, const PmbwFreedom& f, const MachineSpeed& s, double budget_seconds) {
@@ -68,8 +68,8 @@ std::string what_would_fit(const PmbwParams& given, const PmbwFreedom& f, const 
   const OptionSchema<PmbwOptions>& schema = pmbw_schema();
   auto flag = [&schema](auto field) { return "--" + schema.name_of(field); };
   PmbwParams p = given;
-  for (p.samples = given.samples - 1; p.samples >= 1; --p.samples)
-    if (estimate_pmbw(p, s).seconds <= budget) return flag(&PmbwOptions::reps) + " " + std::to_string(p.samples);
+  for (p.reps = given.reps - 1; p.reps >= 1; --p.reps)
+    if (estimate_pmbw(p, s).seconds <= budget) return flag(&PmbwOptions::reps) + " " + std::to_string(p.reps);
   p = given;
   for (double t : {0.5, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001}) {
     if (t >= given.min_time_seconds) continue;
@@ -85,7 +85,7 @@ std::string what_would_fit(const PmbwParams& given, const PmbwFreedom& f, const 
   if (!f.threads) add(flag(&PmbwOptions::threads));
   if (!f.sizes) add(flag(&PmbwOptions::min_bytes) + "/" + flag(&PmbwOptions::max_bytes));
   if (!f.min_time) add(flag(&PmbwOptions::min_time_seconds));
-  if (!f.samples) add(flag(&PmbwOptions::reps));
+  if (!f.reps) add(flag(&PmbwOptions::reps));
   const std::string fewer = "fewer " + flag(&PmbwOptions::routines);
   return fixed.empty() ? fewer : fewer + ", or leave " + fixed + " at the default";
 }
@@ -101,7 +101,7 @@ TimeEstimate estimate_pmbw(const PmbwParams& p, const MachineSpeed& s) {
       for (std::size_t i = 0; i < p.sizes.size(); ++i) {
         const PointTimes t = point_times(*r, p.sizes[i], threads, p, s);
         const double sample = std::max(target, t.pass) + sync;
-        sampling += p.samples * sample;
+        sampling += p.reps * sample;
         preparing += t.prepare;
         if (i == 0) {
           // The first sample does 1 GiB of work per thread at this size; when that is shorter than the
@@ -120,9 +120,9 @@ TimeEstimate estimate_pmbw(const PmbwParams& p, const MachineSpeed& s) {
   e.seconds = touch + sampling + calibrating + preparing;
   char terms[320];
   std::snprintf(terms, sizeof terms,
-                "%zu points (%zu routines x %zu thread counts x %zu sizes) x %d samples of >= %g s: %s sampling + "
+                "%zu points (%zu routines x %zu thread counts x %zu sizes) x %d reps of >= %g s: %s sampling + "
                 "%s calibrating + %s writing Perm cycles + %s first touch",
-                points, p.routines.size(), p.thread_counts.size(), p.sizes.size(), p.samples, p.min_time_seconds,
+                points, p.routines.size(), p.thread_counts.size(), p.sizes.size(), p.reps, p.min_time_seconds,
                 duration_text(sampling).c_str(), duration_text(calibrating).c_str(), duration_text(preparing).c_str(),
                 duration_text(touch).c_str());
   e.terms = terms;
@@ -162,7 +162,7 @@ std::string fit_pmbw_to_budget(PmbwParams& p, const PmbwFreedom& f, const Machin
     std::snprintf(text, sizeof text, "%g s", q.min_time_seconds);
     return std::string(text);
   };
-  const auto reps_text = [](const PmbwParams& q) { return std::to_string(q.samples); };
+  const auto reps_text = [](const PmbwParams& q) { return std::to_string(q.reps); };
   // The largest size: the first of the table at or above `multiple` x the LLC (a point in memory stays).
   const auto cap_sizes = [&table](std::uint64_t multiple) {
     return [&table, multiple](PmbwParams& q) {
@@ -181,8 +181,8 @@ std::string fit_pmbw_to_budget(PmbwParams& p, const PmbwFreedom& f, const Machin
       return true;
     };
   };
-  const auto fewer_samples = [](int floor) {
-    return [floor](PmbwParams& q) { return q.samples > floor ? (--q.samples, true) : false; };
+  const auto fewer_reps = [](int floor) {
+    return [floor](PmbwParams& q) { return q.reps > floor ? (--q.reps, true) : false; };
   };
   const auto fewer_threads = [](PmbwParams& q) {  // thread counts 1, 2, 4 .. P
     std::vector<int> counts;
@@ -203,9 +203,9 @@ std::string fit_pmbw_to_budget(PmbwParams& p, const PmbwFreedom& f, const Machin
       {"sizes", sizes_free, cap_sizes(kQuickLlcMultiple), sizes_text},
       {"min-time", f.min_time, shorter_min_time, min_time_text},
       {"sizes", f.sizes, fewer_sizes(kFitSizesFloor), sizes_text},
-      {"reps", f.samples, fewer_samples(2), reps_text},
+      {"reps", f.reps, fewer_reps(2), reps_text},
       {"sizes", sizes_free, cap_sizes(2), sizes_text},
-      {"reps", f.samples, fewer_samples(1), reps_text},
+      {"reps", f.reps, fewer_reps(1), reps_text},
       {"sizes", f.sizes, fewer_sizes(kFitSizesLastFloor), sizes_text}};
   const auto estimate = [&s](const PmbwParams& q) {
     PmbwParams sized = q;

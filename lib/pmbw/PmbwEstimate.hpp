@@ -2,7 +2,7 @@
 // pmbw's run time, known before it starts, and its fitting into
 // --time-budget. The model (per rank; every thread count, routine and size
 // of the plan is one point):
-//   point   = samples x max(1.5 x min-time, one pass)   the kept samples (pmbw aims at 1.5 x the minimum)
+//   point   = reps x max(1.5 x min-time, one pass)      the kept samples (pmbw aims at 1.5 x the minimum)
 //           + calibration                               the first size of a routine starts from 1 GiB of
 //                                                       work per thread; later sizes now and then sample again
 //           + the Perm cycle written before the point   (Sattolo over the area, random writes)
@@ -14,8 +14,8 @@
 // --pmbw.quadratic); the largest size down to the first of pmbw's table at
 // or above 4x the last-level cache (a point in memory stays); a shorter
 // minimum time (down to 10 ms); fewer sizes sampled log-evenly from the
-// table (down to 12); 2 samples; the largest size down to 2x the LLC;
-// 1 sample; fewer sizes (down to 6). What cannot be fitted is refused with
+// table (down to 12); 2 reps; the largest size down to 2x the LLC;
+// 1 rep; fewer sizes (down to 6). What cannot be fitted is refused with
 // the estimate and the --time-budget that would fit.
 #include <string>
 
@@ -33,11 +33,11 @@ struct PmbwFreedom {
   bool max_size = false;  // --pmbw.max-bytes auto
   bool sizes = false;     // --pmbw.min-bytes and --pmbw.max-bytes both left alone
   bool min_time = false;  // --pmbw.min-time
-  bool samples = false;   // --pmbw.reps
+  bool reps = false;      // --pmbw.reps
 };
 
 // Seconds the plan takes on a rank of `speed` whose last-level cache is
-// params.llc_bytes, and the terms ("2352 points (48 routines x 7 thread counts x 7 sizes) x 3 samples ...").
+// params.llc_bytes, and the terms ("2352 points (48 routines x 7 thread counts x 7 sizes) x 3 reps ...").
 TimeEstimate estimate_pmbw(const PmbwParams& params, const MachineSpeed& speed);
 
 // `count` sizes of `sizes` (ascending), evenly spaced on a log scale,

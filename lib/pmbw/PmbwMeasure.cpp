@@ -75,7 +75,7 @@ std::string pmbw_check_point(const PmbwRoutine& routine, const PmbwThreadLayout&
 }
 
 PmbwPoint pmbw_measure_point(topo::Team& team, const PmbwRoutine& routine, std::uint64_t area_bytes, int threads,
-                             unsigned char* buffer, double min_time_seconds, int samples, std::uint64_t seed,
+                             unsigned char* buffer, double min_time_seconds, int reps, std::uint64_t seed,
                              PmbwCalibration& calibration) {
   PmbwPoint p;
   p.routine = &routine;
@@ -97,7 +97,7 @@ PmbwPoint pmbw_measure_point(topo::Team& team, const PmbwRoutine& routine, std::
   }
   p.seconds.push_back(seconds);
   p.problem = pmbw_check_point(routine, p.layout, threads, buffer, ends);
-  for (int s = 1; s < samples; ++s) {
+  for (int s = 1; s < reps; ++s) {
     p.seconds.push_back(timed_run(team, routine, p.layout, threads, buffer, p.repeats, ends));
     if (p.problem.empty()) p.problem = pmbw_check_point(routine, p.layout, threads, buffer, ends);
   }

@@ -3,7 +3,7 @@
 // routine on their own area (thread t at t x spacing), the others wait.
 // Timing as pmbw does it: barrier, clock, every thread's kernel with its
 // repeat loop, barrier, clock. The repeat count grows until one sample
-// lasts at least the minimum time; that sample and samples-1 more at the
+// lasts at least the minimum time; that sample and reps-1 more at the
 // same count are kept.
 #include <cstdint>
 #include <string>
@@ -49,7 +49,7 @@ double pmbw_time_sample(topo::Team& team, const PmbwRoutine& routine, const Pmbw
                         unsigned char* buffer, std::uint64_t repeats);
 // Calibrates, samples and checks one point.
 PmbwPoint pmbw_measure_point(topo::Team& team, const PmbwRoutine& routine, std::uint64_t area_bytes, int threads,
-                             unsigned char* buffer, double min_time_seconds, int samples, std::uint64_t seed,
+                             unsigned char* buffer, double min_time_seconds, int reps, std::uint64_t seed,
                              PmbwCalibration& calibration);
 // After a sample: Perm walks ended where they started (the cycle was walked
 // whole), Write areas hold the pattern at their first and last word.

@@ -50,8 +50,8 @@ const OptionSchema<PmbwOptions>& pmbw_schema() {
                               "pmbw: seconds one sample must last at least; the repeat count grows until it does")
                       .quick("0.02"),
                   &PmbwOptions::min_time_seconds),
-      bind_option(whole_option("pmbw.reps", "3", 1, 1000, "samples",
-                               "pmbw: timed samples per routine, size and thread count (min, median and max kept)")
+      bind_option(whole_option("pmbw.reps", "3", 1, 1000, "repetitions",
+                               "pmbw: timed repetitions per routine, size and thread count (min, median and max kept)")
                       .alias("pmbw.samples"),
                   &PmbwOptions::reps),
       bind_option(whole_option("pmbw.seed", "1", 0, UINT64_MAX, "",

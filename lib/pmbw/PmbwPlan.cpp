@@ -137,11 +137,11 @@ PmbwParams plan_pmbw(const Config& config, const NodeContext& node) {
   freedom.max_size = !options.max_bytes.has_value();
   freedom.sizes = freedom.max_size && !options.min_bytes_given;
   freedom.min_time = options.defaulted(&PmbwOptions::min_time_seconds);
-  freedom.samples = options.defaulted(&PmbwOptions::reps);
+  freedom.reps = options.defaulted(&PmbwOptions::reps);
   const PmbwParams asked = p;
   p.fitted = fit_pmbw_to_budget(p, freedom, node.speed, node.time_budget_seconds);
   // What the file's /config records (the sizes follow from the thread counts and the node's cache).
-  if (p.samples != asked.samples) p.chosen[pmbw_schema().name_of(&PmbwOptions::reps)] = std::to_string(p.samples);
+  if (p.reps != asked.reps) p.chosen[pmbw_schema().name_of(&PmbwOptions::reps)] = std::to_string(p.reps);
   if (p.min_time_seconds != asked.min_time_seconds) {
     char text[32];
     std::snprintf(text, sizeof text, "%g", p.min_time_seconds);
@@ -160,7 +160,7 @@ PmbwParams plan_pmbw(const PmbwOptions& o, const NodeContext& node) {
   p.routines = parse_routines(o, cpu);
   p.thread_counts = parse_thread_counts(o, p.threads);
   p.min_time_seconds = o.min_time_seconds;
-  p.samples = o.reps;
+  p.reps = o.reps;
   p.seed = o.seed;
   p.stats_path = o.stats_path;
 
@@ -227,11 +227,11 @@ std::string describe_pmbw(const PmbwParams& p) {
     threads += std::to_string(t);
   }
   char text[256];
-  std::snprintf(text, sizeof text, "%zu routines, %zu sizes %s .. %s%s, threads %s, >= %g s per sample, %d samples, "
+  std::snprintf(text, sizeof text, "%zu routines, %zu sizes %s .. %s%s, threads %s, %d reps of >= %g s, "
                 "%.0f MiB/rank",
                 p.routines.size(), p.sizes.size(), format_bytes(static_cast<double>(p.sizes.front())).c_str(),
                 format_bytes(static_cast<double>(p.sizes.back())).c_str(), p.max_size_auto ? " (auto)" : "",
-                threads.c_str(), p.min_time_seconds, p.samples, static_cast<double>(p.buffer_bytes) / (1 << 20));
+                threads.c_str(), p.reps, p.min_time_seconds, static_cast<double>(p.buffer_bytes) / (1 << 20));
   if (!p.fitted.empty()) return std::string(text) + " (fitted to --time-budget: " + p.fitted + ")";
   return text;
 }

@@ -1,6 +1,6 @@
 #pragma once
 // The resolved plan of one rank, from pmbw's typed options (PmbwOptions.hpp): the routines this CPU runs, the sizes of pmbw's table in
-// range, the thread counts, the calibration target and samples, and the
+// range, the thread counts, the calibration target and repetitions, and the
 // memory it needs. Every bad value is a UsageError of one line naming the
 // option and what is allowed (for routines: what this CPU has).
 #include <boost/program_options/options_description.hpp>
@@ -30,7 +30,7 @@ struct PmbwParams {
   std::uint64_t min_size = 0, max_size = 0;
   bool max_size_auto = true;
   double min_time_seconds = 1.0;
-  int samples = 3;
+  int reps = 3;  // timed samples kept per point
   std::uint64_t seed = 1;
   std::string stats_path;                    // --pmbw.stats, empty: none
   std::uint64_t buffer_bytes = 0;            // the largest layout of any routine, size and thread count

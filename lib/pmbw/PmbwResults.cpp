@@ -16,7 +16,7 @@ Table make_pmbw_results_table() {
   columns.push_back(int_column("repeats"));            // passes over each area per sample
   columns.push_back(int_column("accesses"));           // loads or stores per sample, all threads (pmbw: testaccess)
   columns.push_back(int_column("seed"));               // --pmbw.seed (Perm cycles), as a signed 64-bit image
-  columns.push_back(int_column("samples"));
+  columns.push_back(int_column("reps"));               // timed samples kept (files before 3.0: samples)
   columns.push_back(real_column("t_median", "s"));
   columns.push_back(real_column("access_seconds", "s"));         // t_min / accesses (pmbw: rate)
   columns.push_back(real_column("thread_access_seconds", "s"));  // t_min / accesses of one thread
@@ -57,7 +57,7 @@ void add_pmbw_point(Table& results, const RankIdentity& who, const PmbwPoint& p)
                    {"repeats", static_cast<std::int64_t>(p.repeats)},
                    {"accesses", static_cast<std::int64_t>(p.accesses())},
                    {"seed", static_cast<std::int64_t>(p.seed)},
-                   {"samples", static_cast<std::int64_t>(n)},
+                   {"reps", static_cast<std::int64_t>(n)},
                    {"t_median", t_median},
                    {"access_seconds", accesses > 0 ? t_min / accesses : 0.0},
                    {"thread_access_seconds", thread_accesses > 0 ? t_min / thread_accesses : 0.0},

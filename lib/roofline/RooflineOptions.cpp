@@ -28,7 +28,7 @@ const OptionSchema<RooflineOptions>& roofline_schema() {
                               "Roofline: seconds an FMA peak sample lasts at least (its loop count is calibrated)")
                       .quick("0.01"),
                   &RooflineOptions::min_time_seconds),
-      bind_option(whole_option("roofline.reps", "5", 1, 1000, "samples",
+      bind_option(whole_option("roofline.reps", "5", 1, 1000, "repetitions",
                                "Roofline: timed samples of each kernel (FMA, GEMM, Triad) after one warm-up, the best "
                                "counts")
                       .quick("3"),

@@ -75,7 +75,7 @@ void resolve_gemm(RooflineParams& p, const RooflineOptions& o, const NodeContext
 void resolve_triad(RooflineParams& p, const stream::StreamOptions& options, const NodeContext& node) {
   stream::StreamCommonParams triad;
   triad.types = {StreamType::Double};
-  triad.reps = stream::kMinNtimes;  // its own reps count here
+  triad.reps = stream::kMinReps;  // its own reps count here
   triad.validation = options.validation;
   const stream::StreamParams s = stream::plan_stream(options, node, triad);
   p.triad_elements = s.elements;

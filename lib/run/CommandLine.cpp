@@ -12,6 +12,7 @@
 #include "catalog/Registry.hpp"
 #include "core/Errors.hpp"
 #include "core/IniFile.hpp"
+#include "core/OptionAliases.hpp"
 #include "core/OptionSchema.hpp"
 #include "core/OptionText.hpp"
 #include "backends/Backends.hpp"
@@ -196,6 +197,32 @@ void refuse_stray_and_empty_values(const po::options_description& desc, const po
   }
 }
 
+// Stores the --config file's options under those of the command line
+// (which stay) and adds its keys to `given_keys`.
+void store_config_file(const po::options_description& desc, po::variables_map& vm, const std::string& path,
+                       const ConfigReader& read_config, std::set<std::string, std::less<>>& given_keys) {
+  const std::string text = read_config(path);
+  po::parsed_options parsed(&desc);
+  for (const IniEntry& entry : parse_ini(text, path)) {
+    const po::option_description* known = desc.find_nothrow(entry.key, false);
+    if (!known || (invocation_only_keys().count(entry.key) && entry.key != "force"))
+      throw UsageError("--config " + quoted_input(path, kMaxQuotedPathChars) + " line " + std::to_string(entry.line) +
+                       ": unknown option " + quoted_input(entry.key));
+    if (trim_text(entry.value).empty() && !default_is_empty(*known))
+      throw UsageError("--config " + quoted_input(path, kMaxQuotedPathChars) + " line " + std::to_string(entry.line) +
+                       ": " + entry.key + " has an empty value; give a value, or leave the key out for its default");
+    po::option opt(entry.key, {entry.value});
+    opt.original_tokens = {entry.key, entry.value};
+    parsed.options.push_back(opt);
+    given_keys.insert(entry.key);
+  }
+  try {
+    po::store(parsed, vm);  // values already given on the command line stay
+  } catch (const po::error& e) {
+    throw UsageError("--config '" + path + "': " + one_line(e.what()));
+  }
+}
+
 }  // namespace
 
 CommandLine parse_command_line(int argc, const char* const argv[], const ConfigReader& read_config,
@@ -217,32 +244,17 @@ CommandLine parse_command_line(int argc, const char* const argv[], const ConfigR
     throw UsageError(one_line(e.what()));
   }
 
+  // What the user gave (the command line, then the --config file), not the
+  // stored /config of --resume: only these print deprecation lines.
+  std::set<std::string, std::less<>> given_keys;
+  for (const auto& [key, value] : vm)
+    if (!value.defaulted()) given_keys.insert(key);
   const bool resuming = vm.count("resume") && !vm["resume"].as<std::string>().empty();
   std::map<std::string, std::string> stored_defaults;
   if (resuming)
     stored_defaults = store_resumed_configuration(desc, vm, vm["resume"].as<std::string>(), read_resume_config);
-  if (!resuming && vm.count("config") && !vm["config"].as<std::string>().empty()) {
-    const std::string path = vm["config"].as<std::string>();
-    const std::string text = read_config(path);
-    po::parsed_options parsed(&desc);
-    for (const IniEntry& entry : parse_ini(text, path)) {
-      const po::option_description* known = desc.find_nothrow(entry.key, false);
-      if (!known || (invocation_only_keys().count(entry.key) && entry.key != "force"))
-        throw UsageError("--config " + quoted_input(path, kMaxQuotedPathChars) + " line " + std::to_string(entry.line) +
-                         ": unknown option " + quoted_input(entry.key));
-      if (trim_text(entry.value).empty() && !default_is_empty(*known))
-        throw UsageError("--config " + quoted_input(path, kMaxQuotedPathChars) + " line " + std::to_string(entry.line) +
-                         ": " + entry.key + " has an empty value; give a value, or leave the key out for its default");
-      po::option opt(entry.key, {entry.value});
-      opt.original_tokens = {entry.key, entry.value};
-      parsed.options.push_back(opt);
-    }
-    try {
-      po::store(parsed, vm);  // values already given on the command line stay
-    } catch (const po::error& e) {
-      throw UsageError("--config '" + path + "': " + one_line(e.what()));
-    }
-  }
+  if (!resuming && vm.count("config") && !vm["config"].as<std::string>().empty())
+    store_config_file(desc, vm, vm["config"].as<std::string>(), read_config, given_keys);
   po::notify(vm);
 
   std::map<std::string, std::string, std::less<>> values;
@@ -268,6 +280,9 @@ CommandLine parse_command_line(int argc, const char* const argv[], const ConfigR
       defaulted.insert(key);
     }
   out.config = Config(std::move(values), std::move(defaulted));
+  out.deprecations = alias_deprecations(desc, given_keys);
+  for (Deprecation& d : backends::legacy_ocl_deprecations(out.config, given_keys))
+    out.deprecations.push_back(std::move(d));
   backends::resolve_legacy_ocl_aliases(out.config);
   out.help = out.config.flag("help");
   out.version = out.config.flag("version");

@@ -5,10 +5,12 @@
 // command line wins over the file.
 #include <functional>
 #include <string>
+#include <vector>
 
 #include <boost/program_options/options_description.hpp>
 
 #include "core/Config.hpp"
+#include "core/OptionAliases.hpp"
 
 namespace bws::run {
 
@@ -18,6 +20,10 @@ struct CommandLine {
   bool version = false;     // --version in a --config file (the command line's is seen before MPI starts)
   bool print_config = false;
   std::string text;         // the command line as typed, for the file
+  // The old names given on the command line or in the --config file (not
+  // the stored /config of --resume), one each: the run prints their lines
+  // on rank 0 once it is accepted (run/Coordinator.cpp).
+  std::vector<Deprecation> deprecations;
 };
 
 // --version anywhere on the command line: bwsurvey prints the version text

@@ -10,6 +10,7 @@
 
 #include "bws/Version.hpp"
 #include "core/Errors.hpp"
+#include "core/OptionAliases.hpp"
 #include "model/NodeFlags.hpp"
 #include "run/ChecksStep.hpp"
 #include "run/FaultHooks.hpp"
@@ -56,6 +57,7 @@ class Survey {
     CommandLine stored = cl_;  // the file's /config: what the plans run, fitting included
     stored.config = fitted_config(cl_.config, plan_.phases);
     if (auto refused = sink_.open(stored, plan_.settings, std::move(plan_.exporters))) return refuse(*refused);
+    announce_deprecations();
     team_ = start_team(world_, plan_, sink_, hooks_);
     if (!team_ || !describe_run(world_, plan_, *team_, sink_, *watchdog_, hooks_)) return finish(kExitFailure);
     PhaseRunner runner(world_, *turns_, *team_, sink_, *watchdog_, hooks_, plan_.settings.phase_timeout_seconds,
@@ -73,6 +75,13 @@ class Survey {
   }
 
  private:
+  // The old option names given, one line each, once the run is accepted (a
+  // refused one says one line, its reason): rank 0 alone, once.
+  void announce_deprecations() {
+    if (world_.root())
+      for (const Deprecation& d : cl_.deprecations) console_.err << "bwsurvey: " << deprecation_line(d) << std::endl;
+  }
+
   // Setup refused on every rank (options, the file): rank 0 says why.
   int refuse(const SetupFailure& failure) {
     if (world_.root()) console_.err << "bwsurvey: error: " << failure.message << std::endl;

@@ -54,7 +54,7 @@ std::vector<std::vector<std::uint64_t>> elements_of(const Devices& devices, cons
 FittedPlan<StreamCommonParams> fit_stream(const StreamCommonParams& given, bool reps_free, const std::string& reps_flag,
                                           const std::function<TimeEstimate(const StreamCommonParams&)>& estimate,
                                           double budget_seconds) {
-  auto reps = [](bool free) { return count_knob("reps", free, &StreamCommonParams::reps, kMinNtimes); };
+  auto reps = [](bool free) { return count_knob("reps", free, &StreamCommonParams::reps, kMinReps); };
   FittedPlan<StreamCommonParams> fitted = fit_to_budget(given, budget_seconds, estimate, {reps(reps_free)});
   if (fitted.fits) return fitted;
   OverBudget over{fitted.asked, {}};

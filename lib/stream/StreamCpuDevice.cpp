@@ -26,8 +26,8 @@ class CpuArrays final : public StreamDeviceArrays {
     if (op_spec(op).transfer) throw std::logic_error("stream: the CPU backend has no transfers");
     return time_kernel_on_team(team_, node_sync, arrays_, n_, stores_, kernel_of(op));
   }
-  StreamValidation validate(int ntimes, const StreamValidationRule& rule) override {
-    return validate_on_team(team_, arrays_, n_, ntimes, rule);
+  StreamValidation validate(int reps, const StreamValidationRule& rule) override {
+    return validate_on_team(team_, arrays_, n_, reps, rule);
   }
 
  private:

@@ -58,8 +58,8 @@ class StreamDeviceArrays {
   // seconds as the device sees the work start and end.
   virtual double run_timed(StreamOp op, NodeSync& node_sync) = 0;
   // The arrays (read back where the device has its own memory) judged after
-  // ntimes repetitions (stream::judge_stream_run).
-  virtual StreamValidation validate(int ntimes, const StreamValidationRule& rule) = 0;
+  // reps repetitions (stream::judge_stream_run).
+  virtual StreamValidation validate(int reps, const StreamValidationRule& rule) = 0;
 };
 
 // One rank's STREAM on one backend, planned.

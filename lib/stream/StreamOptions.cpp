@@ -55,10 +55,10 @@ const OptionSchema<StreamOptions>& stream_schema() {
       bind_option(text_option("stream.type", "double",
                               "STREAM: element type: double, float, both, or a comma list (double,float)"),
                   &StreamOptions::types, read_types),
-      bind_option(whole_option("stream.reps", "20", kMinNtimes, kMaxNtimesDouble, "",
+      bind_option(whole_option("stream.reps", "20", kMinReps, kMaxRepsDouble, "",
                                "STREAM: repetitions of the four kernels, the first dropped as warm-up (2..30 with "
                                "float: STREAM's values grow 15x per repetition)")
-                      .quick(std::to_string(kQuickNtimes))
+                      .quick(std::to_string(kQuickReps))
                       .alias("stream.ntimes"),
                   &StreamOptions::reps),
       bind_option(one_of_option("stream.stores", "auto", {"auto", "normal", "nontemporal"},

@@ -18,12 +18,12 @@
 
 namespace bws::stream {
 
-inline constexpr int kMinNtimes = 2;  // the first repetition is dropped: one must remain
+inline constexpr int kMinReps = 2;  // the first repetition is dropped: one must remain
 // STREAM's values grow 15x per repetition (a = 2*15^k): beyond these counts
 // they overflow to infinity and validation proves nothing.
-inline constexpr int kMaxNtimesDouble = 250;  // 2*15^262 > DBL_MAX
-inline constexpr int kMaxNtimesFloat = 30;    // 2*15^33 > FLT_MAX
-inline constexpr int kQuickNtimes = 5;        // --quick with the default repetitions
+inline constexpr int kMaxRepsDouble = 250;  // 2*15^262 > DBL_MAX
+inline constexpr int kMaxRepsFloat = 30;    // 2*15^33 > FLT_MAX
+inline constexpr int kQuickReps = 5;        // --quick with the default repetitions
 
 enum class StoresRequest { Auto, Normal, Nontemporal };  // in the order of the option's choices
 

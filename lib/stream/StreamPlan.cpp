@@ -92,9 +92,9 @@ StreamCommonParams plan_stream_common(const StreamOptions& o) {
   StreamCommonParams c;
   c.types = o.types;
   const bool has_float = std::find(c.types.begin(), c.types.end(), StreamType::Float) != c.types.end();
-  if (has_float && o.reps > kMaxNtimesFloat)
+  if (has_float && o.reps > kMaxRepsFloat)
     throw UsageError(o.flag(&StreamOptions::reps) + ": '" + std::to_string(o.reps) + "' is out of range; allowed: " +
-                     std::to_string(kMinNtimes) + ".." + std::to_string(kMaxNtimesFloat));
+                     std::to_string(kMinReps) + ".." + std::to_string(kMaxRepsFloat));
   c.reps = o.reps;
   c.validation = o.validation;
   return c;

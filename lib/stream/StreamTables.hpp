@@ -16,7 +16,7 @@ inline constexpr const char* kBackendCpu = "cpu";
 inline constexpr std::size_t kDeviceWidth = 128;
 
 // rank, host, backend, kernel, threads, device, type, stores, variant,
-// elements, ntimes, avg_rel_error, error_limit, ceiling, bytes, t_min,
+// elements, reps, avg_rel_error, error_limit, ceiling, bytes, t_min,
 // t_avg, t_max, bandwidth, valid.
 Table make_stream_results_table();
 

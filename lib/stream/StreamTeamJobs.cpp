@@ -29,9 +29,9 @@ double time_kernel_on_team(topo::Team& team, NodeSync& node_sync, const StreamAr
 }
 
 template <class T>
-StreamValidation validate_on_team(topo::Team& team, const StreamArrays<T>& x, std::size_t n, int ntimes,
+StreamValidation validate_on_team(topo::Team& team, const StreamArrays<T>& x, std::size_t n, int reps,
                                   const StreamValidationRule& rule) {
-  const StreamExpected expected = stream_expected_values<T>(ntimes);
+  const StreamExpected expected = stream_expected_values<T>(reps);
   std::vector<StreamErrorSums> partial(static_cast<std::size_t>(team.size()));
   team.run([&](topo::ThreadContext& thread) {
     const auto [begin, end] = thread.share(n, share_granule<T>());
@@ -39,7 +39,7 @@ StreamValidation validate_on_team(topo::Team& team, const StreamArrays<T>& x, st
   });
   StreamErrorSums total;
   for (const StreamErrorSums& p : partial) total += p;  // in thread order: the same sum every run
-  return judge_stream_run<T>(total, n, ntimes, rule);
+  return judge_stream_run<T>(total, n, reps, rule);
 }
 
 #define BWS_STREAM_INSTANTIATE(T)                                                                                      \

@@ -46,7 +46,7 @@ double time_kernel_on_team(topo::Team& team, NodeSync& node_sync, const StreamAr
 
 // validate_stream_arrays, with each thread summing the errors of its share.
 template <class T>
-StreamValidation validate_on_team(topo::Team& team, const StreamArrays<T>& arrays, std::size_t n, int ntimes,
+StreamValidation validate_on_team(topo::Team& team, const StreamArrays<T>& arrays, std::size_t n, int reps,
                                   const StreamValidationRule& rule);
 
 }  // namespace bws::stream

@@ -6,11 +6,11 @@
 namespace bws::stream {
 
 template <class T>
-StreamExpected stream_expected_values(int ntimes) {
+StreamExpected stream_expected_values(int reps) {
   T aj = 1, bj = 2, cj = 0;
   const T s = static_cast<T>(kStreamScalar);
   aj = T(2) * aj;  // the timing-granularity pass of STREAM 5.10
-  for (int k = 0; k < ntimes; ++k) {
+  for (int k = 0; k < reps; ++k) {
     cj = aj;
     bj = s * cj;
     cj = aj + bj;
@@ -68,16 +68,16 @@ StreamValidation judge_stream_errors(const StreamErrorSums& sums, std::size_t n,
 }
 
 template <class T>
-StreamValidation judge_stream_run(const StreamErrorSums& sums, std::size_t n, int ntimes,
+StreamValidation judge_stream_run(const StreamErrorSums& sums, std::size_t n, int reps,
                                   const StreamValidationRule& rule) {
-  return judge_stream_errors(sums, n, stream_expected_values<T>(ntimes), rule.limit<T>());
+  return judge_stream_errors(sums, n, stream_expected_values<T>(reps), rule.limit<T>());
 }
 
 template <class T>
-StreamValidation validate_stream_arrays(const T* a, const T* b, const T* c, std::size_t n, int ntimes,
+StreamValidation validate_stream_arrays(const T* a, const T* b, const T* c, std::size_t n, int reps,
                                         const StreamValidationRule& rule) {
-  const StreamExpected expected = stream_expected_values<T>(ntimes);
-  return judge_stream_run<T>(sum_stream_errors(a, b, c, 0, n, expected), n, ntimes, rule);
+  const StreamExpected expected = stream_expected_values<T>(reps);
+  return judge_stream_run<T>(sum_stream_errors(a, b, c, 0, n, expected), n, reps, rule);
 }
 
 template StreamExpected stream_expected_values<double>(int);

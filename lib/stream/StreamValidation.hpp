@@ -1,5 +1,5 @@
 #pragma once
-// STREAM 5.10's checkSTREAMresults: replay the initialisation and the ntimes
+// STREAM 5.10's checkSTREAMresults: replay the initialisation and the reps
 // repetitions of Copy, Scale, Add, Triad on three scalars, then compare every
 // element with them: the average absolute error of an array divided by its
 // expected value must stay below STREAM's epsilon (1e-13 double, 1e-6 float).
@@ -19,9 +19,9 @@ struct StreamExpected {
 };
 
 // Replays in T's arithmetic, as STREAM does in STREAM_TYPE: a=1, b=2, c=0;
-// a=2a; then ntimes x (c=a; b=s*c; c=a+b; a=b+s*c) with s=3.
+// a=2a; then reps x (c=a; b=s*c; c=a+b; a=b+s*c) with s=3.
 template <class T>
-StreamExpected stream_expected_values(int ntimes);
+StreamExpected stream_expected_values(int reps);
 
 // STREAM 5.10's limits on the average relative error.
 template <class T>
@@ -80,15 +80,15 @@ struct StreamValidation {
 StreamValidation judge_stream_errors(const StreamErrorSums& sums, std::size_t n, const StreamExpected& expected,
                                      double limit);
 
-// What both backends call: the error sums over all n elements after ntimes
+// What both backends call: the error sums over all n elements after reps
 // repetitions (in T's arithmetic), judged by `rule`.
 template <class T>
-StreamValidation judge_stream_run(const StreamErrorSums& sums, std::size_t n, int ntimes,
+StreamValidation judge_stream_run(const StreamErrorSums& sums, std::size_t n, int reps,
                                   const StreamValidationRule& rule);
 
-// The whole check on plain arrays of n elements after ntimes repetitions.
+// The whole check on plain arrays of n elements after reps repetitions.
 template <class T>
-StreamValidation validate_stream_arrays(const T* a, const T* b, const T* c, std::size_t n, int ntimes,
+StreamValidation validate_stream_arrays(const T* a, const T* b, const T* c, std::size_t n, int reps,
                                         const StreamValidationRule& rule = {});
 
 }  // namespace bws::stream

@@ -19,7 +19,7 @@ def main(src, dst):
         host = f["stream/nodes"][0]["host"]
         # pmbw: two routines, thread counts 1 and 2, sizes 1 KiB .. 1 GiB.
         names = ["rank", "host", "backend", "routine", "threads", "area_bytes", "thread_bytes", "test_bytes", "repeats",
-                 "seed", "samples", "t_median", "access_seconds", "thread_access_seconds", "bytes", "t_min", "t_avg",
+                 "seed", "reps", "t_median", "access_seconds", "thread_access_seconds", "bytes", "t_min", "t_avg",
                  "t_max", "bandwidth", "valid"]
         kinds = ["<i8", "S128", "S16", "S64"] + ["<i8"] * 7 + ["<f8"] * 3 + ["<i8"] + ["<f8"] * 4 + ["<i8"]
         rows = []

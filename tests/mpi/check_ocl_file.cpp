@@ -16,7 +16,7 @@
 using namespace bws::file_checks;
 
 namespace {
-constexpr int kQuickNtimes = 5;  // --stream.reps under --quick, every backend
+constexpr int kQuickReps = 5;  // --stream.reps under --quick, every backend
 constexpr int kQuickDegrees = 3;  // BS6/BS7 under --quick: 1, 4, 7
 }  // namespace
 
@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
     check(stream.get_int(r, "valid") == 1, "STREAM " + k + " valid");
     check(stream.get_string(r, "backend") == "ocl", "backend ocl");
     check(!stream.get_string(r, "device").empty(), "the device is named");
-    check(stream.samples(r).size() == kQuickNtimes, k + ": a sample per repetition");
+    check(stream.samples(r).size() == kQuickReps, k + ": a sample per repetition");
     check(close(stream.get_double(r, "bandwidth"), stream.get_double(r, "bytes") / stream.get_double(r, "t_min")),
           k + ": bandwidth = bytes / t_min");
     const long multiplier = (k == "Copy" || k == "Scale") ? 2 : 3;

@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
     threads.insert(results.get_int(r, "threads"));
     const std::string row = "row " + std::to_string(r) + " " + routine;
     check(results.get_int(r, "valid") == 1, row + " valid");
-    check(results.get_int(r, "samples") == 3, row + " has 3 samples");
+    check(results.get_int(r, "reps") == 3, row + " has 3 reps");
     check(close(results.get_double(r, "bandwidth"),
                 static_cast<double>(results.get_int(r, "bytes")) / results.get_double(r, "t_min"), 1e-12),
           row + " bandwidth = bytes / t_min");

@@ -60,7 +60,7 @@ plan_reps = {
     "stream": r", (\d+) repetitions",
     "bs": r", \d+ points, (\d+) reps",
     "beff": r", (\d+) repetitions of >=",
-    "pmbw": r", (\d+) samples,",
+    "pmbw": r", (\d+) reps of >=",
     "links": r" x (\d+) reps x window",
 }
 
@@ -90,7 +90,7 @@ def samples(f, name):
     elif name == "beff":
         counts = {len(set(f["beff/results"]["repetition"]))}
     elif name == "pmbw":
-        counts = set(f["pmbw/results"]["samples"])
+        counts = set(f["pmbw/results"]["reps"])
     else:
         return None  # links keeps the best window of each pair, no samples
     assert len(counts) == 1, (name, counts)

@@ -30,7 +30,7 @@ fi
 
 source "$(dirname "$0")/survey_run.sh"
 run_survey "$mpirun" -np 2 --oversubscribe "$bwsurvey" --tests pmbw --quick --out "$dir/p.h5" \
-  --pmbw.stats "$dir/stats-%h-%r.txt" --pmbw.max-size 1M --pmbw.min-time 0.002 \
+  --pmbw.stats "$dir/stats-%h-%r.txt" --pmbw.max-bytes 1M --pmbw.min-time 0.002 \
   --pmbw.routines ScanRead64PtrUnrollLoop,ScanWrite64PtrSimpleLoop,PermRead64UnrollLoop
 expect_success
 

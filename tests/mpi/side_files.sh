@@ -8,7 +8,7 @@ set -euo pipefail
 mpirun=$1 bwsurvey=$2 dir=$4
 python=/usr/bin/python3
 rm -rf "$dir" && mkdir -p "$dir"
-pmbw=(--quick --threads 1 --stream.elements 1M --pmbw.max-size 64K --pmbw.min-time 0.001
+pmbw=(--quick --threads 1 --stream.elements 1M --pmbw.max-bytes 64K --pmbw.min-time 0.001
       --pmbw.routines ScanRead64PtrUnrollLoop)
 sha() { sha256sum "$1" | cut -d' ' -f1; }
 

@@ -142,7 +142,7 @@ TEST(PmbwPlan, SizesMemoryAndErrors) {
   PmbwParams p = plan_pmbw(config_with({{"pmbw.routines", "ScanRead64PtrUnrollLoop"}}), node);
   EXPECT_EQ(p.sizes.back(), 1024 * MiB);  // auto: 1 GiB fits in 40% of 4 GiB
   EXPECT_EQ(p.thread_counts, (std::vector<int>{1, 2}));
-  EXPECT_EQ(p.samples, 3);
+  EXPECT_EQ(p.reps, 3);
   EXPECT_DOUBLE_EQ(p.min_time_seconds, 1.0);
   // --quick: 4x the 8 MiB LLC = 32 MiB, the short size list, 0.02 s.
   const NodeContext quick{t, "n1", 0, 1, 0, 2, true, MachineSpeed{}, 0};
@@ -150,7 +150,7 @@ TEST(PmbwPlan, SizesMemoryAndErrors) {
   EXPECT_EQ(p.sizes.back(), 32 * MiB);
   EXPECT_EQ(p.sizes.size(), 9u);
   EXPECT_DOUBLE_EQ(p.min_time_seconds, 0.02);
-  EXPECT_EQ(plan_pmbw(config_with({{"pmbw.routines", "ScanRead64PtrUnrollLoop"}, {"pmbw.samples", "7"}}), node).samples,
+  EXPECT_EQ(plan_pmbw(config_with({{"pmbw.routines", "ScanRead64PtrUnrollLoop"}, {"pmbw.samples", "7"}}), node).reps,
             7);
   // Bad input: one line naming the option (by an old name, as given).
   const struct {
@@ -269,7 +269,7 @@ TEST(PmbwStats, ResultsRowsBecomePmbwsQuantities) {
   EXPECT_DOUBLE_EQ(l.bandwidth, 40960 / 1e-3);
   EXPECT_DOUBLE_EQ(l.rate, 1e-3 / 5120);
   EXPECT_EQ(parse_stats_line(format_stats_line(l)), l);
-  EXPECT_EQ(t.get_int(0, "samples"), 3);
+  EXPECT_EQ(t.get_int(0, "reps"), 3);
   EXPECT_DOUBLE_EQ(t.get_double(0, "t_median"), 2e-3);
   EXPECT_DOUBLE_EQ(t.get_double(0, "thread_access_seconds"), 1e-3 / 2560);
 #endif

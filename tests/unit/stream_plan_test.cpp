@@ -122,7 +122,7 @@ TEST(StreamPlan, ExplicitElementsOptionsAndQuick) {
   EXPECT_EQ(in_cache.runs[0].stores, StoreKind::Normal);
 
   // --quick shortens the default repetitions, not explicit ones.
-  EXPECT_EQ(plan_stream_common(Config(), true).reps, kQuickNtimes);
+  EXPECT_EQ(plan_stream_common(Config(), true).reps, kQuickReps);
   EXPECT_EQ(plan_stream_common(config_with({{"stream.reps", "20"}}), true).reps, 20);
 
   const std::string d = describe_stream(p);

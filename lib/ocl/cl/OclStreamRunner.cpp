@@ -109,11 +109,11 @@ class StreamRunner final : public stream::StreamDeviceArrays {
 
   // The host arrays (read back by the last PCI read) judged by the rule of
   // every backend (stream::judge_stream_run), not HPCC_FPGA's machine epsilon.
-  stream::StreamValidation validate(int ntimes, const stream::StreamValidationRule& rule) override {
-    const stream::StreamExpected expected = stream::stream_expected_values<T>(ntimes);
+  stream::StreamValidation validate(int reps, const stream::StreamValidationRule& rule) override {
+    const stream::StreamExpected expected = stream::stream_expected_values<T>(reps);
     const stream::StreamErrorSums sums =
         stream::sum_stream_errors<T>(a_.get(), b_.get(), c_.get(), 0, p_.elements, expected);
-    return stream::judge_stream_run<T>(sums, p_.elements, ntimes, rule);
+    return stream::judge_stream_run<T>(sums, p_.elements, reps, rule);
   }
 
  private:

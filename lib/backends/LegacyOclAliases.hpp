@@ -9,7 +9,7 @@
 //   --ocl.ntimes     alias of --stream.reps (itself once --stream.ntimes)
 //   --ocl.type       alias of --stream.type
 // Both spellings with different values are a usage error.
-#include <boost/program_options/options_description.hpp>
+#include "core/ProgramOptionsFwd.hpp"
 
 #include "core/Config.hpp"
 

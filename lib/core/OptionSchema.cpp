@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include <boost/program_options/options_description.hpp>
 #include <boost/program_options/value_semantic.hpp>
 
 #include "core/Errors.hpp"
@@ -159,6 +160,11 @@ const OptionSpec& OptionList::spec(std::string_view name) const {
   for (const OptionSpec& s : specs_)
     if (s.name == name) return s;
   throw std::out_of_range("no option '" + std::string(name) + "' in this schema");
+}
+
+void add_text_option(boost::program_options::options_description& desc, const char* name, const char* default_value,
+                     const char* help) {
+  desc.add_options()(name, boost::program_options::value<std::string>()->default_value(default_value), help);
 }
 
 void OptionList::add_to(boost::program_options::options_description& desc) const {

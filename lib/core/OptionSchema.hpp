@@ -24,7 +24,7 @@
 #include <type_traits>
 #include <vector>
 
-#include <boost/program_options/options_description.hpp>
+#include "core/ProgramOptionsFwd.hpp"
 
 #include "core/Config.hpp"
 
@@ -114,6 +114,10 @@ struct OptionValue {
 
 // Parses one text as `spec` describes; UsageError naming `flag`.
 OptionValue parse_option_value(const OptionSpec& spec, const std::string& text, const std::string& flag);
+
+// Declares a text option with a default; the help line shows the default.
+void add_text_option(boost::program_options::options_description& desc, const char* name,
+                     const char* default_value, const char* help);
 
 // The values of a list of specs: registration, reading, and the checks
 // that hold for every option (aliases that disagree, stray values).

@@ -13,6 +13,8 @@
 #include <ostream>
 #include <set>
 
+#include <boost/program_options/options_description.hpp>
+
 #include "core/Errors.hpp"
 #include "core/OptionText.hpp"
 #include "core/PrintableText.hpp"

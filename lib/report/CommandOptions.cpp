@@ -4,6 +4,7 @@
 #include <set>
 #include <vector>
 
+#include <boost/program_options/options_description.hpp>
 #include <boost/program_options/value_semantic.hpp>
 
 namespace po = boost::program_options;

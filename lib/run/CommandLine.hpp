@@ -6,7 +6,7 @@
 #include <functional>
 #include <string>
 
-#include <boost/program_options/options_description.hpp>
+#include "core/ProgramOptionsFwd.hpp"
 
 #include "core/Config.hpp"
 

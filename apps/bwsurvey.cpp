@@ -4,6 +4,8 @@
 #include <optional>
 #include <string>
 
+#include <boost/program_options/options_description.hpp>
+
 #include "catalog/Registry.hpp"
 #include "core/Errors.hpp"
 #include "core/PrintableText.hpp"

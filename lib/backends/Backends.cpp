@@ -1,5 +1,7 @@
 #include "backends/Backends.hpp"
 
+#include <boost/program_options/options_description.hpp>
+
 #include "ocl/OclBsBackend.hpp"
 #include "ocl/OclOptions.hpp"
 #include "ocl/OclSelection.hpp"

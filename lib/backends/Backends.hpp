@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include <boost/program_options/options_description.hpp>
+#include "core/ProgramOptionsFwd.hpp"
 
 #include "bs/BsDevice.hpp"
 #include "core/Config.hpp"

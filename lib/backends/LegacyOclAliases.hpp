@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include <boost/program_options/options_description.hpp>
+#include "core/ProgramOptionsFwd.hpp"
 
 #include "core/Config.hpp"
 #include "core/OptionAliases.hpp"

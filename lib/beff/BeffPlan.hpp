@@ -4,7 +4,7 @@
 // target, repetitions, methods and the scaling check's threshold. Every bad
 // value is a UsageError of one line naming the option, the value and what
 // is allowed.
-#include <boost/program_options/options_description.hpp>
+#include "core/ProgramOptionsFwd.hpp"
 #include <cstdint>
 #include <optional>
 #include <map>

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include <boost/program_options/options_description.hpp>
+#include "core/ProgramOptionsFwd.hpp"
 
 #include "bs/BsMesh.hpp"
 #include "bs/BsPlan.hpp"

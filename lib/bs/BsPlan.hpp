@@ -2,7 +2,7 @@
 // BS1-BS7's resolved plan of one rank (its options: BsOptions.hpp): the tests, the byte sweep of BS1-BS5 (entries per point), the
 // K sweep per degree of BS6/BS7, and the memory it needs. Every bad value is
 // a UsageError of one line naming the option and what is allowed.
-#include <boost/program_options/options_description.hpp>
+#include "core/ProgramOptionsFwd.hpp"
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -2,6 +2,8 @@
 
 #include <boost/program_options/value_semantic.hpp>
 
+#include <boost/program_options/options_description.hpp>
+
 #include "catalog/Registry.hpp"
 #include "core/Report.hpp"
 

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include <boost/program_options/options_description.hpp>
+#include "core/ProgramOptionsFwd.hpp"
 
 #include "core/Benchmark.hpp"
 #include "core/CollectiveBenchmark.hpp"

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include <boost/program_options/options_description.hpp>
+#include "core/ProgramOptionsFwd.hpp"
 
 #include "core/Communicator.hpp"
 #include "core/Config.hpp"

@@ -4,8 +4,6 @@
 #include <sstream>
 #include <stdexcept>
 
-#include <boost/program_options/value_semantic.hpp>
-
 #include "core/Errors.hpp"
 #include "core/OptionText.hpp"
 
@@ -78,11 +76,6 @@ std::string default_lines_of(const std::string& ini_text) {
     out += '\n';
   }
   return out;
-}
-
-void add_text_option(boost::program_options::options_description& desc, const char* name, const char* default_value,
-                     const char* help) {
-  desc.add_options()(name, boost::program_options::value<std::string>()->default_value(default_value), help);
 }
 
 }  // namespace bws

@@ -2,14 +2,14 @@
 // The effective configuration: every option's value as text, keyed by its
 // long name ("tests", "stream.elements"). Options are declared by whoever
 // owns them (the survey, each benchmark) into Boost.Program_options as
-// strings with a default; parsing into numbers happens in plan(), so every
-// message can name the option and its allowed range.
+// strings with a default (core/OptionSchema.hpp); parsing into numbers
+// happens in plan(), so every message can name the option and its allowed
+// range. Plain text keys and values: no Boost header, so the numerics
+// (lib/model) that read text through core/OptionText.hpp never see one.
 #include <map>
 #include <set>
 #include <string>
 #include <string_view>
-
-#include <boost/program_options/options_description.hpp>
 
 namespace bws {
 
@@ -48,9 +48,5 @@ inline constexpr const char* kDefaultLineMark = "# default: ";
 // their sections; every other line blank, so line numbers stay): what
 // --resume restores as defaults.
 std::string default_lines_of(const std::string& ini_text);
-
-// Declares a text option with a default; the help line shows the default.
-void add_text_option(boost::program_options::options_description& desc, const char* name,
-                     const char* default_value, const char* help);
 
 }  // namespace bws

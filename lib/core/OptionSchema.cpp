@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include <boost/program_options/options_description.hpp>
 #include <boost/program_options/value_semantic.hpp>
 
 #include "core/Errors.hpp"
@@ -51,6 +52,7 @@ OptionSpec spec_of(std::string name, OptionType type, std::string default_text, 
 // Equal values, however written ("1K" and "1024", "on" and "true").
 bool same_value(const OptionSpec& spec, const OptionValue& a, const OptionValue& b) {
   if (spec.type == OptionType::Text) return a.text == b.text;
+  if (spec.type == OptionType::TextList) return a.texts == b.texts;
   return a.is_auto == b.is_auto && a.whole == b.whole && a.real == b.real && a.on == b.on && a.choice == b.choice &&
          a.choices == b.choices && a.wholes == b.wholes;
 }
@@ -76,6 +78,7 @@ std::string OptionSpec::allowed() const {
       break;
     case OptionType::Flag: range = "on, off"; break;
     case OptionType::Text: break;
+    case OptionType::TextList: range = "a comma list of " + noun + "s"; break;
   }
   if (accepts_auto) range += range.empty() ? "auto" : " or auto";
   if (type == OptionType::BytesList) range = "a comma list of sizes, each " + range;
@@ -146,12 +149,23 @@ OptionSpec text_option(std::string name, std::string default_text, std::string h
   return spec_of(std::move(name), OptionType::Text, std::move(default_text), "", std::move(help));
 }
 
+OptionSpec text_list_option(std::string name, std::string noun, std::string help) {
+  OptionSpec s = spec_of(std::move(name), OptionType::TextList, "", "", std::move(help));
+  s.noun = std::move(noun);
+  return s;
+}
+
 OptionList::OptionList(std::vector<OptionSpec> specs) : specs_(std::move(specs)) {}
 
 const OptionSpec& OptionList::spec(std::string_view name) const {
   for (const OptionSpec& s : specs_)
     if (s.name == name) return s;
   throw std::out_of_range("no option '" + std::string(name) + "' in this schema");
+}
+
+void add_text_option(boost::program_options::options_description& desc, const char* name, const char* default_value,
+                     const char* help) {
+  desc.add_options()(name, boost::program_options::value<std::string>()->default_value(default_value), help);
 }
 
 void OptionList::add_to(boost::program_options::options_description& desc) const {
@@ -176,6 +190,9 @@ std::vector<OptionValue> OptionList::read(const Config& config, bool quick) cons
       if (!config.has(name) || config.is_default(name)) continue;
       given.push_back(parse_option_value(s, config.get(name), "--" + name));
       given.back().given = true;
+      // Empty text is the list left out; given so, it names nothing.
+      if (s.type == OptionType::TextList && given.back().texts.empty())
+        throw UsageError("--" + name + ": '' is an empty " + s.noun + " list; allowed: " + s.allowed());
     }
     for (std::size_t i = 1; i < given.size(); ++i)
       if (!same_value(s, given[0], given[i]))

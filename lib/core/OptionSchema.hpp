@@ -24,7 +24,7 @@
 #include <type_traits>
 #include <vector>
 
-#include <boost/program_options/options_description.hpp>
+#include "core/ProgramOptionsFwd.hpp"
 
 #include "core/Config.hpp"
 
@@ -39,6 +39,8 @@ enum class OptionType {
   ListOf,     // a comma list of `choices` (any case), no repeats; `all_word` stands for all
   Flag,       // on|off, also true/false, yes/no, 1/0; the option alone means on
   Text,       // free text (a path, or a grammar the benchmark reads itself)
+  TextList,   // a comma list of free text values (host names), none empty; empty text: no list. A
+              // bwreport command takes the option again for each further value (report/CommandOptions.hpp)
 };
 
 // One option, as data. Build it with the *_option functions below and the
@@ -56,7 +58,7 @@ struct OptionSpec {
   bool accepts_auto = false;  // the word 'auto' stands for a value plan() resolves against the node
   std::vector<std::string> choices;  // OneOf, ListOf, in the order of the enum they map to
   std::string all_word;              // ListOf: the word for every choice ("all", "both")
-  std::string noun = "value";        // OneOf, ListOf: "unknown <noun> 'x'"
+  std::string noun = "value";        // OneOf, ListOf: "unknown <noun> 'x'"; TextList: "a comma list of <noun>s"
   std::string quick_text;            // the value under --quick when the option is left at its default
   std::vector<std::string> aliases;  // old names that keep working ("pmbw.samples")
   std::string range_note;            // appended to the allowed range: "(within the node's memory)"
@@ -91,6 +93,9 @@ OptionSpec list_option(std::string name, std::string default_text, std::vector<s
                        std::string help);
 OptionSpec flag_option(std::string name, bool default_on, std::string help);
 OptionSpec text_option(std::string name, std::string default_text, std::string help);
+// A list of text values, empty by default; `noun` names one ("host"), as
+// the allowed range and the messages say it.
+OptionSpec text_list_option(std::string name, std::string noun, std::string help);
 
 // One option's value, read and checked.
 struct OptionValue {
@@ -103,11 +108,16 @@ struct OptionValue {
   std::size_t choice = 0;              // OneOf: index into choices
   std::vector<std::size_t> choices;    // ListOf: indices, in the order given
   std::vector<std::uint64_t> wholes;   // BytesList, in the order given
+  std::vector<std::string> texts;      // TextList, trimmed, in the order given (repeats kept)
   std::string text;                    // the text read (trimmed); Text's value
 };
 
 // Parses one text as `spec` describes; UsageError naming `flag`.
 OptionValue parse_option_value(const OptionSpec& spec, const std::string& text, const std::string& flag);
+
+// Declares a text option with a default; the help line shows the default.
+void add_text_option(boost::program_options::options_description& desc, const char* name,
+                     const char* default_value, const char* help);
 
 // The values of a list of specs: registration, reading, and the checks
 // that hold for every option (aliases that disagree, stray values).
@@ -178,6 +188,8 @@ void store_option(Field& field, const OptionValue& v) {
     field = v.wholes;
   } else if constexpr (std::is_same_v<Field, std::string>) {
     field = v.text;
+  } else if constexpr (std::is_same_v<Field, std::vector<std::string>>) {
+    field = v.texts;
   } else {  // a vector of an enum: ListOf
     field.clear();
     for (std::size_t c : v.choices) field.push_back(static_cast<typename Field::value_type>(c));

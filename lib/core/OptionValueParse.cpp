@@ -94,6 +94,11 @@ void read_choice_list(const OptionSpec& spec, const std::string& flag, const std
   }
 }
 
+void read_text_list(const OptionSpec& spec, const std::string& flag, const std::string& text, OptionValue& v) {
+  if (text.empty()) return;  // no list: the option's default meaning
+  v.texts = list_items(spec, flag, text);
+}
+
 bool truth_of(const OptionSpec& spec, const std::string& flag, const std::string& text) {
   if (const std::optional<bool> truth = read_truth(text)) return *truth;
   refuse(spec, flag, text, "is not on or off");
@@ -118,6 +123,7 @@ OptionValue parse_option_value(const OptionSpec& spec, const std::string& raw, c
     case OptionType::ListOf: read_choice_list(spec, flag, v.text, v); break;
     case OptionType::Flag: v.on = truth_of(spec, flag, v.text); break;
     case OptionType::Text: break;
+    case OptionType::TextList: read_text_list(spec, flag, v.text, v); break;
   }
   return v;
 }

@@ -7,6 +7,8 @@
 #include <ostream>
 #include <set>
 
+#include <boost/program_options/options_description.hpp>
+
 #include "core/Errors.hpp"
 #include "core/FileGuard.hpp"
 #include "core/PrintableText.hpp"

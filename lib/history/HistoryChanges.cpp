@@ -13,6 +13,8 @@
 #include <ostream>
 #include <set>
 
+#include <boost/program_options/options_description.hpp>
+
 #include "core/Errors.hpp"
 #include "core/OptionText.hpp"
 #include "core/PrintableText.hpp"
@@ -21,6 +23,7 @@
 #include "history/HistoryCommands.hpp"
 #include "history/SeriesQuery.hpp"
 #include "model/ChangePoints.hpp"
+#include "report/CommandOptions.hpp"
 
 namespace po = boost::program_options;
 
@@ -44,12 +47,31 @@ struct Change {
   double before = 0, after = 0;  // levels in the metric's unit (the node's own values)
 };
 
-struct Options {
+enum class ChangesFormat { Text, Tsv };
+
+struct ChangesOptions : TypedOptions {
   std::vector<std::string> nodes;
   std::string metric;
   double min_change = 0.05;
-  std::string format = "text";
+  ChangesFormat format = ChangesFormat::Text;
 };
+
+const OptionSchema<ChangesOptions>& changes_schema() {
+  static const OptionSchema<ChangesOptions> schema({
+      bind_option(text_list_option("node", "host", "only this host's series (default: every host)"),
+                  &ChangesOptions::nodes),
+      bind_option(text_option("metric", "", "only this metric, as the archive names it (default: every metric)"),
+                  &ChangesOptions::metric),
+      bind_option(real_option("min-change", "0.05", 0, 10, "",
+                              "smallest step reported, a fraction of the level before (0.05: steps of 5 % and more)")
+                      .above_min(),
+                  &ChangesOptions::min_change),
+      bind_option(one_of_option("format", "text", {"text", "tsv"}, "text, or tsv (one row per change, raw units)")
+                      .called("format"),
+                  &ChangesOptions::format),
+  });
+  return schema;
+}
 
 // The medians of points[a, b) (raw values).
 double segment_median(const std::vector<double>& values, std::size_t a, std::size_t b) {
@@ -72,20 +94,6 @@ std::string level_text(double v, const std::string& unit) {
 }
 
 std::string unit_text(const std::string& unit) { return unit == "B/s" ? "GB/s" : unit; }
-
-Options parse(const po::variables_map& vm) {
-  Options o;
-  if (vm.count("node")) o.nodes = vm["node"].as<std::vector<std::string>>();
-  if (vm.count("metric")) o.metric = vm["metric"].as<std::string>();
-  o.min_change = vm["min-change"].as<double>();
-  if (!std::isfinite(o.min_change) || o.min_change <= 0 || o.min_change > 10)
-    throw UsageError("bwreport history changes: --min-change " + number(o.min_change) +
-                     ": allowed: a fraction > 0 and <= 10 (0.05: steps of 5 % and more)");
-  o.format = vm["format"].as<std::string>();
-  if (o.format != "text" && o.format != "tsv")
-    throw UsageError("bwreport history changes: --format " + quoted_input(o.format) + ": allowed: text, tsv");
-  return o;
-}
 
 std::string some_names(const std::vector<std::string>& names) {
   std::string list;
@@ -227,18 +235,13 @@ std::optional<std::int64_t> named_metric(const ArchiveIndex& index, const std::s
 
 int run_changes(const CommandArgs& args, std::ostream& out) {
   po::options_description desc("Options");
-  desc.add_options()("node", po::value<std::vector<std::string>>()->composing(),
-                     "only this host's series (repeatable; default: every host)")(
-      "metric", po::value<std::string>(), "only this metric, as the archive names it (default: every metric)")(
-      "min-change", po::value<double>()->default_value(0.05),
-      "smallest step reported, a fraction of the level before (default 0.05: 5 %)")(
-      "format", po::value<std::string>()->default_value("text"), "text, or tsv (one row per change, raw units)");
+  report::add_command_options(desc, changes_schema().list());
   const report::ParsedCommand parsed = report::parse_command(kCommand, args, desc, 1, 1);
   if (parsed.help) {
     report::print_command_help(out, history_changes_command(), desc);
     return 0;
   }
-  const Options options = parse(parsed.options);
+  const ChangesOptions options = report::read_command_options(kCommand, changes_schema(), parsed);
   const std::string& path = parsed.positional[0];
   SqliteDb db = open_archive_to_read(path);
   const ArchiveIndex index = read_archive_index(db);
@@ -270,7 +273,7 @@ int run_changes(const CommandArgs& args, std::ostream& out) {
   sort_changes(index, node_found);
   sort_changes(index, wide_found);
 
-  if (options.format == "tsv") {
+  if (options.format == ChangesFormat::Tsv) {
     out << kChangesTsvHeader;
     print_tsv(out, index, node_found, "");
     // A survey-wide change is a cohort's row, "cohort:NAME", in the full

@@ -6,6 +6,8 @@
 #include <ostream>
 #include <sstream>
 
+#include <boost/program_options/options_description.hpp>
+
 #include "core/Errors.hpp"
 #include "core/FileGuard.hpp"
 #include "core/PrintableText.hpp"

@@ -12,7 +12,7 @@
 #include <optional>
 #include <string>
 
-#include <boost/program_options/options_description.hpp>
+#include "core/ProgramOptionsFwd.hpp"
 
 #include "core/Config.hpp"
 #include "core/OptionSchema.hpp"

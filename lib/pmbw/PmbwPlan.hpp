@@ -3,7 +3,7 @@
 // range, the thread counts, the calibration target and repetitions, and the
 // memory it needs. Every bad value is a UsageError of one line naming the
 // option and what is allowed (for routines: what this CPU has).
-#include <boost/program_options/options_description.hpp>
+#include "core/ProgramOptionsFwd.hpp"
 #include <cstdint>
 #include <map>
 #include <string>

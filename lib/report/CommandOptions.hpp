@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include <boost/program_options/options_description.hpp>
+#include "core/ProgramOptionsFwd.hpp"
 #include <boost/program_options/variables_map.hpp>
 
 #include "core/Config.hpp"

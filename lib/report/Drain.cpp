@@ -2,6 +2,8 @@
 // survey's retest confirmed, printed on stdout and never executed; the
 // counts go to stderr so that `bwreport drain f.h5 | sh` runs the commands
 // alone, for an admin who chooses to.
+#include <boost/program_options/options_description.hpp>
+
 #include "report/CommandOptions.hpp"
 #include "report/Drain.hpp"
 

@@ -18,6 +18,8 @@
 #include <set>
 #include <sstream>
 
+#include <boost/program_options/options_description.hpp>
+
 #include "catalog/Registry.hpp"
 #include "core/Errors.hpp"
 #include "core/FileGuard.hpp"

@@ -1,5 +1,7 @@
 #include "report/FlagsInput.hpp"
 
+#include <boost/program_options/options_description.hpp>
+
 #include "report/SurveyTables.hpp"
 
 namespace po = boost::program_options;

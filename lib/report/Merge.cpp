@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <ostream>
 
+#include <boost/program_options/options_description.hpp>
+
 #include "core/Errors.hpp"
 #include "core/FileGuard.hpp"
 #include "core/FileIdentity.hpp"

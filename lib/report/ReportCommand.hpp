@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include <boost/program_options/options_description.hpp>
+#include "core/ProgramOptionsFwd.hpp"
 #include <boost/program_options/variables_map.hpp>
 
 #include "report/HistoryChangesHook.hpp"

@@ -13,6 +13,8 @@
 #include <ostream>
 #include <vector>
 
+#include <boost/program_options/options_description.hpp>
+
 #include "core/Errors.hpp"
 #include "core/FileGuard.hpp"
 #include "core/PrintableText.hpp"

@@ -1,6 +1,8 @@
 // bwreport summary FILE: the survey's terminal summary again, from the file.
 #include <ostream>
 
+#include <boost/program_options/options_description.hpp>
+
 #include "report/FileSummary.hpp"
 #include "report/ReportCommand.hpp"
 

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <iterator>
 
+#include <boost/program_options/variables_map.hpp>
+
 #include "catalog/FlagOptions.hpp"
 #include "catalog/Registry.hpp"
 #include "catalog/SurveyFlags.hpp"

@@ -5,8 +5,7 @@
 #include <string>
 #include <vector>
 
-#include <boost/program_options/options_description.hpp>
-#include <boost/program_options/variables_map.hpp>
+#include "core/ProgramOptionsFwd.hpp"
 
 #include "core/Table.hpp"
 #include "h5/ResultFile.hpp"

@@ -3,7 +3,7 @@
 // sample length and repetitions, the GEMM size, and the Triad arrays (the
 // STREAM options' size, stores and offsets, in double). Every bad value is a
 // UsageError of one line naming the option and what is allowed.
-#include <boost/program_options/options_description.hpp>
+#include "core/ProgramOptionsFwd.hpp"
 #include <cstdint>
 #include <string>
 

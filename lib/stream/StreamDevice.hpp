@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include <boost/program_options/options_description.hpp>
+#include "core/ProgramOptionsFwd.hpp"
 
 #include "core/Benchmark.hpp"
 #include "core/Config.hpp"

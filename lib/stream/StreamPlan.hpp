@@ -2,7 +2,7 @@
 // STREAM's plan of one rank (its options: StreamOptions.hpp): types, elements per array, repetitions, store variant per
 // type and the buffer layout. Every bad value is a UsageError of one line
 // naming the option, the value and what is allowed.
-#include <boost/program_options/options_description.hpp>
+#include "core/ProgramOptionsFwd.hpp"
 #include <cstddef>
 #include <cstdint>
 #include <string>

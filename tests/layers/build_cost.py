@@ -13,7 +13,7 @@ there after the build and reading them takes about a second, and the lines
 read track the preprocessed lines (a header added to a common header adds
 to both for every file that includes it).
 
-The budget is the figure measured when it was set plus about 10 %, for
+The budget is the figure measured when it was set plus about 8-10 %, for
 the Release build (a Debug or sanitizer build reads the same headers).
 When a change needs more, raise it here with the new figure, the date and
 why.
@@ -30,8 +30,12 @@ import subprocess
 import sys
 
 # Measured 2025-11-27 on the Release test build (GCC 12, Debian 12):
-# 347 translation units, 64,577,520 lines read.
-BUDGET_LINES = 71_000_000
+# 347 translation units, 64,577,520 lines read. Then 65,492,801 (352
+# units) before the headers that only name Boost.Program_options' classes
+# took core/ProgramOptionsFwd.hpp instead of options_description.hpp
+# (about 77,000 lines of Boost in each of 201 units); after: 353 units,
+# 48,560,938 lines. The budget is that plus about 8 %.
+BUDGET_LINES = 52_500_000
 
 
 def object_path(entry):

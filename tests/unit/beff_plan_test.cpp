@@ -1,6 +1,8 @@
 // b_eff (lib/beff): ring construction, options and every bad input.
 #include <gtest/gtest.h>
 
+#include <boost/program_options/options_description.hpp>
+
 #include "run/TestHooks.hpp"
 #include <stdlib.h>
 

@@ -8,6 +8,8 @@
 #include <map>
 #include <vector>
 
+#include <boost/program_options/options_description.hpp>
+
 #include "TestPrograms.hpp"
 #include "CliTestSupport.hpp"
 

@@ -7,6 +7,8 @@
 
 #include <sstream>
 
+#include <boost/program_options/options_description.hpp>
+
 #include "TestSupport.hpp"
 #include "core/Errors.hpp"
 #include "core/OptionSchema.hpp"

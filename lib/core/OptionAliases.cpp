@@ -3,6 +3,7 @@
 #include <memory>
 #include <utility>
 
+#include <boost/program_options/options_description.hpp>
 #include <boost/program_options/value_semantic.hpp>
 
 namespace po = boost::program_options;

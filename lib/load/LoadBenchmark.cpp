@@ -90,7 +90,7 @@ struct LoadParams {
   int arrays = 1;                               // the most any of them uses
   std::uint64_t elements = 0;                   // doubles in each array
   bool elements_auto = true;
-  int reps = 0;  // passes per kernel, the first one dropped
+  int reps = 0;  // timed passes of each kernel, the first one dropped (a warm-up)
   std::uint64_t stride() const { return (elements + kGranule - 1) / kGranule * kGranule; }  // arrays on whole lines
   std::uint64_t memory_bytes() const { return 8 * stride() * static_cast<std::uint64_t>(arrays); }
 };
@@ -140,14 +140,14 @@ LoadParams plan_load(const Config& config, const NodeContext& node) {
   return p;
 }
 
-// "load, store, update; 4194304 doubles (32.00 MiB, auto); 10 passes"
+// "load, store, update; 4194304 doubles (32.00 MiB, auto); 10 reps"
 std::string describe_load(const LoadParams& p) {
   std::string kernels;
   for (const StreamingKernel* k : p.kernels) kernels.append(kernels.empty() ? "" : ", ").append(k->name);
   const std::string arrays = p.arrays == 1 ? "" : std::to_string(p.arrays) + " arrays of ";
   return kernels + "; " + arrays + std::to_string(p.elements) + " doubles (" +
          format_bytes(8.0 * static_cast<double>(p.elements)) + (p.elements_auto ? ", auto" : "") + "); " +
-         std::to_string(p.reps) + " passes";
+         std::to_string(p.reps) + " reps";
 }
 
 // Seconds: reps x the bytes every kernel moves / the probed memory bandwidth, plus the first touch.
@@ -158,7 +158,7 @@ TimeEstimate estimate_load(const LoadParams& p, const MachineSpeed& s) {
   const double touch = static_cast<double>(p.memory_bytes()) / s.first_touch_Bps;
   TimeEstimate e;
   e.seconds = kernels + touch;
-  e.terms = std::to_string(p.kernels.size()) + " kernels x " + std::to_string(p.reps) + " passes: " +
+  e.terms = std::to_string(p.kernels.size()) + " kernels x " + std::to_string(p.reps) + " reps: " +
             format_bytes(p.reps * moved) + " / " + format_rate(s.memory_Bps) + " + first touch " + duration_text(touch);
   return e;
 }

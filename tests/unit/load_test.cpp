@@ -85,9 +85,9 @@ TEST(LoadKernels, KernelsOnAPlainArray) {
 TEST(LoadPlan, DefaultsAutoAndQuick) {
   const SyntheticNode node;
   // 4x the 32 MiB LLC, in doubles; the three kernels of the worked example in table order.
-  EXPECT_EQ(node.plan()->describe(), "load, store, update; 16777216 doubles (128.00 MiB, auto); 10 passes");
+  EXPECT_EQ(node.plan()->describe(), "load, store, update; 16777216 doubles (128.00 MiB, auto); 10 reps");
   EXPECT_EQ(node.plan()->memory_bytes(), 4u * 32 * 1024 * 1024);
-  EXPECT_EQ(node.plan({}, true)->describe(), "load, store, update; 16777216 doubles (128.00 MiB, auto); 3 passes");
+  EXPECT_EQ(node.plan({}, true)->describe(), "load, store, update; 16777216 doubles (128.00 MiB, auto); 3 reps");
   const std::string given = node.plan({{"load.kernels", "update,load"}, {"load.elements", "5000"}}, true)->describe();
   EXPECT_EQ(given.rfind("load, update; 5000 doubles (", 0), 0u) << given;  // table order
   EXPECT_EQ(given.find("auto"), std::string::npos) << given;
@@ -267,7 +267,7 @@ TEST(LoadDaxpy, RunsOnTheTeamThroughTheGenericPaths) {
   config.set("load.kernels", "daxpy");
   config.set("load.elements", "100000");
   const auto planned = benchmark->plan(config, node);
-  EXPECT_EQ(planned->describe(), "daxpy; 2 arrays of 100000 doubles (781.25 KiB); 3 passes");
+  EXPECT_EQ(planned->describe(), "daxpy; 2 arrays of 100000 doubles (781.25 KiB); 3 reps");
   EXPECT_EQ(planned->memory_bytes(), 2u * 8 * 100000);
   planned->prepare(s.team);
   const std::vector<Table> tables = planned->run(s.team, s.context);
@@ -294,7 +294,7 @@ TEST(LoadDaxpy, RunsOnTheTeamThroughTheGenericPaths) {
           ->describe();
   EXPECT_EQ(small, "load, store, update, daxpy; 2 arrays of " +
                        std::to_string(static_cast<std::uint64_t>(0.4 * 16 * 1024 * 1024 / (2 * 8.0 * 2))) +
-                       " doubles (" + format_bytes(8.0 * 209715) + ", auto); 10 passes");
+                       " doubles (" + format_bytes(8.0 * 209715) + ", auto); 10 reps");
 }
 
 }  // namespace

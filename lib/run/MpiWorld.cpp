@@ -22,10 +22,6 @@ bool first_launched_rank() {
 }
 
 MpiSession::MpiSession(int* argc, char*** argv) {
-  // Started alone (no launcher), Open MPI would start its runtime daemon
-  // (orted) for the one rank: 0.3 s of every such run, for process
-  // spawning that bwsurvey never does. A setting of the user's own wins.
-  if (!launched_rank_text()) setenv("OMPI_MCA_ess_singleton_isolated", "1", 0);
   int provided = 0;
   // SINGLE, as hpcc's MPI_Init: above it (FUNNELED too) Open MPI 4.1 takes
   // a lock on every call, twice the ring latency. Only the main thread

@@ -40,6 +40,7 @@ ParsedCommand parse_command(const std::string& command, const CommandArgs& args,
     throw UsageError("bwreport " + command + ": expected " +
                      (min_positional == max_positional ? std::to_string(min_positional)
                       : max_positional < 0         ? "at least " + std::to_string(min_positional)
+                      : min_positional == 0        ? "at most " + std::to_string(max_positional)
                                                    : std::to_string(min_positional) + " to " + std::to_string(max_positional)) +
                      " file argument" + (max_positional == 1 ? "" : "s") + ", got " + std::to_string(n) +
                      "; see bwreport " + command + " --help");
@@ -76,12 +77,16 @@ int run_report_command(const ReportCommand& command, const CommandArgs& args, st
 int with_command_name(const char* command, int (*body)(const CommandArgs&, std::ostream&), const CommandArgs& args,
                       std::ostream& out) {
   const std::string prefix = std::string("bwreport ") + command + ": ";
+  // parse_command's messages already name the command: one prefix, not two.
+  const auto named = [&prefix](const char* what) {
+    return std::string(what).rfind(prefix, 0) == 0 ? std::string(what) : prefix + what;
+  };
   try {
     return body(args, out);
   } catch (const UsageError& e) {
-    throw UsageError(prefix + e.what());
+    throw UsageError(named(e.what()));
   } catch (const std::exception& e) {
-    throw RuntimeFailure(prefix + e.what());
+    throw RuntimeFailure(named(e.what()));
   }
 }
 

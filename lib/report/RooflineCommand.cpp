@@ -4,8 +4,6 @@
 // ones of a data sheet, say) and/or the measured ones of a survey file
 // (/roofline/nodes: per node the FMA peak and GEMM against STREAM Triad).
 #include <boost/program_options/options_description.hpp>
-#include <boost/program_options/parsers.hpp>
-#include <boost/program_options/positional_options.hpp>
 #include <boost/program_options/variables_map.hpp>
 #include <cmath>
 #include <cstdint>
@@ -71,9 +69,7 @@ const OptionSchema<RooflineOptions>& roofline_schema() {
 
 po::options_description roofline_options() {
   po::options_description desc("bwreport roofline options");
-  desc.add_options()("help,h", "print this help and exit");
   add_command_options(desc, roofline_schema().list());
-  desc.add_options()("file", po::value<std::string>(), "a bwsurvey file with /roofline/nodes (bwsurvey --tests roofline)");
   return desc;
 }
 
@@ -127,26 +123,12 @@ std::vector<roofline::CeilingPair> measured_ceilings(const std::string& path, bo
 
 int run(const CommandArgs& args, std::ostream& out) {
   const po::options_description desc = roofline_options();
-  po::positional_options_description positional;
-  positional.add("file", 1);
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(desc).positional(positional).run(), vm);
-  } catch (const po::unknown_option& e) {
-    throw UsageError("unknown option '" + e.get_option_name() + "'; see bwreport roofline --help");
-  } catch (const po::too_many_positional_options_error&) {
-    throw UsageError("more than one FILE; allowed: one survey file");
-  } catch (const po::error& e) {
-    std::string text = e.what();
-    for (char& c : text)
-      if (c == '\n') c = ' ';
-    throw UsageError(text);
-  }
-  if (vm.count("help")) {
+  const ParsedCommand parsed = parse_command("roofline", args, desc, 0, 1);  // FILE is optional
+  if (parsed.help) {
     out << kUsage << desc;
     return kExitOk;
   }
-  const RooflineOptions o = roofline_schema().read(command_config(vm), false);
+  const RooflineOptions o = roofline_schema().read(command_config(parsed.options), false);
   const roofline::KernelDescription kernel = kernel_of(o);
 
   std::vector<roofline::CeilingPair> ceilings;
@@ -154,11 +136,11 @@ int run(const CommandArgs& args, std::ostream& out) {
     throw UsageError(std::string(o.peak_flops ? "--peak-flops needs --bandwidth" : "--bandwidth needs --peak-flops") +
                      "; allowed: both or neither");
   if (o.peak_flops) ceilings.push_back({"given", "-", *o.peak_flops, *o.bandwidth});
-  if (vm.count("file")) {
+  if (!parsed.positional.empty()) {
     // 4-byte words: the float ceilings (Andreolli et al.'s single-precision Iso3DFD).
     bool use_float = o.word_bytes == 4;
     if (o.type) use_float = *o.type == CeilingType::Float;
-    for (auto& pair : measured_ceilings(vm["file"].as<std::string>(), use_float)) ceilings.push_back(std::move(pair));
+    for (auto& pair : measured_ceilings(parsed.positional[0], use_float)) ceilings.push_back(std::move(pair));
   }
   if (ceilings.empty())
     throw UsageError("no ceilings: give --peak-flops and --bandwidth, or a survey FILE with /roofline/nodes");

@@ -116,6 +116,10 @@ TEST(RooflineText, CommandErrorsAreOneLineNamingTheOption) {
             std::string::npos);
   EXPECT_NE(error({"--ai", "2", "--bogus", "1"}).find("--bogus"), std::string::npos);
   EXPECT_NE(error({"--ai", "2", "/nonexistent/file.h5"}).find("/nonexistent/file.h5"), std::string::npos);
+  // Two files: the shared command parser's count, the command named once.
+  const std::string two = error({"--ai", "2", "a.h5", "b.h5"});
+  EXPECT_NE(two.find("at most 1 file argument, got 2"), std::string::npos) << two;
+  EXPECT_EQ(two.find("roofline: bwreport roofline:"), std::string::npos) << two;
 }
 
 TEST(RooflineText, GivenAiWithoutCountsAssumesNoImbalance) {

@@ -51,10 +51,13 @@ Table make_beff_summary_table() {
                 real_column("min_efficiency"), int_column("scaling_passed"), int_column("scaling_enforced"),
                 int_column("seed"), int_column("huge_pages"),
                 int_column("valid"), text_column("path", kPathWidth), text_column("device", kDeviceWidth),
-                // The Hockney fit's quality gate (model/FitQuality.hpp): added
-                // at the end, files without them are read by recomputing it.
+                // The quality gate (model/FitQuality.hpp) of the Hockney fit
+                // and of --beff.model's channel model: added at the end; the
+                // Hockney verdict of files without them is recomputed.
                 text_column("hockney_verdict", model::kFitVerdictWidth),
-                text_column("hockney_quality", model::kFitReasonWidth)});
+                text_column("hockney_quality", model::kFitReasonWidth),
+                text_column("model_verdict", model::kFitVerdictWidth),
+                text_column("model_quality", model::kFitReasonWidth)});
 }
 
 Table make_beff_rings_table() {
@@ -147,7 +150,9 @@ void add_summary_row(Table& summary, const RingResult& ring, const SummaryExtras
                    {"path", path.path},
                    {"device", path.device},
                    {"hockney_verdict", model::verdict_name(quality.verdict)},
-                   {"hockney_quality", quality.reason}});
+                   {"hockney_quality", quality.reason},
+                   {"model_verdict", e.model_verdict},
+                   {"model_quality", e.model_quality}});
 }
 
 void add_ring_rows(Table& rings, const Ring& ring, std::uint64_t seed, const PathLabel& path) {

@@ -68,6 +68,25 @@ double max_abs_relative_residual(std::span<const double> relative_residuals) {
   return largest;
 }
 
+double relative_r_squared(std::span<const double> measured, std::span<const double> model) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  if (measured.size() != model.size() || measured.empty()) return nan;
+  double weight_sum = 0;
+  for (double m : measured) {
+    if (!(std::isfinite(m) && m > 0)) return nan;
+    weight_sum += 1.0 / (m * m);
+  }
+  double mean = 0;
+  for (double m : measured) mean += m / (m * m) / weight_sum;
+  double ss_total = 0, ss_residual = 0;
+  for (std::size_t i = 0; i < measured.size(); ++i) {
+    const double w = 1.0 / (measured[i] * measured[i]) / weight_sum;
+    ss_total += w * (measured[i] - mean) * (measured[i] - mean);
+    ss_residual += w * (measured[i] - model[i]) * (measured[i] - model[i]);
+  }
+  return ss_total > 0 ? 1.0 - ss_residual / ss_total : nan;
+}
+
 const char* verdict_name(FitVerdict verdict) {
   switch (verdict) {
     case FitVerdict::Result: return "result";

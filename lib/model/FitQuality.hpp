@@ -64,6 +64,14 @@ FitQuality withheld_fit(std::string reason);
 // any is not finite.
 double max_abs_relative_residual(std::span<const double> relative_residuals);
 
+// R^2 of model values against measured ones, with relative weights (each
+// point's weight 1/measured^2, normalised: every point counts alike, as in
+// the relative Hockney fit): 1 - sum w (m - p)^2 / sum w (m - mean_w)^2.
+// For a model whose parameters were not fitted to these points it can be
+// below 0. NaN when the sizes differ, a measured value is not positive or
+// finite, or all measured values are equal.
+double relative_r_squared(std::span<const double> measured, std::span<const double> model);
+
 // "result", "warning", "withheld": the names written to files.
 const char* verdict_name(FitVerdict verdict);
 // The inverse of verdict_name; nullopt for anything else.

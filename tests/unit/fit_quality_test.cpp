@@ -91,6 +91,19 @@ TEST(FitQuality, LargestAbsoluteResidual) {
   EXPECT_TRUE(std::isnan(max_abs_relative_residual(with_nan)));
 }
 
+// measured {1, 2, 4}, model {1, 2, 3}: weights 1, 1/4, 1/16; weighted mean
+// 4/3; SS_tot = (1 + 1 + 4)/9 = 2/3, SS_res = 1/16: R^2 = 1 - 3/32.
+TEST(FitQuality, RelativeRSquaredByHand) {
+  const std::vector<double> measured = {1, 2, 4}, model = {1, 2, 3};
+  EXPECT_NEAR(relative_r_squared(measured, model), 1.0 - 3.0 / 32.0, 1e-12);
+  EXPECT_NEAR(relative_r_squared(measured, measured), 1.0, 1e-12);
+  const std::vector<double> flat = {2, 2, 2}, short_model = {1, 2};
+  EXPECT_TRUE(std::isnan(relative_r_squared(flat, flat)));
+  EXPECT_TRUE(std::isnan(relative_r_squared(measured, short_model)));
+  const std::vector<double> far = {10, 20, 40};
+  EXPECT_LT(relative_r_squared(measured, far), 0.0);  // a model not fitted to the points can be worse than their mean
+}
+
 TEST(FitQuality, VerdictNamesRoundTrip) {
   EXPECT_STREQ(verdict_name(FitVerdict::Result), "result");
   EXPECT_STREQ(verdict_name(FitVerdict::Warning), "warning");

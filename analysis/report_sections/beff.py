@@ -2,8 +2,9 @@
 per ring (natural, random, reference; host and device path), measured
 points from /beff/sizes and the ring's Hockney fit t(L) = alpha + L/beta
 from /beff/summary drawn as b(L) = n 2L / t(L) over the ring's sizes; the
-latency (8 B, HPCC's ring latency) and alpha in µs in the legend.
-/beff/summary as the table."""
+latency (8 B, HPCC's ring latency) and alpha in µs in the legend. A fit
+the quality gate withheld is drawn dashed, its legend and table cells give
+the reason instead of its figures. /beff/summary as the table."""
 import numpy as np
 
 from . import axes as ax_
@@ -31,6 +32,24 @@ def hockney_b(L, n, alpha, beta):
     """b(L) = n 2L / (alpha + L/beta) in B/s; NaN where t(L) <= 0 (a negative alpha)."""
     t = alpha + L / beta
     return np.where(t > 0, n * 2 * L / np.where(t > 0, t, 1), np.nan)
+
+
+def hockney_verdict(row):
+    """(verdict, reason) of a summary row's Hockney fit (the gate of
+    lib/model/FitQuality: result, warning, withheld); files older than the
+    verdict column: ("not judged", "") and the figures are shown with R²."""
+    if row is None or "hockney_verdict" not in row.dtype.names:
+        return "not judged", ""
+    return text(row["hockney_verdict"]), text(row["hockney_quality"])
+
+
+def hockney_fit_label(alpha, beta, verdict, reason):
+    """The fit's legend: no figures for a withheld fit (its curve is still
+    drawn, dashed, to show where it misses), "poor fit" for a warning."""
+    if verdict == "withheld":
+        return f"Hockney fit withheld: {reason}"
+    label = f"Hockney fit: alpha {alpha * 1e6:.3g} µs, beta {beta / 1e9:.3g} GB/s"
+    return label + (f" (poor fit: {reason})" if verdict == "warning" else "")
 
 
 def sections(f, options):
@@ -69,11 +88,12 @@ def sections(f, options):
                 s["hockney_beta_Bps"] > 0:
             alpha, beta = float(s["hockney_alpha_seconds"]), float(s["hockney_beta_Bps"])
             grid = np.geomspace(L.min(), L.max(), 200)
-            fit_label = f"Hockney fit: alpha {alpha * 1e6:.3g} µs, beta {beta / 1e9:.3g} GB/s"
-            ax.plot(grid, hockney_b(grid, n, alpha, beta) / 1e9, "-", color=line.get_color(), linewidth=1,
-                    label=fit_label)
+            verdict, reason = hockney_verdict(s)
+            fit_label = hockney_fit_label(alpha, beta, verdict, reason)
+            ax.plot(grid, hockney_b(grid, n, alpha, beta) / 1e9, "--" if verdict == "withheld" else "-",
+                    color=line.get_color(), linewidth=1, label=fit_label)
             info["fit"] = {"alpha_us": alpha * 1e6, "beta_Bps": beta, "bytes": [float(L.min()), float(L.max())],
-                           "legend": fit_label}
+                           "legend": fit_label, "verdict": verdict}
         drawn.append(info)
     all_L = sizes["message_bytes"].astype(float)
     ax_.byte_axis(ax, all_L.min(), all_L.max(), "message size L (bytes to each neighbour)")
@@ -91,10 +111,15 @@ def sections(f, options):
     if summary is not None:
         rows = []
         for r in summary:
+            verdict, reason = hockney_verdict(r)
+            withheld = verdict == "withheld"
+            quality = {"result": f"R² {r['hockney_r2']:.4g}", "warning": f"poor fit: {reason}",
+                       "withheld": f"withheld: {reason}"}.get(verdict, f"R² {r['hockney_r2']:.4g} (not judged)")
             rows.append([int(r["ring"]), text(r["ring_kind"]), int(r["ranks"]), f"{r['b_eff_Bps'] / 1e9:.4g}",
                          f"{r['b_eff_per_rank_Bps'] / 1e9:.4g}", fixed(r["latency_8B_seconds"] * 1e6, 2),
-                         fixed(r["hockney_alpha_seconds"] * 1e6, 2), fixed(r["hockney_beta_Bps"] / 1e9, 3),
+                         "withheld" if withheld else fixed(r["hockney_alpha_seconds"] * 1e6, 2),
+                         "withheld" if withheld else fixed(r["hockney_beta_Bps"] / 1e9, 3), quality,
                          fixed(r["efficiency"], 3), "yes" if r["valid"] else "NO"])
         tables.append(Table("/beff/summary", ["ring", "kind", "ranks", "b_eff GB/s", "per rank GB/s", "latency µs",
-                                              "Hockney alpha µs", "beta GB/s", "E(n)", "valid"], rows))
+                                              "Hockney alpha µs", "beta GB/s", "Hockney fit", "E(n)", "valid"], rows))
     return [Section(title="b_eff per message size and ring", png=png, tables=tables)]

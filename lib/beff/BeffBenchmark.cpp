@@ -234,11 +234,13 @@ class BeffPlannedCollective final : public PlannedCollective {
       extras.scaling_passed = r.kind == RingKind::Natural ? (scaling.check.passed ? 1 : 0) : -1;
       extras.scaling_enforced = r.kind == RingKind::Natural && scaling.enforced;
       if (p_.channel_model) {
-        ChannelModelCheck model = channel_model_check(r, *p_.channel_model, p_.channel_model_label);
-        extras.model_b_eff_Bps = model.expected_b_eff_Bps;
-        extras.model_ratio = model.ratio;
-        model.check.subject = (path.subject_prefix() + model.check.subject).substr(0, 160);
-        if (r.kind == RingKind::Natural) add_check(checks, model.check);  // the survey's b_eff
+        ChannelModelCheck channel = channel_model_check(r, *p_.channel_model, p_.channel_model_label);
+        extras.model_b_eff_Bps = channel.expected_b_eff_Bps;
+        extras.model_ratio = channel.ratio;
+        extras.model_verdict = model::verdict_name(channel.quality.verdict);
+        extras.model_quality = channel.quality.reason;
+        channel.check.subject = (path.subject_prefix() + channel.check.subject).substr(0, 160);
+        if (r.kind == RingKind::Natural) add_check(checks, channel.check);  // the survey's b_eff
       }
       add_summary_row(summary, r, extras, path);
     }

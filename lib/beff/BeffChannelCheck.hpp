@@ -48,11 +48,15 @@ ChannelModelChoice read_channel_model(const OptionValue& v);
 struct ChannelModelCheck {
   double expected_b_eff_Bps = 0;  // the model's, for the ring's ranks and sizes
   double ratio = 0;               // measured b_eff / expected
+  model::FitQuality quality;      // the model's curve against the measured t(L) (model/FitQuality.hpp)
   CheckRow check;                 // "beff.model", kind "model"
 };
 
-// The model's b_eff for `ring` (its ranks and sizes) and the check of its
-// measured b_eff against it. `label` names the model in the subject.
+// The model's b_eff for `ring` (its ranks and sizes), how well its t(L)
+// describes the ring's measured ones, and the check of its measured b_eff
+// against it. `label` names the model in the subject, which gives the
+// model's b_eff through the quality gate (a withheld model: its reason, no
+// figure); the check still passes on the ratio alone.
 ChannelModelCheck channel_model_check(const RingResult& ring, const model::ChannelModelParams& params,
                                       const std::string& label);
 

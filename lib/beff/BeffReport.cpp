@@ -1,16 +1,19 @@
 // b_eff's terminal summary from the kept beff/sizes and beff/summary tables:
 // HPCC_FPGA b_eff's table for the natural ring (MSize, looplength, transfer = the
 // best sample's time, B/s = aggregate b(L)) and its "b_eff = ... B/s" line,
-// then the per-rank figure, the 8-byte latency, the Hockney fit, the random
+// then the per-rank figure, the 8-byte latency, the Hockney fit (through its
+// quality gate: a withheld fit prints no number), the random
 // rings and the linear-scaling verdict.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "beff/BeffBenchmark.hpp"
 #include "beff/BeffTables.hpp"
+#include "model/FitQuality.hpp"
 
 namespace bws::beff {
 namespace {
@@ -38,6 +41,37 @@ void append_seed_table(std::vector<std::string>& lines, const Table& sizes, std:
                                 static_cast<unsigned long long>(sizes.get_int(r, "looplength")),
                                 sizes.get_double(r, "t_best_seconds"), sizes.get_double(r, "b_Bps")));
   }
+}
+
+// The Hockney fit's verdict of a summary row. Files written before the
+// verdict columns: the same gate on what they kept (R^2, alpha's sign, and
+// the per-size residuals b/model_b - 1 of /beff/sizes, which measure the
+// same misfit from the bandwidth side).
+model::FitQuality hockney_quality_of(const Table& summary, std::size_t row, const Table& sizes, const std::string& path) {
+  if (summary.has_column("hockney_verdict")) {
+    const std::optional<model::FitVerdict> v = model::parse_verdict(summary.get_string(row, "hockney_verdict"));
+    if (v) return {*v, summary.get_string(row, "hockney_quality")};
+  }
+  const double alpha = summary.get_double(row, "hockney_alpha_seconds");
+  if (!std::isfinite(alpha)) return model::withheld_fit("it needs 2 sizes or more, and time growing with size");
+  std::vector<double> residuals;
+  for (std::size_t r = 0; r < sizes.rows(); ++r)
+    if (sizes.get_int(r, "ring") == summary.get_int(row, "ring") && path_of(sizes, r) == path)
+      residuals.push_back(sizes.has_column("residual") ? sizes.get_double(r, "residual") : std::nan(""));
+  return model::verdict_of(summary.get_double(row, "hockney_r2"), model::max_abs_relative_residual(residuals),
+                           alpha < 0, residuals.size());
+}
+
+// "Hockney alpha = ..., its b_eff = ..." as a result, with "(poor fit: ...)",
+// or "Hockney fit withheld: <reason>" without a number.
+std::string hockney_text(const Table& s, std::size_t row, const Table& sizes, const std::string& path) {
+  const model::FitQuality quality = hockney_quality_of(s, row, sizes, path);
+  if (quality.verdict == model::FitVerdict::Withheld) return "Hockney fit " + model::gated_figure("", quality);
+  return model::gated_figure(printf_line("Hockney alpha = %s, beta = %.3f GB/s (R^2 = %.4f), its b_eff = %.4g GB/s",
+                                         micros(s.get_double(row, "hockney_alpha_seconds")).c_str(),
+                                         s.get_double(row, "hockney_beta_Bps") / 1e9, s.get_double(row, "hockney_r2"),
+                                         s.get_double(row, "hockney_b_eff_Bps") / 1e9),
+                             quality);
 }
 
 class BeffReport final : public BenchmarkReport {
@@ -81,12 +115,7 @@ class BeffReport final : public BenchmarkReport {
     append_seed_table(lines, sizes, s.get_int(natural, "ring"), path);
     lines.emplace_back();
     lines.push_back(printf_line("b_eff = %.4g GB/s", s.get_double(natural, "b_eff_Bps") / 1e9));
-    std::string hockney = "no Hockney fit (it needs 2 sizes or more, and time growing with size)";
-    if (std::isfinite(s.get_double(natural, "hockney_alpha_seconds")))
-      hockney = printf_line("Hockney alpha = %s, beta = %.3f GB/s (R^2 = %.4f), its b_eff = %.4g GB/s",
-                            micros(s.get_double(natural, "hockney_alpha_seconds")).c_str(),
-                            s.get_double(natural, "hockney_beta_Bps") / 1e9, s.get_double(natural, "hockney_r2"),
-                            s.get_double(natural, "hockney_b_eff_Bps") / 1e9);
+    const std::string hockney = hockney_text(s, natural, sizes, path);
     lines.push_back(printf_line("b_eff per rank = %.4g GB/s; latency (8 B, per message) = %s; %s",
                                 s.get_double(natural, "b_eff_per_rank_Bps") / 1e9,
                                 micros(s.get_double(natural, "latency_8B_seconds")).c_str(), hockney.c_str()));

@@ -50,7 +50,14 @@ Table make_beff_summary_table() {
                 real_column("reference_per_rank_Bps", "B/s"), real_column("efficiency"),
                 real_column("min_efficiency"), int_column("scaling_passed"), int_column("scaling_enforced"),
                 int_column("seed"), int_column("huge_pages"),
-                int_column("valid"), text_column("path", kPathWidth), text_column("device", kDeviceWidth)});
+                int_column("valid"), text_column("path", kPathWidth), text_column("device", kDeviceWidth),
+                // The quality gate (model/FitQuality.hpp) of the Hockney fit
+                // and of --beff.model's channel model: added at the end; the
+                // Hockney verdict of files without them is recomputed.
+                text_column("hockney_verdict", model::kFitVerdictWidth),
+                text_column("hockney_quality", model::kFitReasonWidth),
+                text_column("model_verdict", model::kFitVerdictWidth),
+                text_column("model_quality", model::kFitReasonWidth)});
 }
 
 Table make_beff_rings_table() {
@@ -116,6 +123,7 @@ void add_size_rows(Table& sizes, const RingResult& ring, const PathLabel& path) 
 
 void add_summary_row(Table& summary, const RingResult& ring, const SummaryExtras& e, const PathLabel& path) {
   const model::HockneyFit& fit = ring.hockney;
+  const model::FitQuality quality = model::hockney_quality(fit);
   const double nan = std::numeric_limits<double>::quiet_NaN();
   summary.add_row({{"ring", ring.ring_index},
                    {"ring_kind", ring_kind_name(ring.kind)},
@@ -140,7 +148,11 @@ void add_summary_row(Table& summary, const RingResult& ring, const SummaryExtras
                    {"huge_pages", e.huge_pages},
                    {"valid", ring.valid},
                    {"path", path.path},
-                   {"device", path.device}});
+                   {"device", path.device},
+                   {"hockney_verdict", model::verdict_name(quality.verdict)},
+                   {"hockney_quality", quality.reason},
+                   {"model_verdict", e.model_verdict},
+                   {"model_quality", e.model_quality}});
 }
 
 void add_ring_rows(Table& rings, const Ring& ring, std::uint64_t seed, const PathLabel& path) {

@@ -57,6 +57,8 @@ struct SummaryExtras {
   bool scaling_enforced = false;
   double model_b_eff_Bps = std::numeric_limits<double>::quiet_NaN();  // --beff.model's expected b_eff; NaN when off
   double model_ratio = std::numeric_limits<double>::quiet_NaN();      // b_eff / model_b_eff_Bps
+  std::string model_verdict;  // the model's curve against the measured t(L): "result", "warning",
+  std::string model_quality;  // "withheld" and the reason; both empty when --beff.model is off
   bool huge_pages = false;  // 2 MiB pages were requested for the message buffers  // the check's failure counts (natural ring, nodes not oversubscribed)
 };
 void add_summary_row(Table& summary, const RingResult& ring, const SummaryExtras& extras, const PathLabel& path = {});

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <vector>
 
 namespace bws::model {
 
@@ -58,6 +59,19 @@ double channel_model_one_way_beff_Bps(const ChannelModelParams& p, std::span<con
 double channel_model_beff_pairs_Bps(const ChannelModelParams& p, std::span<const std::uint64_t> sizes_bytes,
                                     std::uint64_t pairs) {
   return static_cast<double>(pairs) * channel_model_beff_Bps(p, sizes_bytes);
+}
+
+FitQuality channel_model_quality(const ChannelModelParams& p, std::span<const std::uint64_t> sizes_bytes,
+                                 std::span<const double> measured_seconds_per_exchange) {
+  if (sizes_bytes.size() != measured_seconds_per_exchange.size())
+    return withheld_fit("sizes and measured times differ in number");
+  std::vector<double> model_seconds, relative;
+  for (std::size_t i = 0; i < sizes_bytes.size(); ++i) {
+    model_seconds.push_back(channel_time_per_exchange_seconds(p, sizes_bytes[i]));
+    relative.push_back(measured_seconds_per_exchange[i] / model_seconds.back() - 1.0);
+  }
+  return verdict_of(relative_r_squared(measured_seconds_per_exchange, model_seconds),
+                    max_abs_relative_residual(relative), p.latency_seconds < 0, sizes_bytes.size());
 }
 
 }  // namespace bws::model

@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <span>
 
+#include "model/FitQuality.hpp"
+
 namespace bws::model {
 
 struct ChannelModelParams {
@@ -55,5 +57,14 @@ double channel_model_one_way_beff_Bps(const ChannelModelParams& params,
 // b_eff,n = n * b_eff (seed: "b_eff,n = n * sum_L b_L / 21").
 double channel_model_beff_pairs_Bps(const ChannelModelParams& params, std::span<const std::uint64_t> sizes_bytes,
                                     std::uint64_t pairs);
+
+// How well the model describes measured exchange times t(L) of one pair
+// (its parameters are given, not fitted: the gate of FitQuality.hpp judges
+// whether its curve is the data's): R^2 with relative weights of the model's
+// t(L) against the measured, the largest |measured/model - 1|, lambda's sign
+// (never negative once validated) and the sizes. Withheld when the lists
+// differ in length or a time is not positive.
+FitQuality channel_model_quality(const ChannelModelParams& params, std::span<const std::uint64_t> sizes_bytes,
+                                 std::span<const double> measured_seconds_per_exchange);
 
 }  // namespace bws::model

@@ -84,6 +84,13 @@ HockneyFit fit_hockney(std::span<const HockneyPoint> points, HockneyWeighting we
   return fit;
 }
 
+FitQuality hockney_quality(const HockneyFit& fit) {
+  if (!fit.valid) return withheld_fit(fit.invalid_reason.empty() ? "no fit" : fit.invalid_reason);
+  std::vector<double> relative;
+  for (const HockneyResidual& r : fit.residuals) relative.push_back(r.relative_residual);
+  return verdict_of(fit.r_squared, max_abs_relative_residual(relative), fit.alpha_negative, fit.residuals.size());
+}
+
 double hockney_time_seconds(const HockneyFit& fit, double message_bytes) {
   if (!fit.valid) return kNaN;
   return fit.alpha_seconds + message_bytes / fit.beta_Bps;

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "model/FitQuality.hpp"
+
 namespace bws::model {
 
 struct HockneyPoint {
@@ -50,6 +52,11 @@ struct HockneyFit {
 // 2 distinct sizes, or a slope <= 0 (time not growing with L: no beta).
 HockneyFit fit_hockney(std::span<const HockneyPoint> points,
                        HockneyWeighting weighting = HockneyWeighting::Absolute);
+
+// The fit through the quality gate (FitQuality.hpp): its R^2, the largest
+// |relative residual| of t, alpha's sign and its points; an invalid fit is
+// withheld with its invalid_reason as the reason.
+FitQuality hockney_quality(const HockneyFit& fit);
 
 // t(L) = alpha + L / beta; NaN for an invalid fit.
 double hockney_time_seconds(const HockneyFit& fit, double message_bytes);

@@ -2,7 +2,7 @@
 // /beff/rings (every rank once per full ring), /beff/results (every sample,
 // bandwidth = bytes / t_max), /beff/sizes (b(L) = n * 2L * looplength /
 // t_best), /beff/summary (b_eff = mean of b(L), per rank = b_eff / n,
-// Hockney alpha/beta, E(n) and the verdict) and the checks. --corrupt: the
+// Hockney alpha/beta and its quality verdict, E(n) and the verdict) and the checks. --corrupt: the
 // run with the payload test hook left invalid rows and failed checks.
 #include <cmath>
 #include <iostream>
@@ -143,6 +143,12 @@ int main(int argc, char** argv) {
     check(std::isfinite(summary.get_double(r, "hockney_alpha_seconds")), row + " Hockney alpha");
     check(summary.get_double(r, "hockney_beta_Bps") > 0, row + " Hockney beta");
     check(std::isfinite(summary.get_double(r, "hockney_r2")), row + " Hockney R^2");
+    // The quality gate: a verdict on every row, and a fit with R^2 under 0.9 withheld with a reason.
+    const std::string verdict = summary.get_string(r, "hockney_verdict");
+    check(verdict == "result" || verdict == "warning" || verdict == "withheld", row + " Hockney verdict");
+    check(summary.get_double(r, "hockney_r2") >= 0.9 || verdict == "withheld", row + " R^2 < 0.9 withheld");
+    check((verdict == "result") == summary.get_string(r, "hockney_quality").empty(), row + " a reason unless result");
+    check(summary.get_string(r, "model_verdict").empty(), row + " no channel-model verdict with --beff.model off");
     check(summary.get_double(r, "efficiency") > 0, row + " E(n)");
     check(summary.get_double(r, "reference_per_rank_Bps") > 0, row + " reference per rank");
     check(summary.get_int(r, "seed") == 12345, row + " seed");

@@ -284,6 +284,10 @@ def check_beff(f, plots):
             fit = d["fit"]
             expect(fit is not None and close(fit["alpha_us"], row["hockney_alpha_seconds"] * 1e6) and
                    close(fit["beta_Bps"], row["hockney_beta_Bps"]), f"b_eff ring {row['ring']}: Hockney fit")
+            # The quality gate: a withheld fit's legend gives its reason, never its figures.
+            if fit is not None and s(row["hockney_verdict"]) == "withheld":
+                expect(fit["legend"].startswith("Hockney fit withheld: ") and "µs" not in fit["legend"],
+                       f"b_eff ring {row['ring']}: withheld fit's legend {fit['legend']}")
 
 
 def replace(f, path, data):

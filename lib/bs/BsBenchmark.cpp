@@ -58,7 +58,7 @@ class BsSweep {
         series.points.push_back(std::move(point));
         progress(t);
       }
-      add_bs_series(results, fits, checks_, who_, series, p_.fit_min_bytes, T0_seconds);
+      add_bs_series(results, fits, checks_, who_, series, fit_range(), T0_seconds);
     }
     for (const BsDegreeSweep& sweep : p_.mesh_sweeps) {
       context_.node_sync.barrier();
@@ -80,11 +80,12 @@ class BsSweep {
       }
       for (BsSeries* s : {&gather, &scatter})
         if (p_.runs(s->test))
-          add_bs_series(results, fits, checks_, who_, *s, p_.fit_min_bytes, d_.empty_call_seconds(team, context_, s->test));
+          add_bs_series(results, fits, checks_, who_, *s, fit_range(), d_.empty_call_seconds(team, context_, s->test));
     }
   }
 
  private:
+  BsFitRange fit_range() const { return {p_.fit_min_bytes, p_.fit_min_bytes_auto}; }
   void checked(BsPoint& point, double ceiling_Bps, const std::string& what) {
     if (ceiling_Bps > 0) apply_bs_rate_ceiling(point, ceiling_Bps, checks_, what);
   }

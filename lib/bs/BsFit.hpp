@@ -9,7 +9,7 @@
 // (microseconds next to milliseconds) comes out as noise, often negative;
 // relative weights let every size count alike, which is what pins T0.
 // Only points of at least --bs.fit-min-bytes are fitted, by default the
-// rank's last-level cache. Chalmers & Warburton fit a GPU, whose time per byte hardly
+// plateau above the rank's last-level cache (BsPlateau.hpp). Chalmers & Warburton fit a GPU, whose time per byte hardly
 // changes with size; on a CPU it falls 5-10x from L1 to DRAM, and a line
 // through all regimes (the "above L1") gave T0 < 0 for every series
 // on the project's machine and a Wmax that was no regime's bandwidth. Above
@@ -43,6 +43,13 @@ struct BsFit {
   double T0_unconstrained_seconds = 0;
   std::vector<double> relative_residuals;  // (t - T(B)) / T(B), one per fitted point, input order
   double max_abs_relative_residual = 0;
+  // Where the bandwidth stopped changing with size (BsPlateau.hpp). Without
+  // a plateau the fit is not made: valid = false, invalid_reason says so.
+  bool plateau_found = false;
+  int plateau_points = 0;
+  double plateau_first_bytes = 0;
+  double plateau_bandwidth_Bps = 0;
+  double plateau_tolerance = 0;
   double B08_bytes() const { return 4.0 * T0_seconds * Wmax_Bps; }
   double B05_bytes() const { return T0_seconds * Wmax_Bps; }
 };

@@ -75,13 +75,9 @@ Plateau find_plateau(std::span<const PlateauPoint> points, double T0_seconds) {
     plateau.reason = "no plateau: no point above the caches";
     return plateau;
   }
-  const std::size_t tail = std::min<std::size_t>(n, kPlateauMinPoints);
-  const auto [lo, hi] = std::minmax_element(bandwidths.end() - static_cast<std::ptrdiff_t>(tail), bandwidths.end());
   plateau.reason = "no plateau: bandwidth still changing at the largest size " + format_bytes(points.back().bytes) +
-                   " (its last " + std::to_string(tail) + " points differ by " +
-                   percent(*lo > 0 ? *hi / *lo - 1.0 : 0.0) + ", tolerance " + percent(plateau.tolerance) + ", " +
-                   std::to_string(kPlateauMinPoints) + " flat points needed)";
-  plateau.points = 0;
+                   " (" + std::to_string(plateau.points) + " flat at " + percent(plateau.tolerance) + ", " +
+                   std::to_string(kPlateauMinPoints) + " needed)";
   return plateau;
 }
 

@@ -7,7 +7,7 @@
 // (Zen 5, 32 MiB L3: 101.6, 70.6, 52.4, 47.4, 44.1, 44.1 GB/s from 1.1x to
 // 8x). A line through the falling points gives a Wmax of no regime.
 //
-// The rule (docs/design-notes.md, "Where the BS fit starts"):
+// The rule (docs/design-notes.md, "BS1–BS7: where the fit starts"):
 //  - candidates are the points from the floor up (by default the LLC, the
 //    largest cache hwloc reports), by size; a point's bandwidth is
 //    B / (t_min - T0) with T0 the measured empty call (B / t_min without it),
@@ -45,7 +45,7 @@ struct Plateau {
   bool found = false;
   std::string reason;           // why none was found; empty when found
   std::size_t first = 0;        // index (in the given order) of the plateau's smallest point
-  int points = 0;               // points in the plateau (0 when none)
+  int points = 0;               // points in the plateau; without one, in the flat run at the top that was too short
   double first_bytes = 0;       // its smallest size
   double bandwidth_Bps = 0;     // the median bandwidth of the plateau (of the largest points when none)
   double tolerance = 0;         // relative, as used

@@ -198,10 +198,11 @@ void add_bs_series(Table& results, Table& fits, Table& checks, const RankIdentit
     add_check(checks, {.check = "bs.fit",
                        .subject = (subject + ": no fit: " + fit.invalid_reason).substr(0, 160),
                        .kind = "warning",
-                       .measured = static_cast<double>(fit.points_used),
+                       // Without a plateau: its flat sizes against those needed.
+                       .measured = static_cast<double>(fit.plateau_found ? fit.points_used : fit.plateau_points),
                        .expected = 0,
-                       .lower = 3,
-                       .upper = 0,
+                       .lower = fit.plateau_found ? 3.0 : static_cast<double>(kPlateauMinPoints),
+                       .upper = fit.plateau_found ? 0.0 : static_cast<double>(series.points.size()),
                        .unit = "points",
                        .passed = false});
 }

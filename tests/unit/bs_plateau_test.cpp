@@ -99,7 +99,7 @@ TEST(BsPlateau, NoPlateauGivesNoNumberAndSaysWhy) {
   const BsFit fit = fit_series(s, BsFitRange(32ull << 20, true), 1e-6);
   EXPECT_FALSE(fit.valid);
   EXPECT_FALSE(fit.plateau_found);
-  EXPECT_NE(fit.invalid_reason.find("no plateau: bandwidth still changing at the largest size 256"), std::string::npos)
+  EXPECT_NE(fit.invalid_reason.find("no plateau: bandwidth still changing at the largest size 256.00 MiB (1 flat at 3.0 %, 4 needed)"), std::string::npos)
       << fit.invalid_reason;
 
   Table results = make_bs_results_table(), fits = make_bs_fits_table(), checks = make_checks_table();
@@ -139,6 +139,7 @@ TEST(BsPlateau, Zen5SweepTo8xTheLlcHasTooFewFlatPoints) {
   // 44.1 GB/s is the floor, so no Wmax (the old fit gave 67 GB/s).
   const BsFit fit = fit_series(zen5_series(kZen5Bytes, kZen5Bps), BsFitRange(32ull << 20, true), 0);
   EXPECT_FALSE(fit.valid);
+  EXPECT_EQ(fit.plateau_points, 2);
   EXPECT_NE(fit.invalid_reason.find("no plateau"), std::string::npos) << fit.invalid_reason;
 }
 
@@ -202,7 +203,7 @@ TEST(BsPlateauPlan, AutoSweepGoesTo16xTheLlcWithHalfItsPointsAboveIt) {
   EXPECT_EQ(above, 12);  // half of 24
   for (std::size_t i = 1; i < p.target_bytes.size(); ++i) EXPECT_GT(p.target_bytes[i], p.target_bytes[i - 1]);
   const std::string line = describe_bs(p);
-  EXPECT_NE(line.find("fit on the plateau (>= 4 flat sizes) looked for in 32.00 MiB .. 512.00 MiB"), std::string::npos) << line;
+  EXPECT_NE(line.find("fit on the plateau (>= 4 flat sizes) looked for in 32.00 MiB .. 512.00 MiB (13 sizes)"), std::string::npos) << line;
 
   const BsParams q = plan_bs(Config{}, node_of(t, true));
   above = 0;

@@ -174,8 +174,9 @@ BsParams plan_bs_for(const BsOptions& o, const BsTarget& target) {
   const double per_rank_memory = static_cast<double>(info.node_memory_bytes) / p.ranks_on_node;
   p.max_bytes_auto = !o.max_bytes.has_value();
   if (p.max_bytes_auto) {
+    const std::uint64_t reach = o.auto_llc_multiple > 0 ? o.auto_llc_multiple : kAutoLlcMultiple;
     p.max_bytes = target.quick ? std::max(kQuickMinMaxBytes, kQuickLlcMultiple * info.llc_bytes)
-                             : std::max(kAutoMinMaxBytes, kAutoLlcMultiple * info.llc_bytes);
+                               : std::max(kAutoMinMaxBytes, reach * info.llc_bytes);
     p.max_bytes = std::max(p.max_bytes, p.min_bytes);
   } else {
     p.max_bytes = *o.max_bytes;

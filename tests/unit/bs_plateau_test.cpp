@@ -9,10 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "bs/BsBenchmark.hpp"
 #include "bs/BsFit.hpp"
 #include "bs/BsPlan.hpp"
 #include "bs/BsPlateau.hpp"
 #include "bs/BsResults.hpp"
+#include "TestSupport.hpp"
+#include "core/Benchmark.hpp"
 #include "core/Config.hpp"
 #include "core/ResultColumns.hpp"
 #include "topology/Topology.hpp"
@@ -209,6 +212,25 @@ TEST(BsPlateauPlan, AutoSweepGoesTo16xTheLlcWithHalfItsPointsAboveIt) {
   above = 0;
   for (std::uint64_t b : q.target_bytes) above += b > q.fit_min_bytes ? 1 : 0;
   EXPECT_EQ(above, 6);  // kPlateauMinPoints + 2 of --quick's 12
+}
+
+TEST(BsPlateauPlan, TimeBudgetHalvesTheReachWhenNothingElseIsFree) {
+  // Repetitions, points and degrees given: only the reach (16x -> 8x the
+  // LLC) may go, and it does when 16x is over the budget and 8x is not.
+  const topo::Topology t = topo::Topology::synthetic(
+      "numa:1(memory=24GiB) pack:1 l3:1(size=32MiB) l2:2(size=1MiB) l1d:1(size=32KiB) core:1 pu:1");
+  const auto bs = make_bs_benchmark();
+  auto node_with = [&](double budget_seconds) { return NodeContext{t, "node1", 0, 1, 0, 2, false, MachineSpeed{}, budget_seconds}; };
+  const Config given = test::config_with({{"bs.tests", "bs1"}, {"bs.reps", "20"}, {"bs.points", "24"}, {"bs.degrees", "1"}});
+  Config to_8x = given;
+  to_8x.set("bs.max-bytes", "256M");
+  const double far = bs->plan(given, node_with(0))->estimate().seconds;
+  const double near = bs->plan(to_8x, node_with(0))->estimate().seconds;
+  ASSERT_LT(near, 0.8 * far);
+  const auto fitted = bs->plan(given, node_with(0.5 * (near + far)));
+  EXPECT_NE(fitted->describe().find("reach 16x LLC -> 8x LLC"), std::string::npos) << fitted->describe();
+  EXPECT_NE(fitted->describe().find(".. 256.00 MiB"), std::string::npos) << fitted->describe();
+  EXPECT_LE(fitted->estimate().seconds, 0.5 * (near + far));
 }
 
 }  // namespace

@@ -212,6 +212,9 @@ std::string describe_fit_range(const BsParams& p) {
     return "fit from " + format_bytes(static_cast<double>(p.fit_min_bytes)) + " up if the sizes up to " + to + " end flat";
   std::size_t above = 0;
   for (std::uint64_t b : p.target_bytes) above += b >= p.fit_min_bytes ? 1 : 0;
+  if (above < static_cast<std::size_t>(kPlateauMinPoints))
+    return "no fit: " + std::to_string(above) + " sizes from the LLC (" + format_bytes(static_cast<double>(p.fit_min_bytes)) +
+           ") to " + to + ", " + std::to_string(kPlateauMinPoints) + " flat ones needed";
   return "fit on the plateau (>= " + std::to_string(kPlateauMinPoints) + " flat sizes) looked for in " +
          format_bytes(static_cast<double>(p.fit_min_bytes)) + " .. " + to + " (" + std::to_string(above) + " sizes)";
 }

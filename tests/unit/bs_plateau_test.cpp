@@ -208,6 +208,11 @@ TEST(BsPlateauPlan, AutoSweepGoesTo16xTheLlcWithHalfItsPointsAboveIt) {
   const std::string line = describe_bs(p);
   EXPECT_NE(line.find("fit on the plateau (>= 4 flat sizes) looked for in 32.00 MiB .. 512.00 MiB (13 sizes)"), std::string::npos) << line;
 
+  // A sweep that ends below the LLC says there will be no fit.
+  const std::string small = describe_bs(plan_bs(test::config_with({{"bs.max-bytes", "16M"}}), node_of(t, false)));
+  EXPECT_NE(small.find("no fit: 0 sizes from the LLC (32.00 MiB) to 16.00 MiB, 4 flat ones needed"), std::string::npos)
+      << small;
+
   const BsParams q = plan_bs(Config{}, node_of(t, true));
   above = 0;
   for (std::uint64_t b : q.target_bytes) above += b > q.fit_min_bytes ? 1 : 0;

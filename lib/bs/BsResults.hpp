@@ -55,7 +55,8 @@ struct BsFitRange {
   std::uint64_t min_bytes = 0;
   bool from_plateau = false;
   BsFitRange() = default;
-  BsFitRange(std::uint64_t min, bool plateau = false) : min_bytes(min), from_plateau(plateau) {}  // NOLINT: a size is an explicit range
+  // Implicit: a size alone is an explicit --bs.fit-min-bytes.
+  BsFitRange(std::uint64_t min, bool plateau = false) : min_bytes(min), from_plateau(plateau) {}
 };
 
 // The fit of a series on the points its range selects, timed by their t_min.

@@ -35,6 +35,20 @@ std::string degrees_text(const std::vector<int>& degrees) {
   return text;
 }
 
+// The auto sweep's reach in LLCs, halved down to --quick's.
+BudgetKnob<BsOptions> reach_knob(bool free) {
+  return {"reach", free,
+          [](BsOptions& o) {
+            const std::uint64_t reach = o.auto_llc_multiple > 0 ? o.auto_llc_multiple : kAutoLlcMultiple;
+            if (reach <= kQuickLlcMultiple) return false;
+            o.auto_llc_multiple = std::max(kQuickLlcMultiple, reach / 2);
+            return true;
+          },
+          [](const BsOptions& o) {
+            return std::to_string(o.auto_llc_multiple > 0 ? o.auto_llc_multiple : kAutoLlcMultiple) + "x LLC";
+          }};
+}
+
 class BsSweep {
  public:
   BsSweep(BsDeviceRun& device, const RankIdentity& who, RunContext& context, Table& checks)
@@ -58,7 +72,7 @@ class BsSweep {
         series.points.push_back(std::move(point));
         progress(t);
       }
-      add_bs_series(results, fits, checks_, who_, series, p_.fit_min_bytes, T0_seconds);
+      add_bs_series(results, fits, checks_, who_, series, fit_range(), T0_seconds);
     }
     for (const BsDegreeSweep& sweep : p_.mesh_sweeps) {
       context_.node_sync.barrier();
@@ -80,11 +94,12 @@ class BsSweep {
       }
       for (BsSeries* s : {&gather, &scatter})
         if (p_.runs(s->test))
-          add_bs_series(results, fits, checks_, who_, *s, p_.fit_min_bytes, d_.empty_call_seconds(team, context_, s->test));
+          add_bs_series(results, fits, checks_, who_, *s, fit_range(), d_.empty_call_seconds(team, context_, s->test));
     }
   }
 
  private:
+  BsFitRange fit_range() const { return {p_.fit_min_bytes, p_.fit_min_bytes_auto}; }
   void checked(BsPoint& point, double ceiling_Bps, const std::string& what) {
     if (ceiling_Bps > 0) apply_bs_rate_ceiling(point, ceiling_Bps, checks_, what);
   }
@@ -187,8 +202,9 @@ class BsBenchmark final : public NodeBenchmark {
       return std::make_unique<BsPlannedRun>(std::move(devices), node, std::move(fitted), std::move(chosen));
     };
     // --time-budget: fewer repetitions (two thirds, down to 3), then fewer
-    // points (4 less, down to --quick's), then --quick's degrees, each only
-    // when left at its default.
+    // points (4 less, down to --quick's), then --quick's degrees, then a
+    // sweep to 8x the LLC instead of 16x (where the plateau may not be
+    // reached: the fit then says so), each only when left at its default.
     const std::vector<BudgetKnob<BsOptions>> knobs = {
         whole_knob("reps", asked.defaulted(&BsOptions::reps), &BsOptions::reps, 3, [](int r) { return r * 2 / 3; }),
         whole_knob("points", asked.defaulted(&BsOptions::points), &BsOptions::points, kQuickPoints,
@@ -200,7 +216,8 @@ class BsBenchmark final : public NodeBenchmark {
            o.degrees = quick_degrees;
            return true;
          },
-         [](const BsOptions& o) { return degrees_text(o.degrees); }}};
+         [](const BsOptions& o) { return degrees_text(o.degrees); }},
+        reach_knob(asked.defaulted(&BsOptions::max_bytes) && !node.quick)};
     const auto fitted = fit_to_budget<BsOptions>(
         asked, node.time_budget_seconds, [&](const BsOptions& o) { return make(o, "", {})->estimate(); }, knobs);
     if (!fitted.fits)

@@ -9,12 +9,13 @@
 // (microseconds next to milliseconds) comes out as noise, often negative;
 // relative weights let every size count alike, which is what pins T0.
 // Only points of at least --bs.fit-min-bytes are fitted, by default the
-// rank's last-level cache. Chalmers & Warburton fit a GPU, whose time per byte hardly
-// changes with size; on a CPU it falls 5-10x from L1 to DRAM, and a line
-// through all regimes (the "above L1") gave T0 < 0 for every series
-// on the project's machine and a Wmax that was no regime's bandwidth. Above
-// the LLC the asymptote is the memory's, which is what Wmax is for; the
-// cache regime stays in /bs/results, reported, not fitted.
+// plateau above the rank's last-level cache (BsPlateau.hpp). Chalmers &
+// Warburton fit a GPU, whose time per byte hardly changes with size; on a
+// CPU it falls 5-10x from L1 to DRAM, and a line through all regimes (the
+// issue's "above L1") gave T0 < 0 for every series on the project's machine
+// and a Wmax that was no regime's bandwidth. On the plateau the asymptote
+// is the memory's, which is what Wmax is for; the cache regime (and the
+// fall just above the LLC) stays in /bs/results, reported, not fitted.
 // A negative intercept is not physical: the fit is then redone with T0 = 0
 // (enforced) and flagged. Fischer-Brown points: B0.8 = 4*T0*Wmax reaches
 // 80% of Wmax (B/(T0 + B/W) = 0.8 W), B0.5 = T0*Wmax reaches 50%.
@@ -43,6 +44,13 @@ struct BsFit {
   double T0_unconstrained_seconds = 0;
   std::vector<double> relative_residuals;  // (t - T(B)) / T(B), one per fitted point, input order
   double max_abs_relative_residual = 0;
+  // Where the bandwidth stopped changing with size (BsPlateau.hpp). Without
+  // a plateau the fit is not made: valid = false, invalid_reason says so.
+  bool plateau_found = false;
+  int plateau_points = 0;
+  double plateau_first_bytes = 0;
+  double plateau_bandwidth_Bps = 0;
+  double plateau_tolerance = 0;
   double B08_bytes() const { return 4.0 * T0_seconds * Wmax_Bps; }
   double B05_bytes() const { return T0_seconds * Wmax_Bps; }
 };

@@ -89,16 +89,16 @@ const OptionSchema<BsOptions>& bs_schema() {
                       .note("(up to --bs.max-bytes)"),
                   &BsOptions::min_bytes),
       bind_option(bytes_option("bs.max-bytes", "auto", 1, kLargestBytes,
-                               "BS: largest total bytes of the sweep; 'auto' = max(8x the rank's last-level cache, 64 "
+                               "BS: largest total bytes of the sweep; 'auto' = max(16x the rank's last-level cache, 64 "
                                "MiB), lowered until all ranks of a node need at most 40% of its memory (--quick: max(8x "
                                "LLC, 16 MiB))")
                       .or_auto()
                       .note("(from --bs.min-bytes up to what fits in the node's memory)"),
                   &BsOptions::max_bytes),
       bind_option(text_option("bs.fit-min-bytes", "auto",
-                              "BS: the T0/Wmax fit uses the sizes of at least this many bytes; 'auto' = the rank's "
-                              "last-level cache (a line through the L1, L2, L3 and DRAM regimes at once describes "
-                              "none of them)")
+                              "BS: the T0/Wmax fit uses the sizes of at least this many bytes; 'auto' = the plateau "
+                              "above the rank's last-level cache, where the bandwidth has stopped changing with size "
+                              "(a line through the cache and DRAM regimes at once describes none of them)")
                       .note("auto, 0 (fit every point), or a size up to --bs.max-bytes"),
                   &BsOptions::fit_min_bytes, read_fit_min_bytes),
       bind_option(whole_option("bs.points", "24", kMinPoints, kMaxPoints, "",

@@ -30,6 +30,9 @@ struct BsOptions : TypedOptions {
   int points = 24, reps = 20;
   std::vector<int> degrees;  // ascending, no repeats, each kMinDegree..kMaxDegree
   bool mask_boundary = false;
+  // Not an option: how far the auto sweep reaches, in last-level caches (0:
+  // the plan's default). --time-budget lowers it last (BsBenchmark.cpp).
+  std::uint64_t auto_llc_multiple = 0;
 };
 
 // Its options; bs_schema().read(config, quick) gives the typed values.

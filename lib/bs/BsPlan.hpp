@@ -14,7 +14,10 @@
 
 namespace bws::bs {
 
-inline constexpr std::uint64_t kAutoLlcMultiple = 8;          // max-bytes auto: >= 8x the last-level cache
+// max-bytes auto: >= 16x the last-level cache. Above the LLC the bandwidth
+// may still fall for a few times its size (victim L3s: Zen 5 reached its
+// plateau at ~5x); the fit needs flat points beyond that (BsPlateau.hpp).
+inline constexpr std::uint64_t kAutoLlcMultiple = 16;
 inline constexpr std::uint64_t kAutoMinMaxBytes = 64ull << 20;  // and >= 64 MiB
 inline constexpr std::uint64_t kQuickLlcMultiple = 8;          // --quick: 8x the LLC, so the fit has DRAM points
 inline constexpr std::uint64_t kQuickMinMaxBytes = 16ull << 20;  // and >= 16 MiB
@@ -82,6 +85,8 @@ BsParams plan_bs(const BsOptions& options, const NodeContext& node);
 BsParams plan_bs_for(const Config& config, const BsTarget& target);
 BsParams plan_bs_for(const BsOptions& options, const BsTarget& target);
 std::string describe_bs(const BsParams& params);
+// "fit on the plateau (>= 4 flat sizes) looked for in 32 MiB .. 512 MiB (8 sizes)": how far the fit may reach.
+std::string describe_fit_range(const BsParams& params);
 
 // Byte layout of the arrays of a BS1-BS5 test in its buffer: array k at
 // k * (stride) + k * 256; stride = entries*8 rounded up to a page.

@@ -62,14 +62,14 @@ std::vector<std::string> bs_fit_summary_lines(const std::vector<Table>& tables, 
       if (!cpu) what += " on " + backend;
       if (t.get_int(r, "degree") > 0) what += " N=" + std::to_string(t.get_int(r, "degree"));
       if (!valid) problems.push_back("BS INVALID: " + what + " did not validate (see the checks table)");
-      if (!fitted) problems.push_back("BS NO FIT: " + what + " (too few points from --bs.fit-min-bytes up, see the checks table)");
+      if (!fitted) problems.push_back("BS NO FIT: " + what + " (no plateau, or too few points, from --bs.fit-min-bytes up: see the checks table)");
     }
   }
   if (fits.empty()) return {};
   std::vector<std::string> lines;
   if (cpu) {
     lines.push_back("BS1-BS7: T(B) = T0 + B/Wmax per rank: T0 measured (an empty call between the same barriers),");
-    lines.push_back("Wmax fitted with it on the sizes from --bs.fit-min-bytes (default: the LLC) up. Per node: Wmax summed");
+    lines.push_back("Wmax fitted with it on the sizes from --bs.fit-min-bytes (default: the plateau above the LLC) up. Per node: Wmax summed");
   } else {
     lines.push_back("BS1-BS7 on the " + backend + " device: T(B) = T0 + B/Wmax per rank: T0 measured (an empty call of");
     lines.push_back("the test's shape: BS3-BS5 two launches and a read), Wmax fitted with it from --bs.fit-min-bytes (default: the device's global memory cache)");

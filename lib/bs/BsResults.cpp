@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "bs/BsPlateau.hpp"
 #include "core/ResultColumns.hpp"
 #include "core/SampleStats.hpp"
 
@@ -37,18 +38,57 @@ Table make_bs_fits_table() {
                 // The paper's own fit (BsFit.hpp: every size, t_avg, plain least squares, free intercept).
                 int_column("paper_points"), real_column("T0_paper_seconds", "s"),
                 real_column("Wmax_paper_Bps", "B/s"), real_column("B08_paper_bytes", "B"),
-                int_column("paper_fitted")});
+                int_column("paper_fitted"),
+                // Where the bandwidth stopped changing with size (BsPlateau.hpp); no plateau, no fit.
+                int_column("plateau_found"), int_column("plateau_points"), int_column("plateau_first_bytes", "B"),
+                real_column("plateau_Bps", "B/s"), real_column("plateau_tolerance")});
 }
 
 namespace {
-bool is_fitted(const BsPoint& p, std::uint64_t fit_min_bytes) { return p.bytes >= fit_min_bytes; }
+
+// The candidates of the plateau (the points from the floor up), by size.
+std::vector<PlateauPoint> plateau_candidates(const BsSeries& series, std::uint64_t floor_bytes) {
+  std::vector<PlateauPoint> points;
+  for (const BsPoint& p : series.points) {
+    if (p.bytes < floor_bytes || p.seconds.empty()) continue;
+    const TimeStats t = time_stats(p.seconds);
+    points.push_back({static_cast<double>(p.bytes), t.min_seconds,
+                      t.min_seconds > 0 ? (t.median_seconds - t.min_seconds) / t.min_seconds : 0.0});
+  }
+  std::stable_sort(points.begin(), points.end(),
+                   [](const PlateauPoint& a, const PlateauPoint& b) { return a.bytes < b.bytes; });
+  return points;
+}
+
+// The smallest fitted size: the plateau's first (auto) or the user's minimum.
+std::uint64_t first_fitted_bytes(const BsFitRange& range, const Plateau& plateau) {
+  return range.from_plateau ? static_cast<std::uint64_t>(plateau.first_bytes) : range.min_bytes;
+}
+
 }  // namespace
 
-BsFit fit_series(const BsSeries& series, std::uint64_t fit_min_bytes, double T0_measured_seconds) {
-  std::vector<BsFitPoint> points;
-  for (const BsPoint& p : series.points)
-    if (is_fitted(p, fit_min_bytes)) points.push_back({static_cast<double>(p.bytes), time_stats(p.seconds).min_seconds});
-  return fit_streaming(points, T0_measured_seconds);
+BsFit fit_series(const BsSeries& series, BsFitRange range, double T0_measured_seconds) {
+  // Auto: the plateau is looked for above the floor (the caches). An explicit
+  // minimum is the user's; the sweep's end must still be flat, at any size.
+  const std::vector<PlateauPoint> candidates = plateau_candidates(series, range.from_plateau ? range.min_bytes : 0);
+  const Plateau plateau = find_plateau(candidates, T0_measured_seconds);
+  BsFit fit;
+  if (plateau.found) {
+    const std::uint64_t from = first_fitted_bytes(range, plateau);
+    std::vector<BsFitPoint> points;
+    for (const BsPoint& p : series.points)
+      if (p.bytes >= from && !p.seconds.empty())
+        points.push_back({static_cast<double>(p.bytes), time_stats(p.seconds).min_seconds});
+    fit = fit_streaming(points, T0_measured_seconds);
+  } else {
+    fit.invalid_reason = plateau.reason;
+  }
+  fit.plateau_found = plateau.found;
+  fit.plateau_points = plateau.points;
+  fit.plateau_first_bytes = plateau.first_bytes;
+  fit.plateau_bandwidth_Bps = plateau.bandwidth_Bps;
+  fit.plateau_tolerance = plateau.tolerance;
+  return fit;
 }
 
 BsPaperFit paper_fit_series(const BsSeries& series) {
@@ -89,25 +129,30 @@ void add_fit_row(Table& fits, const RankIdentity& who, const std::string& name, 
                 {"T0_paper_seconds", paper.valid ? paper.T0_seconds : nan},
                 {"Wmax_paper_Bps", paper.valid ? paper.Wmax_Bps : nan},
                 {"B08_paper_bytes", paper.valid ? paper.B08_bytes() : nan},
-                {"paper_fitted", paper.valid}});
+                {"paper_fitted", paper.valid},
+                {"plateau_found", fit.plateau_found},
+                {"plateau_points", fit.plateau_points},
+                {"plateau_first_bytes", static_cast<std::int64_t>(fit.plateau_first_bytes)},
+                {"plateau_Bps", fit.plateau_found ? fit.plateau_bandwidth_Bps : nan},
+                {"plateau_tolerance", fit.plateau_tolerance}});
 }
 
 }  // namespace
 
 void add_bs_series(Table& results, Table& fits, Table& checks, const RankIdentity& who, const BsSeries& series,
-                   std::uint64_t fit_min_bytes, double T0_measured_seconds) {
+                   BsFitRange range, double T0_measured_seconds) {
   const BsTestSpec& spec = bs_spec(series.test);
   const std::string name = spec.label;
   std::string subject = "rank " + std::to_string(who.rank) + " (" + who.host + ") " + name;
   if (who.backend != kBackendCpu) subject += " on " + who.backend;
   if (series.degree > 0) subject += " N=" + std::to_string(series.degree);
 
-  const BsFit fit = fit_series(series, fit_min_bytes, T0_measured_seconds);
+  const BsFit fit = fit_series(series, range, T0_measured_seconds);
   bool all_valid = true;
   std::size_t fitted_index = 0;
   for (const BsPoint& p : series.points) {
     const TimeStats t = time_stats(p.seconds);
-    const bool fitted = is_fitted(p, fit_min_bytes);
+    const bool fitted = fit.valid && !p.seconds.empty() && static_cast<double>(p.bytes) >= fit.first_fitted_bytes;
     double residual = 0;
     if (fitted && fit.valid && fitted_index < fit.relative_residuals.size()) residual = fit.relative_residuals[fitted_index];
     if (fitted) ++fitted_index;
@@ -153,10 +198,11 @@ void add_bs_series(Table& results, Table& fits, Table& checks, const RankIdentit
     add_check(checks, {.check = "bs.fit",
                        .subject = (subject + ": no fit: " + fit.invalid_reason).substr(0, 160),
                        .kind = "warning",
-                       .measured = static_cast<double>(fit.points_used),
+                       // Without a plateau: its flat sizes against those needed.
+                       .measured = static_cast<double>(fit.plateau_found ? fit.points_used : fit.plateau_points),
                        .expected = 0,
-                       .lower = 3,
-                       .upper = 0,
+                       .lower = fit.plateau_found ? 3.0 : static_cast<double>(kPlateauMinPoints),
+                       .upper = fit.plateau_found ? 0.0 : static_cast<double>(series.points.size()),
                        .unit = "points",
                        .passed = false});
 }

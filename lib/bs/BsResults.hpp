@@ -47,15 +47,26 @@ struct BsSeries {
 };
 
 
-// The fit of a series on the points of at least fit_min_bytes (all when 0),
-// timed by their t_min.
+// Which points a series' fit may use: from min_bytes up. from_plateau (the
+// default, --bs.fit-min-bytes auto): min_bytes is the floor (the LLC) and
+// only the plateau above it is fitted; else the user's min_bytes (0: every
+// point), fitted only when the largest sizes form a plateau.
+struct BsFitRange {
+  std::uint64_t min_bytes = 0;
+  bool from_plateau = false;
+  BsFitRange() = default;
+  // Implicit: a size alone is an explicit --bs.fit-min-bytes.
+  BsFitRange(std::uint64_t min, bool plateau = false) : min_bytes(min), from_plateau(plateau) {}
+};
+
+// The fit of a series on the points its range selects, timed by their t_min.
 // T0_measured_seconds >= 0: T0 held at it (BsFit.hpp); < 0: the free fit's.
-BsFit fit_series(const BsSeries& series, std::uint64_t fit_min_bytes, double T0_measured_seconds = -1);
+BsFit fit_series(const BsSeries& series, BsFitRange range, double T0_measured_seconds = -1);
 
 // The paper's fit of a series (BsFit.hpp): every size, timed by t_avg.
 BsPaperFit paper_fit_series(const BsSeries& series);
 
 void add_bs_series(Table& results, Table& fits, Table& checks, const RankIdentity& who, const BsSeries& series,
-                   std::uint64_t fit_min_bytes, double T0_measured_seconds = -1);
+                   BsFitRange range, double T0_measured_seconds = -1);
 
 }  // namespace bws::bs

@@ -232,7 +232,9 @@ def check_bs(f, plots, band):
             expect("B0.8 " in legend, f"bs {test}: B0.8 in the legend: {legend}")
         expect(p["lines"] <= 4 * len(p["series"]) + 3, f"bs {test}: {p['lines']} lines")
         check_size_ticks(p, float(r["bytes"].min()), float(r["bytes"].max()), f"bs {test}")
-    expect(fitted_any > 0, "bs: some fit drawn")
+    # A series is fitted only where its largest sizes are flat (a plateau):
+    # on a small, loaded sweep that may be none, and then none is drawn.
+    expect(fitted_any > 0 or not (fits["fitted"] == 1).any(), "bs: some fit drawn")
 
 
 def check_roofline(f, plots, ai):

@@ -107,7 +107,8 @@ TEST(BsFit, SeriesFitsOnlyPointsFromTheFitMinimumUp) {
     p.seconds = {1e-6 + static_cast<double>(p.bytes) / 1e10};
     s.points.push_back(p);
   }
-  const BsFit fit = fit_series(s, 65536);
+  // With the measured T0 (1 us) the bandwidth is flat: a plateau, so fitted.
+  const BsFit fit = fit_series(s, 65536, 1e-6);
   EXPECT_EQ(fit.points_used, 3);  // 64, 128, 256 KiB: the minimum itself counts
   EXPECT_EQ(fit.first_fitted_bytes, 65536);
   EXPECT_NEAR(fit.Wmax_Bps, 1e10, 1e6);
@@ -156,11 +157,12 @@ TEST(BsPaperFit, DegenerateInputsAreInvalid) {
 }
 
 TEST(BsPaperFit, SeriesUsesEverySizeAndTheMeanTime) {
-  // Means 3, 5, 9 us (minimums 2, 5, 8 us would give another line): the exact
-  // line t = 1 us + B / 5e8 of the first test.
+  // Means 3, 5, 9, 17 us (the minimums give another line): the exact line
+  // t = 1 us + B / 5e8 of the first test. The minimums less the measured
+  // 0.5 us are all B / 5e8: the plateau our fit needs.
   BsSeries s;
   const std::vector<std::pair<std::uint64_t, std::vector<double>>> sizes = {
-      {1000, {2e-6, 4e-6}}, {2000, {5e-6}}, {4000, {8e-6, 10e-6}}};
+      {1000, {2.5e-6, 3.5e-6}}, {2000, {4.5e-6, 5.5e-6}}, {4000, {8.5e-6, 9.5e-6}}, {8000, {16.5e-6, 17.5e-6}}};
   for (const auto& [bytes, seconds] : sizes) {
     BsPoint p;
     p.bytes = bytes;
@@ -172,7 +174,7 @@ TEST(BsPaperFit, SeriesUsesEverySizeAndTheMeanTime) {
   add_bs_series(results, fits, checks, RankIdentity{}, s, /*fit_min_bytes=*/0, /*T0 measured*/ 0.5e-6);
   ASSERT_EQ(fits.rows(), 1u);
   EXPECT_EQ(fits.get_int(0, "paper_fitted"), 1);
-  EXPECT_EQ(fits.get_int(0, "paper_points"), 3);
+  EXPECT_EQ(fits.get_int(0, "paper_points"), 4);
   EXPECT_NEAR(fits.get_double(0, "T0_paper_seconds"), 1e-6, 1e-15);
   EXPECT_NEAR(fits.get_double(0, "Wmax_paper_Bps"), 5e8, 5e8 * 1e-9);
   EXPECT_NEAR(fits.get_double(0, "B08_paper_bytes"), 2000.0, 1e-6);

@@ -50,7 +50,7 @@ TEST(BsPlan, DefaultsAndQuick) {
   EXPECT_EQ(p.reps, 20);
   EXPECT_EQ(p.degrees, (std::vector<int>{1, 2, 3, 4, 5, 6, 7}));
   EXPECT_EQ(p.min_bytes, 32768u);
-  EXPECT_EQ(p.max_bytes, 8 * 32 * kMiB);  // 8x LLC
+  EXPECT_EQ(p.max_bytes, 16 * 32 * kMiB);  // 16x LLC: room for the plateau above it
   EXPECT_EQ(p.target_bytes.size(), 24u);
   EXPECT_EQ(p.target_bytes.front(), p.min_bytes);
   EXPECT_EQ(p.target_bytes.back(), p.max_bytes);

@@ -156,17 +156,32 @@ def draw_fit(ax, cols, series, fit, sizes, colour, degree):
             "Wmax_Bps": Wmax, "B08_bytes": B08, "legend": label}
 
 
+def fit_verdict(row):
+    """The gate's verdict and reason ("withheld: R^2 0.78 < 0.9"); files
+    written before the gate have no such columns: "not judged"."""
+    names = row.dtype.names
+    if "fit_verdict" not in names:
+        return "not judged"
+    verdict, reason = text(row["fit_verdict"]), text(row["fit_quality"])
+    return f"{verdict}: {reason}" if reason else verdict
+
+
+def withheld(row):
+    return "fit_verdict" in row.dtype.names and text(row["fit_verdict"]) == "withheld"
+
+
 def fits_table(fits, on):
     rows = []
     note = ""
     if fits is not None and len(fits):
         order = np.lexsort((fits["degree"], fits["test"], fits["rank"]))
         rows = [[int(r["rank"]), text(r["host"]), text(r["test"]), int(r["degree"]) or "-",
-                 giga(r["Wmax_Bps"]), fixed(r["T0_seconds"] * 1e6, 3), fixed(r["B08_bytes"] / 1e3, 2),
-                 fixed(r["r2"], 4), "yes" if r["fitted"] else "no", "yes" if r["valid"] else "NO"]
+                 "-" if withheld(r) else giga(r["Wmax_Bps"]), fixed(r["T0_seconds"] * 1e6, 3),
+                 fixed(r["B08_bytes"] / 1e3, 2),
+                 fixed(r["r2"], 4), "yes" if r["fitted"] else "no", fit_verdict(r), "yes" if r["valid"] else "NO"]
                 for r in fits[order[:201]]]
         rows, note = capped(rows)
         if len(fits) > 201:
             note = f"first 200 of {len(fits)} rows shown"
     return Table(f"/bs/fits (per rank{on})", ["rank", "host", "test", "N", "Wmax GB/s", "T0 us", "B0.8 KB", "R^2",
-                                              "fitted", "valid"], rows, note)
+                                              "fitted", "fit", "valid"], rows, note)

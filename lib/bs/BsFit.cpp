@@ -118,4 +118,10 @@ BsFit fit_streaming(std::span<const BsFitPoint> points, double T0_measured_secon
   return fit;
 }
 
+model::FitQuality bs_fit_quality(const BsFit& fit) {
+  if (!fit.valid) return model::withheld_fit(fit.invalid_reason.empty() ? "no fit" : fit.invalid_reason);
+  return model::verdict_of(fit.r_squared, fit.max_abs_relative_residual, fit.T0_negative && !fit.T0_measured,
+                           static_cast<std::size_t>(fit.points_used));
+}
+
 }  // namespace bws::bs

@@ -24,6 +24,8 @@
 #include <string>
 #include <vector>
 
+#include "model/FitQuality.hpp"
+
 namespace bws::bs {
 
 struct BsFitPoint {
@@ -54,6 +56,12 @@ struct BsFit {
   double B08_bytes() const { return 4.0 * T0_seconds * Wmax_Bps; }
   double B05_bytes() const { return T0_seconds * Wmax_Bps; }
 };
+
+// The fit through the quality gate (model/FitQuality.hpp): an invalid fit
+// (no plateau, too few points) is withheld with its reason; else R^2, the
+// largest relative residual and the points decide. A measured T0 is not a
+// fitted intercept: only a fitted T0 below 0 counts against the fit.
+model::FitQuality bs_fit_quality(const BsFit& fit);
 
 // Fits the points (all given points; select them before). Invalid for fewer
 // than 3 points, non-positive times, or no growth of time with bytes.

@@ -2,7 +2,9 @@
 // a line per node, test and degree. The ranks of a node ran every size
 // together, so the node's Wmax is the sum of its ranks'; T0 and B0.8 are the
 // largest of its ranks' (the slowest rank sets the fork/join cost), R^2 the
-// smallest. Then a line per fit that could not be made or did not validate.
+// smallest; its fit verdict the worst of its ranks' (model/FitQuality.hpp):
+// a withheld fit prints no figure, a poor one its figure and why. Then a
+// line per fit that was withheld, poor, or did not validate.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -14,6 +16,7 @@
 #include "bs/BsBenchmark.hpp"
 #include "bs/BsResults.hpp"
 #include "core/Report.hpp"
+#include "model/FitQuality.hpp"
 
 namespace bws::bs {
 namespace {
@@ -25,7 +28,20 @@ struct NodeFit {
   // The paper's fit (free intercept, may be negative): the largest over the ranks.
   double T0_paper = -INFINITY, B08_paper = -INFINITY;
   bool all_paper_fitted = true;
+  model::FitVerdict verdict = model::FitVerdict::Result;  // the worst of the ranks'
 };
+
+// A row's verdict. Files written before the gate: the same gate on what
+// they kept (fitted, R^2, the largest residual, T0's sign and whether it
+// was measured).
+model::FitQuality row_quality(const Table& t, std::size_t r) {
+  if (t.has_column("fit_verdict"))
+    if (const auto v = model::parse_verdict(t.get_string(r, "fit_verdict"))) return {*v, t.get_string(r, "fit_quality")};
+  if (t.get_int(r, "fitted") == 0) return model::withheld_fit("no fit (see the checks table)");
+  return model::verdict_of(t.get_double(r, "r2"), t.get_double(r, "max_rel_residual"),
+                           t.get_int(r, "T0_negative") != 0 && t.get_int(r, "T0_measured") == 0,
+                           static_cast<std::size_t>(t.get_int(r, "points_used")));
+}
 
 }  // namespace
 
@@ -39,7 +55,9 @@ std::vector<std::string> bs_fit_summary_lines(const std::vector<Table>& tables, 
     for (std::size_t r = 0; r < t.rows(); ++r) {
       if (t.get_string(r, "backend") != backend) continue;
       NodeFit& f = fits[{t.get_string(r, "host"), t.get_string(r, "test"), t.get_int(r, "degree")}];
-      const bool fitted = t.get_int(r, "fitted") != 0, valid = t.get_int(r, "valid") != 0;
+      const model::FitQuality quality = row_quality(t, r);
+      const bool fitted = quality.verdict != model::FitVerdict::Withheld, valid = t.get_int(r, "valid") != 0;
+      f.verdict = std::max(f.verdict, quality.verdict);
       f.ranks += 1;
       f.threads += static_cast<int>(t.get_int(r, "threads"));
       f.all_fitted = f.all_fitted && fitted;
@@ -62,7 +80,8 @@ std::vector<std::string> bs_fit_summary_lines(const std::vector<Table>& tables, 
       if (!cpu) what += " on " + backend;
       if (t.get_int(r, "degree") > 0) what += " N=" + std::to_string(t.get_int(r, "degree"));
       if (!valid) problems.push_back("BS INVALID: " + what + " did not validate (see the checks table)");
-      if (!fitted) problems.push_back("BS NO FIT: " + what + " (no plateau, or too few points, from --bs.fit-min-bytes up: see the checks table)");
+      if (!fitted) problems.push_back("BS FIT WITHHELD: " + what + ": " + quality.reason);
+      if (quality.verdict == model::FitVerdict::Warning) problems.push_back("BS POOR FIT: " + what + ": " + quality.reason);
     }
   }
   if (fits.empty()) return {};
@@ -77,6 +96,7 @@ std::vector<std::string> bs_fit_summary_lines(const std::vector<Table>& tables, 
   }
   lines.push_back("over its ranks; T0 and B0.8 = 4*T0*Wmax their largest; R^2 the smallest. The paper's T0 and");
   lines.push_back("B0.8: Chalmers & Warburton's own fit (every size, mean times, plain least squares, free intercept: may be < 0).");
+  lines.push_back("fit: the fit's quality (R^2, residuals): result; warning (a poor fit, its Wmax indicative); withheld (no figure).");
   std::vector<std::vector<std::string>> rows;
   for (const auto& [key, f] : fits) {
     const auto& [host, test, degree] = key;
@@ -86,10 +106,11 @@ std::vector<std::string> bs_fit_summary_lines(const std::vector<Table>& tables, 
                     f.all_fitted ? fixed(f.T0 * 1e6, 3) : "-",
                     f.all_fitted ? fixed(f.B08 / 1e3, 2) : "-", f.all_fitted ? fixed(f.r2, 4) : "-",
                     f.all_paper_fitted ? fixed(f.T0_paper * 1e6, 3) : "-",
-                    f.all_paper_fitted ? fixed(f.B08_paper / 1e3, 2) : "-", f.all_valid ? "yes" : "NO"});
+                    f.all_paper_fitted ? fixed(f.B08_paper / 1e3, 2) : "-", model::verdict_name(f.verdict),
+                    f.all_valid ? "yes" : "NO"});
   }
   for (std::string& l : format_text_table({"host", "ranks", "threads", "test", "N", "Wmax GB/s", "T0 us", "B0.8 KB",
-                                           "R^2", "paper T0 us", "paper B0.8 KB", "valid"},
+                                           "R^2", "paper T0 us", "paper B0.8 KB", "fit", "valid"},
                                           rows))
     lines.push_back(std::move(l));
   if (!problems.empty()) lines.emplace_back();

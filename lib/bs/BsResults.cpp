@@ -41,7 +41,9 @@ Table make_bs_fits_table() {
                 int_column("paper_fitted"),
                 // Where the bandwidth stopped changing with size (BsPlateau.hpp); no plateau, no fit.
                 int_column("plateau_found"), int_column("plateau_points"), int_column("plateau_first_bytes", "B"),
-                real_column("plateau_Bps", "B/s"), real_column("plateau_tolerance")});
+                real_column("plateau_Bps", "B/s"), real_column("plateau_tolerance"),
+                // The fit through the quality gate (model/FitQuality.hpp): result, warning, withheld.
+                text_column("fit_verdict", model::kFitVerdictWidth), text_column("fit_quality", model::kFitReasonWidth)});
 }
 
 namespace {
@@ -106,6 +108,7 @@ void add_fit_row(Table& fits, const RankIdentity& who, const std::string& name, 
                  const BsFit& fit, bool all_valid) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const BsPaperFit paper = paper_fit_series(series);
+  const model::FitQuality quality = bs_fit_quality(fit);
   fits.add_row({{"rank", who.rank},
                 {"host", who.host},
                 {"backend", who.backend},
@@ -134,7 +137,9 @@ void add_fit_row(Table& fits, const RankIdentity& who, const std::string& name, 
                 {"plateau_points", fit.plateau_points},
                 {"plateau_first_bytes", static_cast<std::int64_t>(fit.plateau_first_bytes)},
                 {"plateau_Bps", fit.plateau_found ? fit.plateau_bandwidth_Bps : nan},
-                {"plateau_tolerance", fit.plateau_tolerance}});
+                {"plateau_tolerance", fit.plateau_tolerance},
+                {"fit_verdict", model::verdict_name(quality.verdict)},
+                {"fit_quality", quality.reason}});
 }
 
 }  // namespace

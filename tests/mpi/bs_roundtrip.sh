@@ -9,6 +9,6 @@ run_survey "$mpirun" -np "$ranks" --oversubscribe "$bwsurvey" --tests bs --quick
 expect_success
 expect_stdout "Results: $dir/bs.h5" "'Results:' line"
 expect_stdout "^BS1-BS7: T\(B\) = T0 \+ B/Wmax" "BS summary"
-expect_stdout "^host +ranks +threads +test +N +Wmax GB/s +T0 us +B0.8 KB +R\^2 +paper T0 us +paper B0.8 KB +valid$" \
+expect_stdout "^host +ranks +threads +test +N +Wmax GB/s +T0 us +B0.8 KB +R\^2 +paper T0 us +paper B0.8 KB +fit +valid$" \
   "BS table header"
 "$checker" --bs "$dir/bs.h5" "$ranks"

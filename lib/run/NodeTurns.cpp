@@ -72,4 +72,9 @@ std::vector<Table> NodeTurns::summarize(const NodeBenchmark& benchmark, const st
   return node_tables;
 }
 
+void NodeTurns::wait_for_turn_end() const {
+  MpiCommunicator node(layout_.node_comm);
+  wait_quietly_at_barrier(node);
+}
+
 }  // namespace bws::run

@@ -44,7 +44,7 @@ class NodeTurns {
   void run_in_turns(Measure&& measure) const {
     for (int t = 0; t < n_turns_; ++t) {
       if (t == turn_) measure();
-      if (n_turns_ > 1) MPI_Barrier(layout_.node_comm);
+      if (n_turns_ > 1) wait_for_turn_end();
     }
   }
 
@@ -55,6 +55,10 @@ class NodeTurns {
   std::vector<Table> summarize(const NodeBenchmark& benchmark, const std::vector<Table>& tables) const;
 
  private:
+  // The node's barrier between turns, sleeping while it waits: a rank that
+  // spun in MPI_Barrier would take the CPU from the turn it waits for.
+  void wait_for_turn_end() const;
+
   const NodeLayout& layout_;
   MPI_Comm turn_comm_ = MPI_COMM_NULL;
   std::vector<int> turn_of_local_ = {0};

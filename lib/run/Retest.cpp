@@ -103,12 +103,16 @@ std::vector<Table> Retest::node_local_round(Phase& phase, bool mine) {
     });
     phase.node_run->release();
   }
+  // The nodes not retested wait asleep: on nodes that share cores (pretend
+  // nodes, an oversubscribed test) a rank spinning in the gather would
+  // slow the node being measured and confirm its flag.
+  MpiCommunicator world(MPI_COMM_WORLD);
+  wait_quietly_at_barrier(world);
   RecordBundle records{tables, turns_.summarize(*phase.node_benchmark, tables), {}};
   // Rank 0 keeps only what the metrics read (never the per-sample results).
   const std::vector<std::string> wanted = model::metric_tables(phase.entry->node_metrics);
   std::vector<Table> received;
   const std::vector<std::byte> payload = pack_bundle(records);
-  MpiCommunicator world(MPI_COMM_WORLD);
   gather_in_batches(world, payload, kGatherBytesInFlight, [&](int, std::span<const std::byte> bytes) {
     RecordBundle bundle = unpack_bundle(bytes);
     for (auto* list : {&bundle.rank_tables, &bundle.node_tables})

@@ -1,5 +1,6 @@
 #include "run/ChecksStep.hpp"
 
+#include "catalog/CrossChecks.hpp"
 #include "core/ResultColumns.hpp"
 #include "model/NodeFlags.hpp"
 #include "model/References.hpp"
@@ -17,6 +18,7 @@ std::optional<Table> run_checks_step(ResultSink& sink, const RunPlan& plan,
     flags = sink.kept().flags(plan.settings.flags);
     model::apply_retests(flags, retest_values);
     for (const CheckRow& row : model::check_references(plan.references, metrics, tables)) add_check(checks, row);
+    for (const CheckRow& row : catalog::cross_checks(tables)) add_check(checks, row);
   } catch (const std::exception& e) {
     sink.outcome().runtime_failure(std::string("node checks: ") + e.what());
     return std::nullopt;

@@ -67,7 +67,8 @@ TEST(CrossChecks, TheZen5FitAboveCopyFailsNamingCacheAssistedPoints) {
   Table fits = bs::make_bs_fits_table(), nodes = stream::make_stream_nodes_table();
   add_fit(fits, "vm", 0, "BS1", 67.2e9, "warning");
   add_stream(nodes, "vm", "Copy", 42.0e9);
-  const CheckRow* r = find(cross_checks({fits, nodes}), "cross.bs1_copy", "vm");
+  const std::vector<CheckRow> rows = cross_checks({fits, nodes});  // r points into it
+  const CheckRow* r = find(rows, "cross.bs1_copy", "vm");
   ASSERT_NE(r, nullptr);
   EXPECT_FALSE(r->passed);
   EXPECT_NEAR(r->measured, 1.6, 1e-12);
@@ -98,7 +99,8 @@ TEST(CrossChecks, FailuresNameDifferentStoresAndTooFewPoints) {
   Table fits = bs::make_bs_fits_table(), nodes = stream::make_stream_nodes_table();
   add_fit(fits, "n1", 0, "BS1", 10e9, "result", 4);
   add_stream(nodes, "n1", "Copy", 30e9, "nontemporal");
-  const CheckRow* r = find(cross_checks({fits, nodes}), "cross.bs1_copy", "n1");
+  const std::vector<CheckRow> rows = cross_checks({fits, nodes});  // r points into it
+  const CheckRow* r = find(rows, "cross.bs1_copy", "n1");
   ASSERT_NE(r, nullptr);
   EXPECT_FALSE(r->passed);
   EXPECT_NE(r->subject.find("different stores (STREAM nontemporal, BS normal)"), std::string::npos) << r->subject;

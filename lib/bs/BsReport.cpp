@@ -31,17 +31,6 @@ struct NodeFit {
   model::FitVerdict verdict = model::FitVerdict::Result;  // the worst of the ranks'
 };
 
-// A row's verdict. Files written before the gate: the same gate on what
-// they kept (fitted, R^2, the largest residual, T0's sign and whether it
-// was measured).
-model::FitQuality row_quality(const Table& t, std::size_t r) {
-  if (t.has_column("fit_verdict"))
-    if (const auto v = model::parse_verdict(t.get_string(r, "fit_verdict"))) return {*v, t.get_string(r, "fit_quality")};
-  if (t.get_int(r, "fitted") == 0) return model::withheld_fit("no fit (see the checks table)");
-  return model::verdict_of(t.get_double(r, "r2"), t.get_double(r, "max_rel_residual"),
-                           t.get_int(r, "T0_negative") != 0 && t.get_int(r, "T0_measured") == 0,
-                           static_cast<std::size_t>(t.get_int(r, "points_used")));
-}
 
 }  // namespace
 
@@ -55,7 +44,7 @@ std::vector<std::string> bs_fit_summary_lines(const std::vector<Table>& tables, 
     for (std::size_t r = 0; r < t.rows(); ++r) {
       if (t.get_string(r, "backend") != backend) continue;
       NodeFit& f = fits[{t.get_string(r, "host"), t.get_string(r, "test"), t.get_int(r, "degree")}];
-      const model::FitQuality quality = row_quality(t, r);
+      const model::FitQuality quality = fit_row_quality(t, r);
       const bool fitted = quality.verdict != model::FitVerdict::Withheld, valid = t.get_int(r, "valid") != 0;
       f.verdict = std::max(f.verdict, quality.verdict);
       f.ranks += 1;

@@ -212,4 +212,16 @@ void add_bs_series(Table& results, Table& fits, Table& checks, const RankIdentit
                        .passed = false});
 }
 
+// A row's verdict. Files written before the gate: the same gate on what
+// they kept (fitted, R^2, the largest residual, T0's sign and whether it
+// was measured).
+model::FitQuality fit_row_quality(const Table& t, std::size_t r) {
+  if (t.has_column("fit_verdict"))
+    if (const auto v = model::parse_verdict(t.get_string(r, "fit_verdict"))) return {*v, t.get_string(r, "fit_quality")};
+  if (t.get_int(r, "fitted") == 0) return model::withheld_fit("no fit (see the checks table)");
+  return model::verdict_of(t.get_double(r, "r2"), t.get_double(r, "max_rel_residual"),
+                           t.get_int(r, "T0_negative") != 0 && t.get_int(r, "T0_measured") == 0,
+                           static_cast<std::size_t>(t.get_int(r, "points_used")));
+}
+
 }  // namespace bws::bs

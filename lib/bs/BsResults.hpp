@@ -60,6 +60,12 @@ struct BsFitRange {
 };
 
 // The fit of a series on the points its range selects, timed by their t_min.
+// The quality verdict of one /bs/fits row (model/FitQuality.hpp): its
+// fit_verdict and fit_quality; a file written before the gate is judged by
+// the same gate from what it kept. The one reading the summary, the report
+// and the cross-checks use.
+model::FitQuality fit_row_quality(const Table& fits, std::size_t row);
+
 // T0_measured_seconds >= 0: T0 held at it (BsFit.hpp); < 0: the free fit's.
 BsFit fit_series(const BsSeries& series, BsFitRange range, double T0_measured_seconds = -1);
 

@@ -42,12 +42,6 @@ struct StreamNode {
   std::string stores;
 };
 
-bool row_withheld(const Table& t, std::size_t r) {
-  if (t.has_column("fit_verdict") && !t.get_string(r, "fit_verdict").empty())
-    return t.get_string(r, "fit_verdict") == "withheld";
-  return t.get_int(r, "fitted") == 0;
-}
-
 std::map<std::string, BsNode> bs_nodes(const std::vector<Table>& tables, const std::string& test) {
   std::map<std::string, BsNode> nodes;
   for (const Table& t : tables) {
@@ -56,7 +50,7 @@ std::map<std::string, BsNode> bs_nodes(const std::vector<Table>& tables, const s
       if (t.get_string(r, "backend") != bs::kBackendCpu || t.get_string(r, "test") != test || t.get_int(r, "degree") != 0)
         continue;
       BsNode& n = nodes[t.get_string(r, "host")];
-      n.withheld = n.withheld || row_withheld(t, r);
+      n.withheld = n.withheld || bs::fit_row_quality(t, r).verdict == model::FitVerdict::Withheld;
       if (n.withheld) continue;
       n.Wmax_Bps += t.get_double(r, "Wmax_Bps");  // the ranks of a node ran together: their rates add
       const std::int64_t points = t.get_int(r, "points_used");

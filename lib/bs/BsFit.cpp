@@ -124,4 +124,9 @@ model::FitQuality bs_fit_quality(const BsFit& fit) {
                            static_cast<std::size_t>(fit.points_used));
 }
 
+bool BsFit::fitted_size(double bytes) const {
+  return valid && bytes >= first_fitted_bytes &&
+         std::find(interference_bytes.begin(), interference_bytes.end(), bytes) == interference_bytes.end();
+}
+
 }  // namespace bws::bs

@@ -50,6 +50,8 @@ struct BsFit {
   // a plateau the fit is not made: valid = false, invalid_reason says so.
   bool plateau_found = false;
   int plateau_points = 0;
+  std::vector<double> interference_bytes;  // plateau sizes slowed alone by interference, not fitted
+  bool fitted_size(double bytes) const;     // valid, from first_fitted_bytes up and not slowed
   double plateau_first_bytes = 0;
   double plateau_bandwidth_Bps = 0;
   double plateau_tolerance = 0;

@@ -20,12 +20,19 @@
 //    median; then its smallest sizes are dropped while more than half the
 //    tolerance above the median of the run (cache help only makes a size
 //    faster: that is the edge of the fall, not noise);
-//  - it counts only with at least kPlateauMinPoints (4) points. Otherwise
+//  - a size slower than the tolerance allows, alone between two sizes that
+//    are within it (never the run's first or last), is interference: the
+//    memory's bandwidth does not dip at one size and come back at the next,
+//    another process took bandwidth while that size was timed. It stays in
+//    the run, is left out of the fit and is counted (`interference_bytes`);
+//    at most one in kPlateauMinPoints of the run's sizes;
+//  - it counts only with at least kPlateauMinPoints (4) points besides those. Otherwise
 //    there is none: the bandwidth is still changing at the largest size and
 //    no Wmax is reported.
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace bws::bs {
 
@@ -45,7 +52,8 @@ struct Plateau {
   bool found = false;
   std::string reason;           // why none was found; empty when found
   std::size_t first = 0;        // index (in the given order) of the plateau's smallest point
-  int points = 0;               // points in the plateau; without one, in the flat run at the top that was too short
+  int points = 0;               // points in the plateau, interference included; without one, in the flat run at the top that was too short
+  std::vector<double> interference_bytes;  // its sizes slowed alone (not fitted), ascending
   double first_bytes = 0;       // its smallest size
   double bandwidth_Bps = 0;     // the median bandwidth of the plateau (of the largest points when none)
   double tolerance = 0;         // relative, as used

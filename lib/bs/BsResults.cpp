@@ -7,6 +7,7 @@
 #include "bs/BsPlateau.hpp"
 #include "core/ResultColumns.hpp"
 #include "core/SampleStats.hpp"
+#include "core/Sizes.hpp"
 
 namespace bws::bs {
 
@@ -40,7 +41,8 @@ Table make_bs_fits_table() {
                 real_column("Wmax_paper_Bps", "B/s"), real_column("B08_paper_bytes", "B"),
                 int_column("paper_fitted"),
                 // Where the bandwidth stopped changing with size (BsPlateau.hpp); no plateau, no fit.
-                int_column("plateau_found"), int_column("plateau_points"), int_column("plateau_first_bytes", "B"),
+                int_column("plateau_found"), int_column("plateau_points"),
+                int_column("plateau_interference"), int_column("plateau_first_bytes", "B"),
                 real_column("plateau_Bps", "B/s"), real_column("plateau_tolerance"),
                 // The fit through the quality gate (model/FitQuality.hpp): result, warning, withheld.
                 text_column("fit_verdict", model::kFitVerdictWidth), text_column("fit_quality", model::kFitReasonWidth)});
@@ -78,8 +80,12 @@ BsFit fit_series(const BsSeries& series, BsFitRange range, double T0_measured_se
   if (plateau.found) {
     const std::uint64_t from = first_fitted_bytes(range, plateau);
     std::vector<BsFitPoint> points;
+    const auto slowed = [&](const BsPoint& p) {
+      return std::find(plateau.interference_bytes.begin(), plateau.interference_bytes.end(),
+                       static_cast<double>(p.bytes)) != plateau.interference_bytes.end();
+    };
     for (const BsPoint& p : series.points)
-      if (p.bytes >= from && !p.seconds.empty())
+      if (p.bytes >= from && !p.seconds.empty() && !slowed(p))
         points.push_back({static_cast<double>(p.bytes), time_stats(p.seconds).min_seconds});
     fit = fit_streaming(points, T0_measured_seconds);
   } else {
@@ -87,6 +93,7 @@ BsFit fit_series(const BsSeries& series, BsFitRange range, double T0_measured_se
   }
   fit.plateau_found = plateau.found;
   fit.plateau_points = plateau.points;
+  fit.interference_bytes = plateau.interference_bytes;
   fit.plateau_first_bytes = plateau.first_bytes;
   fit.plateau_bandwidth_Bps = plateau.bandwidth_Bps;
   fit.plateau_tolerance = plateau.tolerance;
@@ -135,6 +142,7 @@ void add_fit_row(Table& fits, const RankIdentity& who, const std::string& name, 
                 {"paper_fitted", paper.valid},
                 {"plateau_found", fit.plateau_found},
                 {"plateau_points", fit.plateau_points},
+                {"plateau_interference", static_cast<std::int64_t>(fit.interference_bytes.size())},
                 {"plateau_first_bytes", static_cast<std::int64_t>(fit.plateau_first_bytes)},
                 {"plateau_Bps", fit.plateau_found ? fit.plateau_bandwidth_Bps : nan},
                 {"plateau_tolerance", fit.plateau_tolerance},
@@ -157,7 +165,7 @@ void add_bs_series(Table& results, Table& fits, Table& checks, const RankIdentit
   std::size_t fitted_index = 0;
   for (const BsPoint& p : series.points) {
     const TimeStats t = time_stats(p.seconds);
-    const bool fitted = fit.valid && !p.seconds.empty() && static_cast<double>(p.bytes) >= fit.first_fitted_bytes;
+    const bool fitted = !p.seconds.empty() && fit.fitted_size(static_cast<double>(p.bytes));
     double residual = 0;
     if (fitted && fit.valid && fitted_index < fit.relative_residuals.size()) residual = fit.relative_residuals[fitted_index];
     if (fitted) ++fitted_index;
@@ -199,6 +207,20 @@ void add_bs_series(Table& results, Table& fits, Table& checks, const RankIdentit
                     p.seconds);
   }
   add_fit_row(fits, who, name, series, fit, all_valid);
+  if (!fit.interference_bytes.empty()) {
+    // Recorded, not failed: the fit left them out and still has its points.
+    std::string sizes;
+    for (double b : fit.interference_bytes) sizes += (sizes.empty() ? "" : ", ") + format_bytes(b);
+    add_check(checks, {.check = "bs.fit",
+                       .subject = (subject + ": slowed alone on the plateau, not fitted: " + sizes).substr(0, 160),
+                       .kind = "warning",
+                       .measured = static_cast<double>(fit.interference_bytes.size()),
+                       .expected = 0,
+                       .lower = 0,
+                       .upper = static_cast<double>(fit.plateau_points) / kPlateauMinPoints,
+                       .unit = "points",
+                       .passed = true});
+  }
   if (!fit.valid)
     add_check(checks, {.check = "bs.fit",
                        .subject = (subject + ": no fit: " + fit.invalid_reason).substr(0, 160),

@@ -62,7 +62,7 @@ Table fits_row(double Wmax_Bps, double r_squared, double max_residual, const std
       {"B05_bytes", 1e-6 * Wmax_Bps}, {"T0_negative", 0}, {"T0_measured", 1}, {"T0_fit_seconds", 1e-6},
       {"max_rel_residual", max_residual}, {"fitted", 1}, {"valid", 1}, {"paper_points", 0},
       {"T0_paper_seconds", NAN}, {"Wmax_paper_Bps", NAN}, {"B08_paper_bytes", NAN}, {"paper_fitted", 0},
-      {"plateau_found", 1}, {"plateau_points", 6}, {"plateau_first_bytes", 1 << 25}, {"plateau_Bps", Wmax_Bps},
+      {"plateau_found", 1}, {"plateau_points", 6}, {"plateau_interference", 0}, {"plateau_first_bytes", 1 << 25}, {"plateau_Bps", Wmax_Bps},
       {"plateau_tolerance", 0.03}, {"fit_verdict", verdict}, {"fit_quality", reason}});
   return fits;
 }

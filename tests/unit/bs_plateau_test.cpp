@@ -181,6 +181,56 @@ TEST(BsPlateau, ExplicitFitMinimumIsHonouredWhenTheSweepEndsFlat) {
   EXPECT_FALSE(fit_series(falling, BsFitRange(64ull << 20), 1e-6).valid);
 }
 
+TEST(BsPlateau, ASizeSlowedAloneIsLeftOutOfTheFitAndRecorded) {
+  // 40 GB/s from 64 MiB to 1 GiB; the fourth size timed while something
+  // else took a third of the bandwidth. Its neighbours are flat: interference.
+  const double W = 40e9;
+  const std::vector<double> sizes = sizes_from(64 * kMiB, 1024 * kMiB, 9);
+  const BsSeries s = series_of(sizes, 0, [&](double b) { return b == sizes[3] ? W / 1.5 : W; });
+  const BsFit fit = fit_series(s, BsFitRange(32ull << 20, true), 0);
+  ASSERT_TRUE(fit.valid) << fit.invalid_reason;
+  ASSERT_EQ(fit.interference_bytes.size(), 1u);
+  EXPECT_DOUBLE_EQ(fit.interference_bytes[0], static_cast<double>(s.points[3].bytes));
+  EXPECT_EQ(fit.plateau_points, 9);
+  EXPECT_EQ(fit.points_used, 8);
+  EXPECT_NEAR(fit.Wmax_Bps, W, 1e-6 * W);  // with it, a third slower at one size, Wmax would be off
+
+  Table results = make_bs_results_table(), fits = make_bs_fits_table(), checks = make_checks_table();
+  add_bs_series(results, fits, checks, RankIdentity{}, s, BsFitRange(32ull << 20, true), 0);
+  EXPECT_EQ(fits.get_int(0, "plateau_interference"), 1);
+  EXPECT_EQ(fits.get_string(0, "fit_verdict"), "result");
+  for (std::size_t r = 0; r < results.rows(); ++r)
+    EXPECT_EQ(results.get_int(r, "fitted"), r == 3 ? 0 : 1) << r;
+  bool recorded = false;
+  for (std::size_t r = 0; r < checks.rows(); ++r)
+    recorded = recorded || (checks.get_string(r, "check") == "bs.fit" && checks.get_int(r, "passed") == 1 &&
+                            checks.get_string(r, "subject").find("slowed alone") != std::string::npos);
+  EXPECT_TRUE(recorded);
+}
+
+TEST(BsPlateau, SlowSizesThatAreNotAloneAreNoInterference) {
+  const double W = 40e9;
+  const std::vector<double> sizes = sizes_from(64 * kMiB, 1024 * kMiB, 9);
+  // Two slow sizes side by side: a regime or long interference, not a blip;
+  // the run starts after them.
+  const BsSeries pair = series_of(sizes, 0, [&](double b) { return b == sizes[3] || b == sizes[4] ? W / 1.5 : W; });
+  const BsFit after = fit_series(pair, BsFitRange(32ull << 20, true), 0);
+  ASSERT_TRUE(after.valid) << after.invalid_reason;
+  EXPECT_TRUE(after.interference_bytes.empty());
+  EXPECT_DOUBLE_EQ(after.first_fitted_bytes, static_cast<double>(pair.points[5].bytes));
+  // The largest size slow: the bandwidth may still be falling there; no plateau.
+  const BsSeries last = series_of(sizes, 0, [&](double b) { return b == sizes.back() ? W / 1.5 : W; });
+  const BsFit none = fit_series(last, BsFitRange(32ull << 20, true), 0);
+  EXPECT_FALSE(none.valid);
+  EXPECT_FALSE(none.plateau_found);
+  // A faster size alone is no interference (cache help, a regime): the run starts after it.
+  const BsSeries fast = series_of(sizes, 0, [&](double b) { return b == sizes[3] ? W * 1.5 : W; });
+  const BsFit past = fit_series(fast, BsFitRange(32ull << 20, true), 0);
+  ASSERT_TRUE(past.valid);
+  EXPECT_TRUE(past.interference_bytes.empty());
+  EXPECT_DOUBLE_EQ(past.first_fitted_bytes, static_cast<double>(fast.points[4].bytes));
+}
+
 TEST(BsPlateau, ToleranceIsFiveRepetitionSpreadsWithinThreeToTenPercent) {
   std::vector<PlateauPoint> points(5, PlateauPoint{1e8, 1e-2, 0.0});
   EXPECT_DOUBLE_EQ(plateau_tolerance(points), 0.03);  // one repetition: the floor

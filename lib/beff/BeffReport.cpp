@@ -13,20 +13,15 @@
 
 #include "beff/BeffBenchmark.hpp"
 #include "beff/BeffTables.hpp"
+#include "core/FormatText.hpp"
 #include "model/FitQuality.hpp"
 
 namespace bws::beff {
 namespace {
 
-std::string printf_line(const char* format, auto... values) {
-  char buf[512];
-  std::snprintf(buf, sizeof buf, format, values...);
-  return buf;
-}
-
 // "%.2f us" of seconds, "n/a" for NaN.
 std::string micros(double seconds) {
-  return std::isfinite(seconds) ? printf_line("%.2f us", seconds * 1e6) : std::string("n/a");
+  return std::isfinite(seconds) ? format_text("%.2f us", seconds * 1e6) : std::string("n/a");
 }
 
 // The path of a row: files of schema 1.0 have no path column (host only).
@@ -36,7 +31,7 @@ void append_seed_table(std::vector<std::string>& lines, const Table& sizes, std:
   lines.emplace_back("    MSize      looplength        transfer             B/s");
   for (std::size_t r = 0; r < sizes.rows(); ++r) {
     if (sizes.get_int(r, "ring") != ring || path_of(sizes, r) != path) continue;
-    lines.push_back(printf_line("%9llu %15llu %15.5e %15.5e",
+    lines.push_back(format_text("%9llu %15llu %15.5e %15.5e",
                                 static_cast<unsigned long long>(sizes.get_int(r, "message_bytes")),
                                 static_cast<unsigned long long>(sizes.get_int(r, "looplength")),
                                 sizes.get_double(r, "t_best_seconds"), sizes.get_double(r, "b_Bps")));
@@ -67,7 +62,7 @@ model::FitQuality hockney_quality_of(const Table& summary, std::size_t row, cons
 std::string hockney_text(const Table& s, std::size_t row, const Table& sizes, const std::string& path) {
   const model::FitQuality quality = hockney_quality_of(s, row, sizes, path);
   if (quality.verdict == model::FitVerdict::Withheld) return "Hockney fit " + model::gated_figure("", quality);
-  return model::gated_figure(printf_line("Hockney alpha = %s, beta = %.3f GB/s (R^2 = %.4f), its b_eff = %.4g GB/s",
+  return model::gated_figure(format_text("Hockney alpha = %s, beta = %.3f GB/s (R^2 = %.4f), its b_eff = %.4g GB/s",
                                          micros(s.get_double(row, "hockney_alpha_seconds")).c_str(),
                                          s.get_double(row, "hockney_beta_Bps") / 1e9, s.get_double(row, "hockney_r2"),
                                          s.get_double(row, "hockney_b_eff_Bps") / 1e9),
@@ -114,9 +109,9 @@ class BeffReport final : public BenchmarkReport {
                     " (transfer: best time of looplength exchanges in s; B/s: all ranks, 2L per rank per exchange)");
     append_seed_table(lines, sizes, s.get_int(natural, "ring"), path);
     lines.emplace_back();
-    lines.push_back(printf_line("b_eff = %.4g GB/s", s.get_double(natural, "b_eff_Bps") / 1e9));
+    lines.push_back(format_text("b_eff = %.4g GB/s", s.get_double(natural, "b_eff_Bps") / 1e9));
     const std::string hockney = hockney_text(s, natural, sizes, path);
-    lines.push_back(printf_line("b_eff per rank = %.4g GB/s; latency (8 B, per message) = %s; %s",
+    lines.push_back(format_text("b_eff per rank = %.4g GB/s; latency (8 B, per message) = %s; %s",
                                 s.get_double(natural, "b_eff_per_rank_Bps") / 1e9,
                                 micros(s.get_double(natural, "latency_8B_seconds")).c_str(), hockney.c_str()));
     if (!random.empty()) {
@@ -129,13 +124,13 @@ class BeffReport final : public BenchmarkReport {
         hi = std::max(hi, b);
       }
       const double n = static_cast<double>(random.size());
-      lines.push_back(printf_line("random rings (%zu, seed %lld): b_eff = %.4g GB/s mean (%.4g..%.4g), %.4g GB/s per rank",
+      lines.push_back(format_text("random rings (%zu, seed %lld): b_eff = %.4g GB/s mean (%.4g..%.4g), %.4g GB/s per rank",
                                   random.size(), static_cast<long long>(s.get_int(random.front(), "seed")), sum / n / 1e9,
                                   lo / 1e9, hi / 1e9, per_rank / n / 1e9));
     }
     const bool passed = s.get_int(natural, "scaling_passed") == 1;
     const bool enforced = s.get_int(natural, "scaling_enforced") == 1;
-    lines.push_back(printf_line("linear scaling: reference %s: %.4g GB/s per rank; E(%lld) = %.3f (min %.2f): %s%s",
+    lines.push_back(format_text("linear scaling: reference %s: %.4g GB/s per rank; E(%lld) = %.3f (min %.2f): %s%s",
                                 s.get_string(natural, "reference").c_str(),
                                 s.get_double(natural, "reference_per_rank_Bps") / 1e9, static_cast<long long>(ranks),
                                 s.get_double(natural, "efficiency"), s.get_double(natural, "min_efficiency"),

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "core/FormatText.hpp"
 #include "core/Sizes.hpp"
 
 namespace bws::bs {
@@ -43,11 +44,7 @@ bool is_flat(const std::vector<double>& bandwidths, std::size_t first, double to
   return slowed.size() * static_cast<std::size_t>(kPlateauMinPoints) <= end - first;
 }
 
-std::string percent(double fraction) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f %%", 100.0 * fraction);
-  return text;
-}
+std::string percent(double fraction) { return format_text("%.1f %%", 100.0 * fraction); }
 
 }  // namespace
 

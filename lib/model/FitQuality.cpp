@@ -5,27 +5,19 @@
 #include <cstdio>
 #include <limits>
 
+#include "core/FormatText.hpp"
+
 namespace bws::model {
 namespace {
 
 // "%.4g": 0.93 stays 0.93, 0.9899 is not rounded up to the threshold.
-std::string r2_text(double r_squared) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "R^2 %.4g", r_squared);
-  return buf;
-}
+std::string r2_text(double r_squared) { return format_text("R^2 %.4g", r_squared); }
 
 std::string residual_text(double max_relative_residual) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "a point %.0f %% off the model", max_relative_residual * 100);
-  return buf;
+  return format_text("a point %.0f %% off the model", max_relative_residual * 100);
 }
 
-std::string percent_text(double fraction) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.0f %%", fraction * 100);
-  return buf;
-}
+std::string percent_text(double fraction) { return format_text("%.0f %%", fraction * 100); }
 
 }  // namespace
 
@@ -36,11 +28,8 @@ FitQuality judge_fit(const FitQualityInput& in) {
   if (in.intercept_negative) return withheld_fit("negative intercept (not physical)");
   if (!std::isfinite(in.r_squared)) return withheld_fit("R^2 undefined");
   if (!std::isfinite(in.max_relative_residual)) return withheld_fit("residuals undefined");
-  char threshold[32];
-  if (in.r_squared < kWarningMinRSquared) {
-    std::snprintf(threshold, sizeof threshold, " < %.4g", kWarningMinRSquared);
-    return withheld_fit(r2_text(in.r_squared) + threshold);
-  }
+  if (in.r_squared < kWarningMinRSquared)
+    return withheld_fit(r2_text(in.r_squared) + format_text(" < %.4g", kWarningMinRSquared));
   if (in.max_relative_residual > kWarningMaxRelativeResidual)
     return withheld_fit(residual_text(in.max_relative_residual) + " (> " + percent_text(kWarningMaxRelativeResidual) +
                         ")");

@@ -10,6 +10,7 @@
 
 #include "bws/Version.hpp"
 #include "core/Errors.hpp"
+#include "core/FormatText.hpp"
 #include "core/OptionText.hpp"
 #include "core/Report.hpp"
 #include "core/SideFile.hpp"
@@ -24,11 +25,7 @@ namespace {
 
 // A real as pmbw.cc prints it: an ostream at setprecision(20), i.e. %.20g
 // (reads back exactly).
-std::string pmbw_real(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.20g", v);
-  return buf;
-}
+std::string pmbw_real(double v) { return format_text("%.20g", v); }
 
 class StatsExporter final : public TableExporter {
  public:

@@ -106,9 +106,9 @@ class LinksBenchmark final : public CollectiveBenchmark {
  public:
   std::string name() const override { return "links"; }
   std::string description() const override {
-    return "link map: one rank per node; in rounds of disjoint pairs each pair sends a window of messages one "
-           "way, then the other, then 8-byte ping-pongs, giving send and receive bandwidth and latency of every "
-           "ordered pair";
+    return "link map: one rank per node; in rounds of disjoint pairs each pair runs 8-byte ping-pongs, then "
+           "sends a window of messages one way, then the other, giving send and receive bandwidth and latency of "
+           "every ordered pair";
   }
   void add_options(boost::program_options::options_description& desc) const override { links_schema().add_to(desc); }
   std::unique_ptr<PlannedCollective> plan(const Config& config, const RankLayout& layout) const override {

@@ -1,8 +1,8 @@
 #pragma once
 // One member's side of the link map (the schedule: links/LinksSchedule.hpp):
-// round by round, with its partner of the round, each direction in turn
-// (a verification exchange whose every word is checked, then the timed
-// windows), then the 8-byte ping-pongs; the member's rows of the three
+// round by round, with its partner of the round, the 8-byte ping-pongs,
+// then each direction in turn (a verification exchange whose every word
+// is checked, then the timed windows); the member's rows of the three
 // matrices come out. Collective over the members' communicator; all MPI
 // through core/Communicator.
 #include <cstdint>
@@ -18,9 +18,10 @@ struct MemberRows {
   // Column j: the pair with member j (NaN on the diagonal, and latency NaN
   // when it is off). send_Bps[j]: this member -> j as this member timed it
   // (from the start of the window to its sends' completion); recv_Bps[j]:
-  // j -> this member as this member timed it (from the sender's start
-  // signal to its receives' completion); latency_s[j]: half the median
-  // round trip of 8-byte ping-pongs that this member started with j.
+  // j -> this member as this member timed it (from its "ready" to its
+  // receives' completion, less the pair's best 8-byte round trip);
+  // latency_s[j]: half the median round trip of 8-byte ping-pongs that
+  // this member started with j.
   std::vector<float> send_Bps, recv_Bps, latency_s;
   std::uint64_t payload_problems = 0;  // words that differed from their stamp
   std::uint64_t bad_messages = 0;      // messages with at least one such word

@@ -1,9 +1,9 @@
 #pragma once
 // The link map's schedule: rounds of disjoint pairs (model/PairRounds: the
 // circle method, N - 1 rounds for N even, N for N odd with one member
-// sitting out). In its round a pair measures one direction at a time, the
-// lower member sending first, then the other way, then 8-byte ping-pongs
-// that each end starts in turn. Nothing else touches either end meanwhile,
+// sitting out). In its round a pair first runs 8-byte ping-pongs that each
+// end starts in turn, then measures one direction at a time, the lower
+// member sending first. Nothing else touches either end meanwhile,
 // so every figure of the pair involves its two ends only: a slow or
 // delayed link cannot spread to other pairs, as it did around the cycles
 // of mpiGraph's shift pattern.

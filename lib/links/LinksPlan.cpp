@@ -180,10 +180,11 @@ LinksPlan plan_links(const Config& config, const RankLayout& layout) {
 }
 
 std::string describe_links(const LinksPlan& p) {
-  const int n = p.members();
+  const int n = p.members(), rounds = model::pair_rounds(n);
   std::string text = std::to_string(n) + (p.every_rank ? " ranks (one host: each rank stands for a node), " : " nodes, ") +
-                     std::to_string(model::pair_rounds(n)) + " rounds of pairs x " + std::to_string(p.reps) +
-                     " reps x window " + std::to_string(p.window) + " x " + format_bytes(static_cast<double>(p.bytes)) +
+                     std::to_string(rounds) + (rounds == 1 ? " round" : " rounds") + " of pairs x " +
+                     std::to_string(p.reps) + " reps x window " + std::to_string(p.window) + " x " +
+                     format_bytes(static_cast<double>(p.bytes)) +
                      " each way" + (p.latency ? ", 8 B latency" : ", no latency") + ", estimate " +
                      seconds_text(p.estimate_seconds) +
                      (p.budget_seconds > 0 ? " (limit " + p.budget_flag + " " + seconds_text(p.budget_seconds) + ")"

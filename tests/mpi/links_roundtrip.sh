@@ -29,7 +29,7 @@ expect_success
 # The plan line goes to stderr with bwsurvey's other progress lines.
 # Rounds of disjoint pairs: N - 1 for N even, N for N odd (one member sits out each round).
 rounds=$((ranks % 2 == 0 ? ranks - 1 : ranks))
-grep -Eq "links: $ranks ranks \(one host: each rank stands for a node\), $rounds rounds of pairs x 5 reps x window 4 x 64.00 KiB each way, 8 B latency, estimate .* \(limit --time-budget [0-9.]+ s\)" "$dir/stderr.txt" ||
+grep -Eq "links: $ranks ranks \(one host: each rank stands for a node\), $rounds rounds? of pairs x 5 reps x window 4 x 64.00 KiB each way, 8 B latency, estimate .* \(limit --time-budget [0-9.]+ s\)" "$dir/stderr.txt" ||
   { echo "no plan line"; exit 1; }
 expect_stdout "^links: $ranks nodes, median out " "summary line"
 if [ "$from" = --topology ]; then

@@ -9,10 +9,13 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
+#include <string>
 #include <set>
 #include <utility>
 #include <vector>
 
+#include "links/LinksPlan.hpp"
 #include "links/LinksSchedule.hpp"
 #include "model/PairRounds.hpp"
 
@@ -110,6 +113,21 @@ TEST(LinksSchedule, LargeMachinesDoNotOverflow) {
   EXPECT_EQ(round_of_pair(99997, 99998, 100000), 49998);
   EXPECT_EQ(round_partner(99997, 49998, 100000), 99998);
   EXPECT_EQ(round_partner(99999, 49998, 100000), 49998);
+}
+
+// The plan line counts the rounds: 1 for 2 members, N for N odd.
+TEST(LinksSchedule, ThePlanLineCountsRoundsOfPairs) {
+  for (const auto& [n, expected] : {std::pair{2, "2 nodes, 1 round of pairs x 5 reps"},
+                                    std::pair{5, "5 nodes, 5 rounds of pairs x 5 reps"},
+                                    std::pair{6, "6 nodes, 5 rounds of pairs x 5 reps"}}) {
+    RankLayout layout;
+    layout.size = n;
+    layout.n_nodes = n;
+    layout.node_of_rank.resize(static_cast<std::size_t>(n));
+    std::iota(layout.node_of_rank.begin(), layout.node_of_rank.end(), 0);
+    const std::string line = describe_links(plan_links(Config{}, layout));
+    EXPECT_NE(line.find(expected), std::string::npos) << line;
+  }
 }
 
 }  // namespace

@@ -41,7 +41,7 @@ class SimulatedNetwork {
     double arrival_s = 0;
   };
   SimulatedNetwork(std::vector<SimulatedHost> hosts, double latency_s)
-      : hosts_(std::move(hosts)), latency_s_(latency_s), mailboxes_(hosts_.size()) {}
+      : hosts_(std::move(hosts)), latency_s_(latency_s), arrived_(hosts_.size()), mailboxes_(hosts_.size()) {}
   int size() const { return static_cast<int>(hosts_.size()); }
   const SimulatedHost& host(int rank) const { return hosts_[static_cast<std::size_t>(rank)]; }
   double latency_s() const { return latency_s_; }
@@ -49,7 +49,7 @@ class SimulatedNetwork {
   void deliver(int to, Message message) {
     std::lock_guard lock(mutex_);
     mailboxes_[static_cast<std::size_t>(to)].push_back(std::move(message));
-    changed_.notify_all();
+    arrived_[static_cast<std::size_t>(to)].notify_one();  // only `to`'s thread takes from its mailbox
   }
   // The first message to `to` from `from` with `tag`; blocks until there is one.
   Message take(int to, int from, int tag) {
@@ -62,7 +62,7 @@ class SimulatedNetwork {
         box.erase(it);
         return m;
       }
-      changed_.wait(lock);
+      arrived_[static_cast<std::size_t>(to)].wait(lock);
     }
   }
 
@@ -70,7 +70,7 @@ class SimulatedNetwork {
   std::vector<SimulatedHost> hosts_;
   double latency_s_;
   std::mutex mutex_;
-  std::condition_variable changed_;
+  std::vector<std::condition_variable> arrived_;  // one per mailbox
   std::vector<std::deque<Message>> mailboxes_;
 };
 

@@ -3,10 +3,11 @@
 // speed), then the stored tables and /flags as a run makes them. The
 // expected figures are worked out by hand from the network: a window of
 // 2 x 4096 B at 1e6 B/s takes 8.192 ms; the sender's time also holds its
-// 8-byte start signal (8 us at 1e6 B/s), the receiver's starts when that
-// signal arrives; an 8-byte message takes 8 us on the NIC plus 10 us of
-// latency plus the delays of both ends' links, and the latency figure is
-// half a round trip, so one message's time.
+// 8-byte start signal (8 us at 1e6 B/s); the receiver's starts at its
+// "ready" and loses the pair's best round trip (which is the handshake's);
+// an 8-byte message takes 8 us on the NIC plus 10 us of latency plus the
+// delays of both ends' links, and the latency figure is half a round
+// trip, so one message's time.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -165,6 +166,24 @@ TEST(LinksExchange, ADelayedLinkShowsOnItsHostsPairsOnlyAtItsOneWayValue) {
       EXPECT_TRUE(verdicts(rows).empty()) << "n=" << n;
     }
   }
+}
+
+// Without --links.latency the latency row stays NaN, and the receive
+// figure still loses the handshake's round trip (from 3 ping-pongs each).
+TEST(LinksExchange, WithoutLatencyTheReceiveFigureIsStillTheWindowsOwn) {
+  LinksPlan plan = small_plan();
+  plan.latency = false;
+  std::vector<SimulatedHost> hosts = clean(5);
+  hosts[3].delay_s = 1e-3;
+  const std::vector<MemberRows> rows = measure(hosts, plan);
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 5; ++j) {
+      if (i == j) continue;
+      const std::string pair = std::to_string(i) + "->" + std::to_string(j);
+      EXPECT_TRUE(std::isnan(at(rows[static_cast<std::size_t>(i)].latency_s, j))) << pair;
+      expect_relative(at(rows[static_cast<std::size_t>(i)].send_Bps, j), kSendBps, "send " + pair);
+      expect_relative(at(rows[static_cast<std::size_t>(i)].recv_Bps, j), kReceiveBps, "receive " + pair);
+    }
 }
 
 // The unit tests' hook (BWSURVEY_LINKS_SLOW_PAIR) scales the slowed pair's

@@ -5,8 +5,8 @@
 # hpcc's malloc'd buffers get: like for like) and with its default 2 MiB
 # pages. Both tools count per rank the two messages it sends per exchange,
 # the slowest rank's time, the best of several measurements.
-# Then, on 2 ranks, bwsurvey's `--tests links` against a plain MPI_Sendrecv
-# exchange of the same sizes (8 B and 1 MiB) written here, to show the
+# Then, on 2 ranks, bwsurvey's `--tests links` against a plain MPI ping-pong
+# of the same sizes (8 B and 1 MiB) written here, to show the
 # pattern costs nothing extra (skipped when this bwsurvey has no links test).
 # Not a test: run it on an idle machine.
 #   bench/beff-vs-hpcc.sh [RANKS] [ROUNDS]
@@ -70,15 +70,18 @@ printf "median %8.3f  %11.3f  %9.3f  %8.2f  %10.2f  %8.3f  %10.2f  %12.3f\n" \
   "$(column_median 8 "$work/rows")" "$(column_median 9 "$work/rows")"
 echo "targets: latency ratio <= 1.1, bandwidth ratio (4 KiB pages) >= 0.95"
 
-# --- --tests links at 2 ranks against a plain MPI_Sendrecv exchange ---
+# --- --tests links at 2 ranks against a plain MPI ping-pong ---
 echo
 if ! "$bwsurvey" --help 2>&1 | grep -q -- "--links.bytes"; then
   echo "links: skipped (this bwsurvey has no --tests links)"; exit 0
 fi
-# Both ranks call MPI_Sendrecv with the other at once (the links pattern
-# at N = 2: send to i+1, receive from i-1), a loop grown until it lasts
-# >= 10 ms, the best of 5 loops, the slower rank's time per call.
-cat >"$work/sendrecv.c" <<'C'
+# Rank 0 sends, rank 1 sends it back (MPI_Send, MPI_Recv): half the round
+# trip is one message's one-way time, what the links pattern measures (its
+# latency is half a ping-pong's round trip; its bandwidth one direction at a
+# time, a window of 8 messages where this has one). A loop grown until it
+# lasts >= 10 ms, the best of 5 loops, the slower rank's time per half
+# round trip.
+cat >"$work/pingpong.c" <<'C'
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,11 +102,14 @@ int main(int argc, char** argv) {
   for (int run = 0; run < 40 && best > 0; ++run) {
     MPI_Barrier(MPI_COMM_WORLD);
     double t = MPI_Wtime();
-    for (long i = 0; i < loop; ++i)
-      MPI_Sendrecv(out, bytes, MPI_BYTE, peer, 0, in, bytes, MPI_BYTE, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    t = MPI_Wtime() - t;
+    for (long i = 0; i < loop; ++i) {
+      if (rank == 0) MPI_Send(out, bytes, MPI_BYTE, peer, 0, MPI_COMM_WORLD);
+      MPI_Recv(in, bytes, MPI_BYTE, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      if (rank == 1) MPI_Send(out, bytes, MPI_BYTE, peer, 0, MPI_COMM_WORLD);
+    }
+    t = (MPI_Wtime() - t) / 2; /* half the round trips */
     MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    if (t < 0.01) { loop *= 2; continue; }  /* still calibrating */
+    if (2 * t < 0.01) { loop *= 2; continue; }  /* still calibrating */
     if (t / loop < best) best = t / loop;
     static int timed = 0;
     if (++timed == 5) break;
@@ -116,7 +122,7 @@ int main(int argc, char** argv) {
   return 0;
 }
 C
-mpicc -O2 -o "$work/sendrecv" "$work/sendrecv.c"
+mpicc -O2 -o "$work/pingpong" "$work/pingpong.c"
 links_pair() {  # -> "latency_us send_GBs" of pair (0, 1)
   mpirun -np 2 "$bwsurvey" --tests links --links.bytes 1M --out "$work/l.h5" --force >/dev/null 2>&1
   "$python" - "$work/l.h5" <<'PY'
@@ -126,12 +132,12 @@ with h5py.File(sys.argv[1], "r") as f:
     print("%.4f %.4f" % (lat * 1e6, f["/links/send_Bps"][0, 1] / 1e9))
 PY
 }
-echo "2 ranks: --tests links (pair 0->1) against a plain MPI_Sendrecv exchange"
-echo "round  sendrecv_lat_us(8B)  links_lat_us  ratio   sendrecv_GBs(1MiB)  links_GBs  ratio"
+echo "2 ranks: --tests links (pair 0->1) against a plain MPI ping-pong"
+echo "round  pingpong_lat_us(8B)  links_lat_us  ratio   pingpong_GBs(1MiB)  links_GBs  ratio"
 : >"$work/links"
 for round in $(seq 1 "$rounds"); do
-  sl=$(mpirun -np 2 "$work/sendrecv" 8 | awk '{print $1}')
-  sb=$(mpirun -np 2 "$work/sendrecv" 1048576 | awk '{print $2}')
+  sl=$(mpirun -np 2 "$work/pingpong" 8 | awk '{print $1}')
+  sb=$(mpirun -np 2 "$work/pingpong" 1048576 | awk '{print $2}')
   read -r ll lb < <(links_pair)
   row="$round $sl $ll $(ratio "$ll" "$sl") $sb $lb $(ratio "$lb" "$sb")"
   echo "$row" >>"$work/links"

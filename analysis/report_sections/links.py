@@ -163,7 +163,7 @@ def map_section(f, options, path, hosts, order, groups, verdicts, fraction):
         cmap.set_bad("0.85")
         image = ax.imshow(blocks * 1e6, cmap=cmap, extent=extent, interpolation="nearest", aspect="equal")
         bar = fig.colorbar(image, ax=ax, shrink=0.85)
-        bar.set_label("8-byte latency (us)" + (", block maximum" if d < n else ""))
+        bar.set_label("8-byte latency, half a round trip (us)" + (", block maximum" if d < n else ""))
     else:
         cmap = plt.get_cmap("RdYlBu", 16).copy()
         cmap.set_bad("0.85")

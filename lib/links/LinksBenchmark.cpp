@@ -76,16 +76,16 @@ class LinksPlannedCollective final : public PlannedCollective {
     LinksTree tree;
     if (const std::unique_ptr<Communicator> members = world.split_members(member)) {
       const int n = members->size(), self = members->rank();
-      const MemberRows rows = measure_links(*members, p_, [&](int k) {
-        if (self == 0) progress.report("links step", static_cast<double>(k) / (n - 1));
+      const MemberRows rows = measure_links(*members, p_, [&](int done, int rounds) {
+        if (self == 0) progress.report("links round", static_cast<double>(done) / rounds);
       });
       stream_matrix(*members, matrices, kSendMatrixPath, rows.send_Bps, "B/s",
-                    "send bandwidth of ordered pair (row -> column) as the row's node timed it");
+                    "send bandwidth of ordered pair (row -> column) as the row's node timed it, the pair alone");
       stream_matrix(*members, matrices, kReceiveMatrixPath, rows.recv_Bps, "B/s",
-                    "receive bandwidth of ordered pair (column -> row) as the row's node timed it");
+                    "receive bandwidth of ordered pair (column -> row) as the row's node timed it, the pair alone");
       if (p_.latency)
         stream_matrix(*members, matrices, kLatencyMatrixPath, rows.latency_s, "s",
-                      "one-way time of an 8-byte message row -> column (median of shifts)");
+                      "8-byte latency row -> column: half the median round trip of ping-pongs the row started");
       const NodeRecord mine = summarize_member(rows, self, rank, host_);
       records.resize(self == 0 ? static_cast<std::size_t>(n) : 0);
       members->gather_to_root(std::as_bytes(std::span<const NodeRecord>(&mine, 1)),
@@ -106,8 +106,9 @@ class LinksBenchmark final : public CollectiveBenchmark {
  public:
   std::string name() const override { return "links"; }
   std::string description() const override {
-    return "link map: one rank per node; in step k = 1..N-1 node i sends to i+k and receives from i-k (a window "
-           "of messages), giving send and receive bandwidth and 8-byte latency of every ordered pair";
+    return "link map: one rank per node; in rounds of disjoint pairs each pair runs 8-byte ping-pongs, then "
+           "sends a window of messages one way, then the other, giving send and receive bandwidth and latency of "
+           "every ordered pair";
   }
   void add_options(boost::program_options::options_description& desc) const override { links_schema().add_to(desc); }
   std::unique_ptr<PlannedCollective> plan(const Config& config, const RankLayout& layout) const override {

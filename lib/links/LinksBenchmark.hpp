@@ -1,5 +1,5 @@
 #pragma once
-// The pairwise link map (mpiGraph's shift pattern, one rank per node):
+// The pairwise link map (after mpiGraph, one rank per node, measured in rounds of disjoint pairs):
 // send and receive bandwidth of every ordered pair of nodes and an 8-byte
 // latency, each member's rows streamed to rank 0's MatrixSink in batches,
 // a per-node summary as tables.

@@ -10,7 +10,7 @@ namespace bws::links {
 CatalogEntry catalog_entry() {
   return {
       .name = "links",
-      .in_default_set = false,  // N-1 steps: minutes at scale, asked for by name
+      .in_default_set = false,  // N-1 or N rounds: minutes at scale, asked for by name
       .make_collective = make_links_benchmark,
       .make_report = make_links_report,
       // Every table the flags read back (links/LinksFlags.hpp).

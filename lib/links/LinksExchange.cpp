@@ -2,9 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <limits>
-#include <span>
 
 #include "links/LinksPayload.hpp"
 #include "links/LinksSchedule.hpp"
@@ -12,98 +10,174 @@
 namespace bws::links {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-constexpr int kBandwidthTag = 71, kLatencyTag = 72;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+constexpr int kBandwidthTag = 71, kLatencyTag = 72, kStartTag = 73;
 
 struct Buffers {
   std::vector<std::byte> send;
   std::vector<std::vector<std::byte>> receive;  // one per message of the window: receives must not overlap
 };
 
-struct Step {
-  int self = 0, to = 0, from = 0, index = 0;
-};
+// The stamp of a direction's messages: sender, receiver and round (from
+// 1), so a message of another pair, direction or round shows.
+PayloadStamp stamp_of(const PairDirection& d) { return PayloadStamp{d.sender, d.receiver, d.round + 1}; }
 
-void post_window(Communicator& c, const Step& s, Buffers& b) {
-  for (auto& r : b.receive) c.post_receive(r.data(), r.size(), s.from, kBandwidthTag);
+void post_receives(Communicator& c, const PairDirection& d, Buffers& b) {
+  for (auto& r : b.receive) c.post_receive(r.data(), r.size(), d.sender, kBandwidthTag);
 }
 
-void send_window(Communicator& c, const Step& s, Buffers& b) {
+void post_sends(Communicator& c, const PairDirection& d, Buffers& b) {
   // One send buffer for the whole window: MPI allows concurrent sends of one buffer.
-  for (std::size_t m = 0; m < b.receive.size(); ++m) c.post_send(b.send.data(), b.send.size(), s.to, kBandwidthTag);
+  for (std::size_t m = 0; m < b.receive.size(); ++m)
+    c.post_send(b.send.data(), b.send.size(), d.receiver, kBandwidthTag);
 }
 
 // The untimed exchange whose every received word is checked.
-void verify_step(Communicator& c, const Step& s, Buffers& b, MemberRows& rows) {
+void verify_direction(Communicator& c, const PairDirection& d, Buffers& b, MemberRows& rows) {
+  if (d.sending()) {
+    post_sends(c, d, b);
+    c.wait_all();
+    return;
+  }
   for (auto& r : b.receive) std::fill(r.begin(), r.end(), std::byte{0});
-  post_window(c, s, b);
-  send_window(c, s, b);
+  post_receives(c, d, b);
   c.wait_all();
-  const PayloadStamp expected{s.from, s.self, s.index};
   for (const auto& r : b.receive) {
-    const std::uint64_t problems = payload_problems(r, expected);
+    const std::uint64_t problems = payload_problems(r, stamp_of(d));
     if (problems == 0) continue;
     rows.payload_problems += problems;
-    if (rows.bad_messages++ == 0) rows.first_bad_peer = s.from;
+    if (rows.bad_messages++ == 0) rows.first_bad_peer = d.sender;
   }
 }
 
-// The best of `reps` timed windows, in seconds, for the sends and for the
-// receives apart (as mpiGraph times them): the sends complete when this
-// member's messages to `to` have gone, the receives when those from `from`
-// have come, so a slow link delays the figure of its own two ends only.
-// The best, not the mean: a window's time only grows with noise (other
-// processes, the OS, traffic of other jobs), so the shortest is the closest
-// to what the link can carry, as b_eff and mpiGraph's repeated runs take it.
-struct WindowTimes {
-  double send_s = std::numeric_limits<double>::infinity();
-  double receive_s = std::numeric_limits<double>::infinity();
-};
-
-WindowTimes time_windows(Communicator& c, const Step& s, Buffers& b, int reps) {
-  WindowTimes best;
-  for (int rep = 0; rep < reps; ++rep) {
-    const Clock::time_point start = Clock::now();
-    post_window(c, s, b);
-    send_window(c, s, b);
-    c.wait_sends();
-    const double send_s = seconds_since(start);
+// One timed window as this end times it. The receiver posts its receives,
+// says it is ready and waits for the sender's start signal (one blocking
+// send-receive, apart from the posted receives); the sender waits for
+// "ready", sends "start" and then the window. The sender's time runs from
+// its start to its sends' completion; the receiver's from just before its
+// "ready" to its receives' completion: no byte of the window can come
+// before that, so nothing is counted early. (Started at the start signal's
+// arrival instead, the clock missed what the MPI library had already
+// received while delivering the signal: on one host, 1286 GB/s.) Neither
+// end's time waits for anything but this pair: a slow link delays the
+// figures of its own two ends only (neither the receiver's own sends nor
+// its previous partner lengthen its receive time, as they did in a shift
+// pattern where receives were timed after the member's sends).
+double time_window(Communicator& c, const PairDirection& d, Buffers& b, const SecondsClock& now) {
+  std::uint64_t signal_out = 0, signal_in = 0;
+  auto* out = reinterpret_cast<const std::byte*>(&signal_out);
+  auto* in = reinterpret_cast<std::byte*>(&signal_in);
+  if (!d.sending()) {
+    post_receives(c, d, b);
+    const double start = now();
+    c.send_receive(out, d.sender, in, d.sender, sizeof signal_out, kStartTag);
     c.wait_all();
-    best.send_s = std::min(best.send_s, send_s);
-    best.receive_s = std::min(best.receive_s, seconds_since(start));
+    return now() - start;
   }
+  c.post_receive(in, sizeof signal_in, d.receiver, kStartTag);
+  c.wait_all();
+  const double start = now();
+  c.post_send(out, sizeof signal_out, d.receiver, kStartTag);
+  post_sends(c, d, b);
+  c.wait_all();
+  return now() - start;
+}
+
+// The best of `reps` windows. The best, not the mean: a window's time only
+// grows with noise (other processes, the OS, traffic of other jobs), so
+// the shortest is the closest to what the link can carry, as b_eff and
+// mpiGraph's repeated runs take it.
+double best_window_seconds(Communicator& c, const PairDirection& d, Buffers& b, int reps, const SecondsClock& now) {
+  double best = std::numeric_limits<double>::infinity();
+  for (int rep = 0; rep < reps; ++rep) best = std::min(best, time_window(c, d, b, now));
   return best;
 }
 
-// One-way time of an 8-byte message: the median over kLatencyReps shifts
-// (each member sends 8 B to `to` while receiving 8 B from `from`, one
-// MPI_Sendrecv) of one shift's time, after one untimed shift. The median:
-// a shift waits for its predecessor in the cycle, so single shifts carry
-// others' delays; the median drops the outliers both ways.
-double time_latency(Communicator& c, const Step& s) {
-  std::uint64_t out = static_cast<std::uint64_t>(s.self), in = 0;
-  auto shift = [&] {
-    c.send_receive(reinterpret_cast<const std::byte*>(&out), s.to, reinterpret_cast<std::byte*>(&in), s.from,
-                   sizeof out, kLatencyTag);
-  };
-  shift();
-  std::vector<double> times(kLatencyReps);
-  for (double& t : times) {
-    const Clock::time_point start = Clock::now();
-    shift();
-    t = seconds_since(start);
+// One 8-byte round trip started by this end (receive posted first), or
+// answered by it.
+void ping(Communicator& c, int partner, std::uint64_t& out, std::uint64_t& in) {
+  c.post_receive(reinterpret_cast<std::byte*>(&in), sizeof in, partner, kLatencyTag);
+  c.post_send(reinterpret_cast<const std::byte*>(&out), sizeof out, partner, kLatencyTag);
+  c.wait_all();
+}
+
+void answer(Communicator& c, int partner, std::uint64_t& in) {
+  c.post_receive(reinterpret_cast<std::byte*>(&in), sizeof in, partner, kLatencyTag);
+  c.wait_all();
+  c.post_send(reinterpret_cast<const std::byte*>(&in), sizeof in, partner, kLatencyTag);
+  c.wait_all();
+}
+
+// Round trips each end starts without --links.latency: enough for the
+// receive figure's correction (measure_pair).
+constexpr int kCorrectionRoundTrips = 3;
+
+struct RoundTrips {
+  double best_s = std::numeric_limits<double>::infinity();
+  double median_s = std::numeric_limits<double>::quiet_NaN();
+};
+
+// Each end in turn (the lower member first) starts `count` timed 8-byte
+// round trips after one untimed, the other answers; this end's own.
+RoundTrips time_round_trips(Communicator& c, int self, int partner, int count, const SecondsClock& now) {
+  std::uint64_t out = static_cast<std::uint64_t>(self), in = 0;
+  RoundTrips mine;
+  for (const int starter : {std::min(self, partner), std::max(self, partner)}) {
+    if (starter != self) {
+      for (int k = 0; k <= count; ++k) answer(c, partner, in);
+      continue;
+    }
+    ping(c, partner, out, in);
+    std::vector<double> times(static_cast<std::size_t>(count));
+    for (double& t : times) {
+      const double start = now();
+      ping(c, partner, out, in);
+      t = now() - start;
+    }
+    std::sort(times.begin(), times.end());
+    mine = {times.front(), times[times.size() / 2]};
   }
-  std::nth_element(times.begin(), times.begin() + kLatencyReps / 2, times.end());
-  return times[kLatencyReps / 2];
+  return mine;
+}
+
+// First the ping-pongs, then each direction in turn. The latency figure
+// is half the median round trip this end started: the one-way time where
+// the two ways are alike (a delay on one host's link shows on that host's
+// pairs only, at its one-way value). The median, not the best: the
+// latency map shows the typical small message, and a ping-pong holds no
+// other pair's delay to drop. The receiver's best window time loses the
+// pair's best round trip: its clock ran from "ready", one 8-byte round
+// trip (ready there, start back) before the window's first byte could
+// come, so what remains is the window's own time, and a delay on the
+// link, which the handshake crosses both ways, cancels.
+void measure_pair(Communicator& c, const LinksPlan& plan, int partner, int round, Buffers& b, MemberRows& rows,
+                  const SecondsClock& now) {
+  const RoundTrips trips =
+      time_round_trips(c, c.rank(), partner, plan.latency ? kLatencyReps / 2 : kCorrectionRoundTrips, now);
+  if (plan.latency) rows.latency_s[static_cast<std::size_t>(partner)] = static_cast<float>(trips.median_s / 2);
+  const double window_bytes = static_cast<double>(plan.bytes) * plan.window;
+  for (const PairDirection& d : pair_directions(c.rank(), partner, round)) {
+    if (d.sending()) stamp_payload(b.send, stamp_of(d));  // before any timing
+    verify_direction(c, d, b, rows);
+    double best_s = best_window_seconds(c, d, b, plan.reps, now);
+    if (!d.sending() && best_s > trips.best_s) best_s -= trips.best_s;
+    // The slow-pair hook scales the slowed pairs' times at both ends, as
+    // a slow link would show them, and nothing else. (Holding the sends
+    // back instead slowed the held member's receives too, over TCP, and
+    // so links the hook did not name.)
+    if (plan.slow.slows(d.sender, d.receiver)) best_s *= plan.slow.factor;
+    (d.sending() ? rows.send_Bps : rows.recv_Bps)[static_cast<std::size_t>(partner)] =
+        static_cast<float>(window_bytes / best_s);
+  }
 }
 
 }  // namespace
 
-MemberRows measure_links(Communicator& c, const LinksPlan& plan, const std::function<void(int)>& on_step) {
+double steady_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+MemberRows measure_links(Communicator& c, const LinksPlan& plan, const RoundProgress& on_round,
+                         const SecondsClock& now) {
   const int n = c.size(), self = c.rank();
   const float nan = std::numeric_limits<float>::quiet_NaN();
   MemberRows rows;
@@ -113,23 +187,13 @@ MemberRows measure_links(Communicator& c, const LinksPlan& plan, const std::func
   Buffers b;
   b.send.resize(plan.bytes);
   b.receive.assign(static_cast<std::size_t>(plan.window), std::vector<std::byte>(plan.bytes));
-  const double window_bytes = static_cast<double>(plan.bytes) * plan.window;
-  for (int k = 1; k < n; ++k) {
-    const Step s{self, send_partner(self, k, n), receive_partner(self, k, n), k};
-    stamp_payload(b.send, PayloadStamp{self, s.to, k});  // once per step, before any timing
-    verify_step(c, s, b, rows);
-    c.barrier();  // the step's timed windows start together
-    WindowTimes best = time_windows(c, s, b, plan.reps);
-    // The slow-pair hook scales the slowed pairs' times at both ends, as
-    // a slow link would show them, and nothing else. (Holding the sends
-    // back instead slowed the held member's receives too, over TCP, and
-    // so links the hook did not name.)
-    if (plan.slow.slows(self, s.to)) best.send_s *= plan.slow.factor;
-    if (plan.slow.slows(s.from, self)) best.receive_s *= plan.slow.factor;
-    rows.send_Bps[static_cast<std::size_t>(s.to)] = static_cast<float>(window_bytes / best.send_s);
-    rows.recv_Bps[static_cast<std::size_t>(s.from)] = static_cast<float>(window_bytes / best.receive_s);
-    if (plan.latency) rows.latency_s[static_cast<std::size_t>(s.to)] = static_cast<float>(time_latency(c, s));
-    on_step(k);
+  const int rounds = model::pair_rounds(n);
+  for (int round = 0; round < rounds; ++round) {
+    // No barrier between rounds: each window starts with its pair's own
+    // handshake, which waits for the partner to finish its previous round.
+    const int partner = model::round_partner(self, round, n);
+    if (partner >= 0) measure_pair(c, plan, partner, round, b, rows, now);
+    on_round(round + 1, rounds);
   }
   return rows;
 }

@@ -1,9 +1,10 @@
 #pragma once
-// One member's side of the link map: for every step of the shift pattern a
-// verification exchange (stamped payload, every word checked), then the
-// timed windows, then the 8-byte latency shifts; the member's rows of the
-// three matrices come out. Collective over the members' communicator; all
-// MPI through core/Communicator.
+// One member's side of the link map (the schedule: links/LinksSchedule.hpp):
+// round by round, with its partner of the round, the 8-byte ping-pongs,
+// then each direction in turn (a verification exchange whose every word
+// is checked, then the timed windows); the member's rows of the three
+// matrices come out. Collective over the members' communicator; all MPI
+// through core/Communicator.
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -15,15 +16,27 @@ namespace bws::links {
 
 struct MemberRows {
   // Column j: the pair with member j (NaN on the diagonal, and latency NaN
-  // when it is off). send_Bps[j]: this member -> j as this member timed it;
-  // recv_Bps[j]: j -> this member as this member timed it.
+  // when it is off). send_Bps[j]: this member -> j as this member timed it
+  // (from the start of the window to its sends' completion); recv_Bps[j]:
+  // j -> this member as this member timed it (from its "ready" to its
+  // receives' completion, less the pair's best 8-byte round trip);
+  // latency_s[j]: half the median round trip of 8-byte ping-pongs that
+  // this member started with j.
   std::vector<float> send_Bps, recv_Bps, latency_s;
   std::uint64_t payload_problems = 0;  // words that differed from their stamp
   std::uint64_t bad_messages = 0;      // messages with at least one such word
   int first_bad_peer = -1;             // the member the first bad message came from
 };
 
-// on_step(k) after step k (1..N-1) of this member.
-MemberRows measure_links(Communicator& members, const LinksPlan& plan, const std::function<void(int)>& on_step);
+// Seconds on a steady clock from any fixed start. The link map reads
+// std::chrono::steady_clock; a test passes a simulated network's clock.
+using SecondsClock = std::function<double()>;
+double steady_seconds();
+
+// on_round(done, rounds) after each round of this member (sat out or not).
+using RoundProgress = std::function<void(int done, int rounds)>;
+
+MemberRows measure_links(Communicator& members, const LinksPlan& plan, const RoundProgress& on_round,
+                         const SecondsClock& now = steady_seconds);
 
 }  // namespace bws::links

@@ -10,21 +10,21 @@ const OptionSchema<LinksOptions>& links_schema() {
                       .quick("64K"),
                   &LinksOptions::bytes),
       bind_option(whole_option("links.reps", "5", 1, 1000, "repetitions",
-                               "links: timed repetitions of each step's window, the best counts; --time-budget "
-                               "may choose fewer")
+                               "links: timed repetitions of each pair's window each way, the best counts; "
+                               "--time-budget may choose fewer")
                       // Not fewer in --quick: with ranks sharing cores a pair's best of 2
                       // windows fell below 0.75 x its node's median in 4 of 10 runs, best
                       // of 5 in 1 of 10 (64 KiB windows cost microseconds each).
                       .quick("5"),
                   &LinksOptions::reps),
       bind_option(whole_option("links.window", "8", 1, 256, "messages",
-                               "links: messages in flight per step and direction (non-blocking, as mpiGraph's "
+                               "links: messages in flight per pair and direction (non-blocking, as mpiGraph's "
                                "window)")
                       .quick("4"),
                   &LinksOptions::window),
       bind_option(flag_option("links.latency", true,
-                              "links: also measure an 8-byte latency per ordered pair (a shift of 8-byte "
-                              "messages per step)"),
+                              "links: also measure an 8-byte latency per ordered pair (half the round trip "
+                              "of 8-byte ping-pongs)"),
                   &LinksOptions::latency),
       // Before --time-budget applied to links it had its own budget; the
       // option stays for old scripts and says so in the plan line.

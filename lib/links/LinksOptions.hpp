@@ -11,8 +11,8 @@ namespace bws::links {
 
 struct LinksOptions : TypedOptions {
   std::uint64_t bytes = 0;   // message size of the bandwidth exchanges
-  int reps = 0;              // timed repetitions of a step's window
-  int window = 0;            // messages in flight per step and direction
+  int reps = 0;              // timed repetitions of a pair's window each way
+  int window = 0;            // messages in flight per pair and direction
   bool latency = true;       // also an 8-byte latency per ordered pair
   std::optional<double> max_time_seconds;  // deprecated --links.max-time: nullopt (auto) = --time-budget
   std::string topology;      // a Slurm topology.conf, "" for none

@@ -18,7 +18,7 @@ std::uint64_t splitmix64(std::uint64_t x) {
 std::uint64_t payload_word(const PayloadStamp& s, std::uint64_t word) {
   const std::uint64_t who = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(s.sender)) << 32) |
                             static_cast<std::uint32_t>(s.receiver);
-  return splitmix64(splitmix64(who ^ splitmix64(static_cast<std::uint64_t>(static_cast<std::uint32_t>(s.step)))) + word);
+  return splitmix64(splitmix64(who ^ splitmix64(static_cast<std::uint64_t>(static_cast<std::uint32_t>(s.round)))) + word);
 }
 
 void stamp_payload(std::span<std::byte> message, const PayloadStamp& stamp) {

@@ -1,9 +1,10 @@
 #pragma once
 // The payload of a link map's message: every 8-byte word stamped with the
-// sender, the receiver, the step and its index, so a message from the wrong
-// peer, a stale one from an earlier step or a corrupt word all show. The
-// stamp is written once per step, before timing; the check runs on the
-// verification exchange only, outside the timed region. Pure.
+// sender, the receiver, the round and its index, so a message from the
+// wrong peer, a stale one from another round or direction or a corrupt word
+// all show. The stamp is written once per round and direction, before
+// timing; the check runs on the verification exchange only, outside the
+// timed region. Pure.
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -11,7 +12,7 @@
 namespace bws::links {
 
 struct PayloadStamp {
-  int sender = 0, receiver = 0, step = 0;
+  int sender = 0, receiver = 0, round = 0;
 };
 
 // The word at index `word` of a message stamped so (splitmix64 of the fields).

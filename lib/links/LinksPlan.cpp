@@ -9,6 +9,7 @@
 #include "core/Errors.hpp"
 #include "core/OptionText.hpp"
 #include "core/Sizes.hpp"
+#include "model/PairRounds.hpp"
 
 namespace bws::links {
 namespace {
@@ -69,9 +70,10 @@ std::vector<int> member_ranks(const std::vector<int>& node_of_rank) {
 
 double estimate_seconds(int members, std::uint64_t bytes, int reps, int window, bool latency) {
   if (members < 2) return 0;
-  double step = (1 + reps) * window_seconds(bytes, window);
-  if (latency) step += kLatencyReps * (kAssumedLatencySeconds + 8 / kAssumedLinkBps);
-  return (members - 1) * step;
+  double one_way = (1 + reps) * window_seconds(bytes, window);
+  if (latency) one_way += kLatencyReps * (kAssumedLatencySeconds + 8 / kAssumedLinkBps);
+  // Each round measures its pairs one direction at a time (and each end's ping-pongs in turn).
+  return model::pair_rounds(members) * 2 * one_way;
 }
 
 void fit_links_to_budget(LinksPlan& plan, const LinksOptions& o) {
@@ -178,10 +180,11 @@ LinksPlan plan_links(const Config& config, const RankLayout& layout) {
 }
 
 std::string describe_links(const LinksPlan& p) {
-  const int n = p.members();
+  const int n = p.members(), rounds = model::pair_rounds(n);
   std::string text = std::to_string(n) + (p.every_rank ? " ranks (one host: each rank stands for a node), " : " nodes, ") +
-                     std::to_string(n - 1) + " steps x " + std::to_string(p.reps) + " reps x window " +
-                     std::to_string(p.window) + " x " + format_bytes(static_cast<double>(p.bytes)) +
+                     std::to_string(rounds) + (rounds == 1 ? " round" : " rounds") + " of pairs x " +
+                     std::to_string(p.reps) + " reps x window " + std::to_string(p.window) + " x " +
+                     format_bytes(static_cast<double>(p.bytes)) +
                      " each way" + (p.latency ? ", 8 B latency" : ", no latency") + ", estimate " +
                      seconds_text(p.estimate_seconds) +
                      (p.budget_seconds > 0 ? " (limit " + p.budget_flag + " " + seconds_text(p.budget_seconds) + ")"

@@ -37,7 +37,7 @@ struct SlowPair {
 // order, below any HPC fabric) so the estimate errs long, not short.
 inline constexpr double kAssumedLinkBps = 1e9;
 inline constexpr double kAssumedLatencySeconds = 20e-6;
-inline constexpr int kLatencyReps = 50;  // 8-byte shifts per step
+inline constexpr int kLatencyReps = 50;  // 8-byte messages per ordered pair: 25 round trips each end starts
 inline constexpr std::uint64_t kSmallestChosenBytes = 4096;  // the budget halves the size down to this
 
 struct LinksPlan {
@@ -64,8 +64,9 @@ struct LinksPlan {
 std::vector<int> member_ranks(const std::vector<int>& node_of_rank);
 
 // Seconds the whole pattern takes for `members` under the model above:
-// N-1 steps of one verification window, `reps` timed windows and (with
-// latency) kLatencyReps 8-byte shifts.
+// model::pair_rounds(N) rounds of, each way in turn, one verification
+// window, `reps` timed windows and (with latency) kLatencyReps 8-byte
+// messages.
 double estimate_seconds(int members, std::uint64_t bytes, int reps, int window, bool latency);
 
 // Through the core's budget fitter: lowers reps (down to 1), then halves
@@ -83,7 +84,7 @@ SlowPair parse_slow_pair(const std::string& text, int members);
 LinksPlan plan_links(const LinksOptions& options, const RankLayout& layout);
 LinksPlan plan_links(const Config& config, const RankLayout& layout);
 
-// The plan line: "5 nodes, 4 steps x 2 reps x window 4 x 64 KiB ..., estimate 1.2 s (limit --time-budget 300 s)".
+// The plan line: "5 nodes, 5 rounds of pairs x 2 reps x window 4 x 64 KiB each way ..., estimate 1.2 s (limit --time-budget 300 s)".
 std::string describe_links(const LinksPlan& plan);
 
 }  // namespace bws::links

@@ -29,10 +29,9 @@ struct Pair {
   double Bps = 0;
 };
 
-// A window's exchange runs both ways at once, so one slow link i -> j
-// lowers i's send figure to j and j's receive figure from i (the link),
-// but also j's send figure of that step and i's receive figure (their
-// other partner, not slow). A pair counts when both ends name each other:
+// One slow link i -> j lowers i's send figure to j and j's receive figure
+// from i (each pair is measured alone, one direction at a time). A pair
+// counts when both ends name each other:
 // i's lowest send goes to j and j's lowest receive comes from i; the
 // lowest such pair, by the higher of the two figures.
 std::optional<Pair> lowest_confirmed_pair(const Table& nodes) {

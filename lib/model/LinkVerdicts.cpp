@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 
+#include "model/PairRounds.hpp"
 #include "model/RobustStats.hpp"
 #include "model/UplinkVerdicts.hpp"
 
@@ -111,23 +112,26 @@ std::vector<LinkVerdict> pair_verdicts(const LinkMapSummary& map, const std::vec
       found.push_back({{i, j}, std::move(v)});
     }
   }
-  // A slow step, not slow links: in the shift pattern step k pairs every
-  // i with i + k, all at once, so a stall of the whole step (the OS, other
-  // jobs' traffic, ranks sharing cores) lowers the step's pairs together,
-  // while a bad link lowers one. A shift where half the nodes or more
-  // (at least 2) have a low pair is a slow step.
-  // Within a slow step a pair far below the step's other low pairs
-  // (fraction x their median) is still named: the step's stall does not
+  // A slow round, not slow links: the link map measures its pairs in
+  // rounds of disjoint pairs (model/PairRounds), all pairs of a round at
+  // once, so a stall of the whole round (congestion of the network, other
+  // jobs' traffic) lowers the round's pairs together, while a bad link
+  // lowers one. A round where half the nodes or more (at least 2) have a
+  // low pair is a slow round.
+  // Within a slow round a pair far below the round's other low pairs
+  // (fraction x their median) is still named: the round's stall does not
   // explain it.
-  const auto shift_of = [n](const auto& f) { return (f.first.second + n - f.first.first) % n; };
-  std::map<std::size_t, std::vector<double>> low_in_shift;
-  for (const auto& f : found) low_in_shift[shift_of(f)].push_back(f.second.measured_Bps);
-  const auto slow_step = [&](const auto& f) {
-    const std::vector<double>& step = low_in_shift[shift_of(f)];
-    return step.size() >= kMinPairsForSlowStep && 2 * step.size() >= n &&
-           !(f.second.measured_Bps < rule.fraction * median_of(step));
+  const auto round_of = [n](const auto& f) {
+    return round_of_pair(static_cast<int>(f.first.first), static_cast<int>(f.first.second), static_cast<int>(n));
   };
-  found.erase(std::remove_if(found.begin(), found.end(), slow_step), found.end());
+  std::map<int, std::vector<double>> low_in_round;
+  for (const auto& f : found) low_in_round[round_of(f)].push_back(f.second.measured_Bps);
+  const auto slow_round = [&](const auto& f) {
+    const std::vector<double>& lows = low_in_round[round_of(f)];
+    return lows.size() >= kMinPairsForSlowRound && 2 * lows.size() >= n &&
+           !(f.second.measured_Bps < rule.fraction * median_of(lows));
+  };
+  found.erase(std::remove_if(found.begin(), found.end(), slow_round), found.end());
   std::stable_sort(found.begin(), found.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
   std::vector<LinkVerdict> out;
   for (auto& f : found) out.push_back(std::move(f.second));

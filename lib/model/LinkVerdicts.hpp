@@ -22,10 +22,11 @@
 //   links.pair: i -> j below fraction * i's median send, confirmed by j
 //     (i is among j's low receives) when j measured receives; neither i nor j
 //     has a node verdict; the leaves' block has no uplink verdict; and not
-//     one of a slow step: when half the nodes or more (at least
-//     kMinPairsForSlowStep) have such a pair in one shift k (j = i + k mod
-//     N), the step was slow as a whole, a transient, and only its pairs
-//     below fraction * the median of its low pairs are named.
+//     one of a slow round: when half the nodes or more (at least
+//     kMinPairsForSlowRound) have such a pair in one round of the link
+//     map's schedule (model/PairRounds: the pairs measured at once), the
+//     round was slow as a whole, a transient, and only its pairs below
+//     fraction * the median of its low pairs are named.
 // N = 2 gives nothing (one value per direction, no reference); N = 3 gives
 // pair verdicts but no node verdicts. Pure.
 #include <string>
@@ -45,8 +46,8 @@ inline constexpr const char* kLinksUplink = "links.uplink";
 
 // Peers a node needs for a node verdict (see above).
 inline constexpr int kMinPeersForNodeVerdict = 3;
-// Low pairs of one shift that, with half the nodes or more, make a slow step.
-inline constexpr std::size_t kMinPairsForSlowStep = 2;
+// Low pairs of one round that, with half the nodes or more, make a slow round.
+inline constexpr std::size_t kMinPairsForSlowRound = 2;
 // Leaf blocks out of (into) a leaf needed to blame its uplink alone.
 inline constexpr int kMinBlocksForLeafUplink = 2;
 

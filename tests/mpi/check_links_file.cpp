@@ -78,8 +78,8 @@ int main(int argc, char** argv) {
     const auto r = static_cast<std::size_t>(node);
     return hosts.get_string(r, "host") + ":r" + std::to_string(hosts.get_int(r, "rank"));
   };
-  // Pairs of other steps may be named too: on 2 shared cores a rank taken
-  // off its core for a few ms stalls every window of its pair in a step
+  // Other pairs may be named too: on 2 shared cores a rank taken off its
+  // core for a few ms stalls every window of its pair in that round
   // (measured 0-5 %, as low as the hook's), a real measurement of a real
   // stall. No node is ever named on one host, and without the hook no
   // uplink (there is no tree).

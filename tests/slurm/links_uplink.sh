@@ -28,8 +28,8 @@ grep -Eq "topology: scontrol show topology" "$log" || { echo "the plan line does
 grep -Eq "links\.uplink" "$work/flags.txt" || { echo "no uplink verdict"; exit 1; }
 grep -Eq "s1->(s2|top)" "$work/flags.txt" || { echo "the uplink verdict does not name s1's uplink"; exit 1; }
 # No node is blamed, and no pair of the slowed block: the uplink explains
-# them. (Beside a CPU hog a rank taken off its core stalls a whole step's
-# window of its pairs; such a pair elsewhere may be named, as measured.)
+# them. (Beside a CPU hog a rank taken off its core stalls the windows
+# of its pair in that round; such a pair elsewhere may be named, as measured.)
 if grep -Eq "links\.(node_out|node_in)" "$work/flags.txt"; then
   echo "a node was blamed for the uplink"
   exit 1

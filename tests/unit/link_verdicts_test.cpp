@@ -5,6 +5,7 @@
 // within the noise.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <random>
@@ -151,29 +152,38 @@ TEST(LinkVerdicts, MembersSharingAHostGetPairVerdictsButNoNodeVerdict) {
             (std::vector<std::string>{"links.pair " + host_name(2) + "->" + host_name(6)}));
 }
 
-// A stall of a whole step lowers every pair i -> i + k of that step at
-// once: a transient, not links. Below half the nodes, the pairs are named.
-TEST(LinkVerdicts, ASlowStepIsNoPairVerdictAFewSlowPairsOfOneShiftAre) {
-  const auto step3 = make_matrices(8, [](int i, int j) { return (j - i + 8) % 8 == 3 ? 0.1 : 1.0; });
-  EXPECT_TRUE(diagnose(step3).empty());
-  const auto half_of_step3 =
-      make_matrices(8, [](int i, int j) { return (j - i + 8) % 8 == 3 && i % 2 == 0 ? 0.1 : 1.0; });
-  EXPECT_TRUE(diagnose(half_of_step3).empty());  // 4 of 8: half the nodes
-  const auto three_of_step3 = make_matrices(8, [](int i, int j) { return (j - i + 8) % 8 == 3 && i < 3 ? 0.1 : 1.0; });
-  EXPECT_EQ(described(diagnose(three_of_step3)),
-            (std::vector<std::string>{"links.pair " + host_name(0) + "->" + host_name(3),
-                                      "links.pair " + host_name(1) + "->" + host_name(4),
-                                      "links.pair " + host_name(2) + "->" + host_name(5)}));
-  // Three nodes, step 1 stalled: each node's one pair of it is low.
-  const auto three_nodes = make_matrices(3, [](int i, int j) { return (j - i + 3) % 3 == 1 ? 0.05 : 1.0; });
+// A stall of a whole round of the link map's schedule (model/PairRounds)
+// lowers its pairs at once: a transient, not links. Below half the nodes,
+// the pairs are named. Round 3 of 8 members, by hand: 0-6, 1-5, 2-4, 3-7.
+namespace {
+bool in_round_3_of_8(int i, int j) {
+  const int low = std::min(i, j), high = std::max(i, j);
+  return (low == 3 && high == 7) || (low != 3 && low + high == 6);
+}
+}  // namespace
+
+TEST(LinkVerdicts, ASlowRoundIsNoPairVerdictAFewSlowPairsOfOneRoundAre) {
+  const auto round3 = make_matrices(8, [](int i, int j) { return in_round_3_of_8(i, j) ? 0.1 : 1.0; });
+  EXPECT_TRUE(diagnose(round3).empty());
+  // One direction of the round (the lower member's sends): 4 of 8, half the nodes.
+  const auto half_of_round3 = make_matrices(8, [](int i, int j) { return in_round_3_of_8(i, j) && i < j ? 0.1 : 1.0; });
+  EXPECT_TRUE(diagnose(half_of_round3).empty());
+  const auto three_of_round3 =
+      make_matrices(8, [](int i, int j) { return in_round_3_of_8(i, j) && i < j && i < 3 ? 0.1 : 1.0; });
+  EXPECT_EQ(described(diagnose(three_of_round3)),
+            (std::vector<std::string>{"links.pair " + host_name(0) + "->" + host_name(6),
+                                      "links.pair " + host_name(1) + "->" + host_name(5),
+                                      "links.pair " + host_name(2) + "->" + host_name(4)}));
+  // Three nodes, round 1 stalled: its one pair, 0-2 (1 sits out), both ways.
+  const auto three_nodes = make_matrices(3, [](int i, int j) { return i + j == 2 && i != 1 ? 0.05 : 1.0; });
   EXPECT_TRUE(diagnose(three_nodes).empty());
-  // A pair far below its slow step's other pairs is still named.
-  const auto pair_in_slow_step = make_matrices(8, [](int i, int j) {
-    if ((j - i + 8) % 8 != 3) return 1.0;
+  // A pair far below its slow round's other pairs is still named.
+  const auto pair_in_slow_round = make_matrices(8, [](int i, int j) {
+    if (!in_round_3_of_8(i, j)) return 1.0;
     return i == 6 ? 0.001 : 0.1;
   });
-  EXPECT_EQ(described(diagnose(pair_in_slow_step)),
-            (std::vector<std::string>{"links.pair " + host_name(6) + "->" + host_name(1)}));
+  EXPECT_EQ(described(diagnose(pair_in_slow_round)),
+            (std::vector<std::string>{"links.pair " + host_name(6) + "->" + host_name(0)}));
   const auto one_pair_of_three = make_matrices(3, [](int i, int j) { return i == 0 && j == 2 ? 0.05 : 1.0; });
   EXPECT_EQ(described(diagnose(one_pair_of_three)),
             (std::vector<std::string>{"links.pair " + host_name(0) + "->" + host_name(2)}));

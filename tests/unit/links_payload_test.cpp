@@ -25,7 +25,7 @@ TEST(LinksPayload, AnIntactMessageHasNoProblemsAndEveryChangeShows) {
   message[4095] ^= std::byte{0x80};  // the last word
   EXPECT_EQ(payload_problems(message, stamp), 2u);
   stamp_payload(message, stamp);
-  EXPECT_EQ(payload_problems(message, PayloadStamp{2, 5, 2}), 512u);  // stale: last step's message
+  EXPECT_EQ(payload_problems(message, PayloadStamp{2, 5, 2}), 512u);  // stale: the last round's message
   EXPECT_EQ(payload_problems(message, PayloadStamp{1, 5, 3}), 512u);  // from another sender
   EXPECT_EQ(payload_problems(message, PayloadStamp{2, 4, 3}), 512u);  // meant for another receiver
 }

@@ -1,7 +1,8 @@
-// The link map's pure parts: the shift schedule, who takes part, the plan
-// that fits --links.max-time (expected values worked out by hand from the
-// model: 1 GB/s, 20 us per window, 50 latency shifts of 20.008 us), the
-// options' errors and the slow-pair hook's text.
+// The link map's pure parts: who takes part, the plan that fits
+// --links.max-time (expected values worked out by hand from the model:
+// 1 GB/s, 20 us per window, 50 latency messages of 20.008 us, each way in
+// turn, 3 rounds of pairs for 3 members), the options' errors and the
+// slow-pair hook's text. The schedule: links_schedule_test.cpp.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -11,7 +12,6 @@
 
 #include "TestSupport.hpp"
 #include "links/LinksPlan.hpp"
-#include "links/LinksSchedule.hpp"
 
 namespace bws::links {
 namespace {
@@ -40,23 +40,6 @@ std::string plan_error(std::initializer_list<std::pair<const char*, const char*>
   return message;
 }
 
-TEST(LinksSchedule, EveryOrderedPairOnceAndEverySendMeetsItsReceive) {
-  for (int n : {2, 3, 5, 8}) {
-    std::set<std::pair<int, int>> pairs;
-    for (int k = 1; k < n; ++k)
-      for (int i = 0; i < n; ++i) {
-        const int to = send_partner(i, k, n), from = receive_partner(i, k, n);
-        EXPECT_NE(to, i);
-        EXPECT_NE(from, i);
-        EXPECT_EQ(receive_partner(to, k, n), i) << "n=" << n << " k=" << k << " i=" << i;
-        EXPECT_TRUE(pairs.emplace(i, to).second) << "pair measured twice, n=" << n;
-      }
-    EXPECT_EQ(pairs.size(), static_cast<std::size_t>(n * (n - 1))) << "n=" << n;
-  }
-  EXPECT_EQ(send_partner(4, 3, 5), 2);
-  EXPECT_EQ(receive_partner(1, 3, 5), 3);
-}
-
 TEST(LinksPlan, MembersAreEachNodesLowestRankOrEveryRankOnOneNode) {
   EXPECT_EQ(member_ranks({0, 0, 1, 1, 2}), (std::vector<int>{0, 2, 4}));
   EXPECT_EQ(member_ranks({0, 1, 0, 1}), (std::vector<int>{0, 1}));
@@ -77,11 +60,11 @@ TEST(LinksPlan, DefaultsAndQuick) {
   EXPECT_DOUBLE_EQ(p.budget_seconds, 300);  // --time-budget, as every test
   EXPECT_EQ(p.budget_flag, "--time-budget");
   EXPECT_TRUE(p.chosen.empty());
-  // 2 steps x (6 windows of 8 MiB / 1e9 + 20 us, + 50 x 20.008 us) = 2 x (0.050451648 + 0.0010004)
-  EXPECT_NEAR(p.estimate_seconds, 0.102904096, 1e-12);
+  // 3 rounds x 2 ways x (6 windows of 8 MiB / 1e9 + 20 us, + 50 x 20.008 us) = 6 x (0.050451648 + 0.0010004)
+  EXPECT_NEAR(p.estimate_seconds, 0.308712288, 1e-12);
   const std::string line = describe_links(p);
-  EXPECT_NE(line.find("3 nodes, 2 steps x 5 reps x window 8"), std::string::npos) << line;
-  EXPECT_NE(line.find("estimate 0.103 s (limit --time-budget 300 s)"), std::string::npos) << line;
+  EXPECT_NE(line.find("3 nodes, 3 rounds of pairs x 5 reps x window 8"), std::string::npos) << line;
+  EXPECT_NE(line.find("estimate 0.309 s (limit --time-budget 300 s)"), std::string::npos) << line;
   const LinksPlan q = plan_with({}, layout_of({0, 1, 2}, true));
   EXPECT_EQ(q.bytes, 65536u);
   EXPECT_EQ(q.reps, 5);
@@ -90,42 +73,42 @@ TEST(LinksPlan, DefaultsAndQuick) {
 
 TEST(LinksPlan, TimeBudgetLowersRepsFirstThenHalvesTheSize) {
   RankLayout three = layout_of({0, 1, 2});
-  three.time_budget_seconds = 0.06;
-  // no latency: 2 steps x (1 + reps) x 0.008408608 s
+  three.time_budget_seconds = 0.18;
+  // no latency: 3 rounds x 2 ways x (1 + reps) x 0.008408608 s
   const LinksPlan fewer = plan_with({{"links.latency", "off"}}, three);
-  EXPECT_EQ(fewer.reps, 2);  // 3 windows: 0.0504516 s; 4 would be 0.0672689 s
+  EXPECT_EQ(fewer.reps, 2);  // 3 windows: 0.1513549 s; 4 would be 0.2018066 s
   EXPECT_EQ(fewer.bytes, 1048576u);
-  EXPECT_NEAR(fewer.estimate_seconds, 0.050451648, 1e-12);
+  EXPECT_NEAR(fewer.estimate_seconds, 0.151354944, 1e-12);
   EXPECT_NE(describe_links(fewer).find("to fit it: reps 5 -> 2"), std::string::npos) << describe_links(fewer);
   EXPECT_EQ(fewer.chosen_options.at("links.reps"), "2");  // what the stored /config records
-  // Given repetitions stay: only the size is lowered, 2 x 6 x (8 x 512 KiB / 1e9 + 20 us) = 0.0505728 s.
+  // Given repetitions stay: only the size is lowered, 6 x 6 x (8 x 512 KiB / 1e9 + 20 us) = 0.1517149 s.
   const LinksPlan kept = plan_with({{"links.latency", "off"}, {"links.reps", "5"}}, three);
   EXPECT_EQ(kept.reps, 5);
   EXPECT_EQ(kept.bytes, 524288u);
   EXPECT_EQ(kept.chosen, "bytes 1048576 -> 524288");
-  // 1 rep of 1 MiB: 0.0336 s; of 512 KiB: 4 x (0.004194304 + 20e-6) = 0.016857216 s
-  three.time_budget_seconds = 0.02;
+  // 1 rep of 1 MiB: 0.1009 s; of 512 KiB: 12 x (0.004194304 + 20e-6) = 0.050571648 s
+  three.time_budget_seconds = 0.06;
   const LinksPlan smaller = plan_with({{"links.latency", "off"}}, three);
   EXPECT_EQ(smaller.reps, 1);
   EXPECT_EQ(smaller.bytes, 524288u);
-  EXPECT_NEAR(smaller.estimate_seconds, 0.016857216, 1e-12);
+  EXPECT_NEAR(smaller.estimate_seconds, 0.050571648, 1e-12);
   EXPECT_NE(describe_links(smaller).find("bytes 1048576 -> 524288"), std::string::npos);
-  // 4 KiB, 1 rep: 4 x (32768 / 1e9 + 20e-6) = 0.000211072 s > 0.0001 s
-  three.time_budget_seconds = 0.0001;
+  // 4 KiB, 1 rep: 12 x (32768 / 1e9 + 20e-6) = 0.000633216 s > 0.0003 s
+  three.time_budget_seconds = 0.0003;
   const std::string error = plan_error({{"links.latency", "off"}}, three);
-  EXPECT_NE(error.find("--time-budget 0.0001 s"), std::string::npos) << error;
-  EXPECT_NE(error.find("0.000211"), std::string::npos) << error;
+  EXPECT_NE(error.find("--time-budget 0.0003 s"), std::string::npos) << error;
+  EXPECT_NE(error.find("0.000633"), std::string::npos) << error;
 }
 
 // The old --links.max-time still works, as a tighter budget for links alone,
 // and the plan line says it is deprecated.
 TEST(LinksPlan, MaxTimeIsADeprecatedTighterBudget) {
   const RankLayout three = layout_of({0, 1, 2});  // --time-budget 300
-  const LinksPlan fewer = plan_with({{"links.latency", "off"}, {"links.max-time", "0.06"}}, three);
+  const LinksPlan fewer = plan_with({{"links.latency", "off"}, {"links.max-time", "0.18"}}, three);
   EXPECT_EQ(fewer.reps, 2);
   EXPECT_EQ(fewer.budget_flag, "--links.max-time");
   const std::string line = describe_links(fewer);
-  EXPECT_NE(line.find("(limit --links.max-time 0.06 s)"), std::string::npos) << line;
+  EXPECT_NE(line.find("(limit --links.max-time 0.18 s)"), std::string::npos) << line;
   EXPECT_NE(line.find("--links.max-time is deprecated: use --time-budget"), std::string::npos) << line;
   // Looser than --time-budget: --time-budget is the limit.
   const LinksPlan loose = plan_with({{"links.max-time", "1000"}}, three);

@@ -1,9 +1,8 @@
 // The link map end to end without MPI: 3 threads (each a node) run the
 // planned benchmark over a ThreadCommunicator; rank 0's MatrixSink must
-// receive three 3 x 3 matrices, row by row in order, NaN on the diagonal,
-// and in each row a step's send figure (to i+k, its sends' time) at least
-// its receive figure (from i-k): the sends are timed apart, as they
-// complete, before the window's receives are waited for.
+// receive three 3 x 3 matrices, row by row in order, finite and positive
+// off the diagonal, NaN on it. (What the figures are on links of known
+// speed: links_exchange_test.cpp, on a simulated network.)
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -93,12 +92,6 @@ TEST(LinksSink, EveryMembersRowsReachRankZerosSinkInOrder) {
   }
   EXPECT_EQ(sink.shapes[kSendMatrixPath].unit, "B/s");
   EXPECT_EQ(sink.shapes[kLatencyMatrixPath].unit, "s");
-  const auto& send = sink.values[kSendMatrixPath];
-  const auto& recv = sink.values[kReceiveMatrixPath];
-  for (int i = 0; i < n; ++i)
-    for (int k = 1; k < n; ++k)
-      EXPECT_GE(send[static_cast<std::size_t>(i * n + (i + k) % n)], recv[static_cast<std::size_t>(i * n + (i - k + n) % n)])
-          << "row " << i << " step " << k;
 
   ASSERT_EQ(tables.size(), 4u);  // nodes, hosts, checks, low_peers (no switch tree)
   ASSERT_EQ(tables[0].rows(), 3u);
@@ -114,7 +107,7 @@ TEST(LinksSink, CorruptMessagesFailThePayloadCheckNamingTheSender) {
   ASSERT_EQ(tables.size(), 4u);
   const Table& nodes = tables[0];
   const Table& checks = tables[2];
-  // Node 1 sends to 2 in step 1 and to 0 in step 2: each receives one bad
+  // Node 1 sends to 0 and to 2, each in its round: each receives one bad
   // verification window of 2 messages with one wrong word each.
   EXPECT_EQ(nodes.get_int(0, "payload_problems"), 2);
   EXPECT_EQ(nodes.get_int(1, "payload_problems"), 0);

@@ -16,13 +16,14 @@ NETCLUSTER_SLURMD_PORT=6818
 
 # The cluster's slurm.conf in $1 (settings as tests/slurm/cluster.sh says
 # why); the nodes' addresses and the controller's are the test subnet's.
+# task/none: with task/affinity every host's one task was bound to CPU 0
+# (each slurmd sees the same 2 cores), all ranks of a job on one core.
 netcluster_slurm_conf() {
   local dir=$1 i cpus
   cpus=$(nproc)
   cat <<CONF
 ClusterName=bwsnet
-SlurmctldHost=head
-SlurmctldAddr=$NETCLUSTER_HEAD_ADDR
+SlurmctldHost=head($NETCLUSTER_HEAD_ADDR)
 SlurmctldPort=$NETCLUSTER_SLURMCTLD_PORT
 SlurmdPort=$NETCLUSTER_SLURMD_PORT
 SlurmUser=root
@@ -31,7 +32,7 @@ AuthType=auth/munge
 CredType=cred/munge
 AuthInfo=socket=$dir/munge/munge.socket
 ProctrackType=proctrack/linuxproc
-TaskPlugin=task/affinity
+TaskPlugin=task/none
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 MpiDefault=pmix
@@ -73,6 +74,19 @@ netcluster_slurm_munge() {
     --seed-file="$dir/munge/munged.seed"
 }
 
+# Starts daemon $2... on host $1 (or head) with that host name, like
+# netcluster_exec but entering only the network namespace (nsenter on the
+# handle `ip netns add` made): `ip netns exec` also mounts a fresh /sys,
+# without /sys/fs/cgroup, and Slurm 22.05's slurmd will not start without
+# its cgroup plugin ("No filesystem mounted on /sys/fs/cgroup") even with
+# proctrack/linuxproc.
+netcluster_slurm_daemon() {
+  local host=$1
+  shift
+  nsenter --net="/run/netns/$NETCLUSTER_PREFIX$host" unshare --uts -- sh -c 'hostname "$1" && shift && exec "$@"' \
+    netcluster "$host" "$@"
+}
+
 # A Slurm client command on the head (the only place besides the hosts
 # that reaches slurmctld's address), with the cluster's slurm.conf.
 netcluster_slurm() {
@@ -98,8 +112,8 @@ netcluster_slurm_start() {
   netcluster_slurm_conf "$dir" >"$dir/slurm.conf"
   if [ -n "${1:-}" ]; then cp "$1" "$dir/topology.conf"; else netcluster_topology_conf >"$dir/topology.conf"; fi
   export SLURM_CONF=$dir/slurm.conf
-  netcluster_exec head slurmctld -i
-  for i in $(seq 1 "$NETCLUSTER_HOSTS"); do netcluster_exec "h$i" slurmd -N "h$i"; done
+  netcluster_slurm_daemon head slurmctld -i
+  for i in $(seq 1 "$NETCLUSTER_HOSTS"); do netcluster_slurm_daemon "h$i" slurmd -N "h$i"; done
   for t in $(seq 1 150); do
     netcluster_slurm_all_idle && return 0
     sleep 0.2

@@ -8,6 +8,7 @@
 set -euo pipefail
 work=$1
 lib=$(cd "$(dirname "$0")" && pwd)/netcluster.sh
+# shellcheck source=netcluster.sh
 . "$lib"
 netcluster_require || exit 77
 rm -rf "$work" && mkdir -p "$work"
@@ -39,8 +40,7 @@ child() {
 }
 # The prefix the child wrote, once its cluster is up (at most 20 s).
 prefix_of() {
-  local t
-  for t in $(seq 1 200); do
+  for _ in $(seq 1 200); do
     [ -s "$1/prefix" ] && { cat "$1/prefix"; return 0; }
     kill -0 "$child_pid" 2>/dev/null || break
     sleep 0.1

@@ -26,11 +26,13 @@ names=$(netcluster_mpirun -np 4 hostname | sort -V | paste -sd' ' -)
 # 4 MiB messages (at 64 KiB to 1 MiB TCP's buffers, not the link, set the
 # send times), a window of 4 and 3 repetitions: h3's windows take 1.3 s
 # at its 100 Mbit/s, the whole map about 20 s.
+survey_started=$(date +%s%N)
 set +e
 netcluster_mpirun -np 4 "$bwsurvey" --tests links --retest 0 --links.bytes 4M --links.window 4 --links.reps 3 \
   --out "$work/links.h5" >"$work/stdout.txt" 2>"$work/stderr.txt"
 code=$?
 set -e
+echo "link map on 4 hosts in $(( ($(date +%s%N) - survey_started) / 1000000 )) ms"
 cat "$work/stdout.txt"
 [ "$code" -eq 0 ] || { echo "bwsurvey exited $code"; cat "$work/stderr.txt"; exit 1; }
 "$bwreport" flags "$work/links.h5" | tee "$work/flags.txt"

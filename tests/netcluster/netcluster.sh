@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # A pretend cluster of hosts with real links, for the network tests
 # (design: docs/design-notes.md, "A pretend cluster with real links").
 # Source this file, then:
@@ -186,8 +187,7 @@ netcluster_start() {
 # once; this only makes a fabric that failed to come up fail here, with
 # its ports shown, rather than as an MPI start-up error), at most 5 s.
 netcluster_wait_forwarding() {
-  local tries
-  for tries in $(seq 1 50); do
+  for _ in $(seq 1 50); do
     bridge -n "$NETCLUSTER_FABRIC" link show | grep -vq "state forwarding" || return 0
     sleep 0.1
   done

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Open MPI on the pretend cluster (sourced by netcluster.sh): mpirun runs
 # on the head, a host of its own on the top switch, and starts one orted
 # per host through tests/netcluster/rsh_agent.sh, as it would over ssh.

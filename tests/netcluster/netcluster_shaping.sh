@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Rates of the pretend cluster's links, and the faults made of them
 # (sourced by netcluster.sh). This kernel has no netem: rates only, with
 # tbf (one rate per link end) and htb (a rate per destination). A qdisc

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # A Slurm cluster on the pretend hosts (source after netcluster.sh, once
 # netcluster_start has made them): slurmctld and munged on the head, one
 # slurmd in each host's namespace with that host's address and name, so

@@ -13,4 +13,4 @@ pid=$1 prefix=$2
 while kill -0 "$pid" 2>/dev/null; do sleep 0.5; done
 netcluster_cleanup "$prefix"
 left=$(ip netns list 2>/dev/null | awk '{print $1}' | grep -cF "$prefix" || true)
-echo "reaper: test $pid ended; namespaces of $prefix left: $left"
+echo "reaper: $(date +%T.%N | cut -c1-12): test $pid ended; namespaces of $prefix left: $left"

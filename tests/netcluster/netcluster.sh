@@ -2,7 +2,7 @@
 # A pretend cluster of hosts with real links, for the network tests
 # (design: docs/design-notes.md, "A pretend cluster with real links").
 # Source this file, then:
-#   netcluster_require || exit 77          # root, ip, tc, bridge, unshare, setsid
+#   netcluster_require || exit 77          # root, the tools, namespaces that work
 #   netcluster_init WORKDIR                 # names, cleanup trap, reaper
 #   netcluster_start HOSTS LEAVES [MBIT]    # h1..hHOSTS on leaves s1..sLEAVES under top
 #   netcluster_slow_nic / _slow_pair / _slow_uplink   (netcluster_shaping.sh)
@@ -33,9 +33,17 @@ netcluster_require() {
     return 77
   fi
   local tool
-  for tool in ip tc bridge unshare setsid; do
+  for tool in ip tc bridge unshare nsenter setsid; do
     command -v "$tool" >/dev/null || { echo "SKIPPED: $tool is missing"; return 77; }
   done
+  # Root in a container may still lack the right to make namespaces, or
+  # the kernel veth, bridges or tbf: try them in a throwaway namespace,
+  # which vanishes with the process.
+  if ! unshare --net --uts sh -c 'hostname probe && ip link add name pa type veth peer name pb &&
+       ip link add name ps type bridge && tc qdisc add dev pa root tbf rate 1mbit burst 64kb latency 20ms' >/dev/null 2>&1; then
+    echo "SKIPPED: cannot make a network namespace with a veth, a bridge and tbf here"
+    return 77
+  fi
 }
 
 # The run's prefix of every namespace name: a tag from the work directory

@@ -21,15 +21,17 @@ netcluster_hostfile() {
 #   bind-to none: each orted sees the machine's 2 cores and would bind its
 #     one rank to core 0: every host's rank on the same core;
 #   yield_when_idle: 4 or 8 ranks on 2 cores; a spinning rank would hold
-#     the core its peer needs (as in tests/slurm/common.sh);
-#   orte_tmpdir_base: session files under the test's work directory.
+#     the core its peer needs (as in tests/slurm/common.sh).
+# Session files stay in Open MPI's default place, as in the other MPI
+# tests: under a deep work directory its socket paths would pass the
+# 108 characters a Unix socket's name may have; the host names keep the
+# hosts' session directories apart.
 netcluster_mpi_options() {
   printf '%s\n' --mca plm rsh --mca plm_rsh_agent "$NETCLUSTER_LIB_DIR/rsh_agent.sh" \
     --mca plm_rsh_no_tree_spawn 1 \
     --mca btl self,tcp --mca btl_tcp_if_include "$NETCLUSTER_SUBNET" \
     --mca oob_tcp_if_include "$NETCLUSTER_SUBNET" \
-    --bind-to none --map-by node --mca mpi_yield_when_idle 1 \
-    --mca orte_tmpdir_base "$NETCLUSTER_WORK/ompi-tmp"
+    --bind-to none --map-by node --mca mpi_yield_when_idle 1
 }
 
 # netcluster_mpirun ARGS...: mpirun on the head with the cluster's
@@ -38,7 +40,6 @@ netcluster_mpi_options() {
 # of the hostfile.
 netcluster_mpirun() {
   local options v
-  mkdir -p "$NETCLUSTER_WORK/ompi-tmp"
   netcluster_hostfile "$NETCLUSTER_WORK/hostfile"
   mapfile -t options < <(netcluster_mpi_options)
   (

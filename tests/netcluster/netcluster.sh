@@ -3,9 +3,11 @@
 # (design: docs/design-notes.md, "A pretend cluster with real links").
 # Source this file, then:
 #   netcluster_require || exit 77          # root, the tools, namespaces that work
-#   netcluster_init WORKDIR                 # names, cleanup trap, reaper
+#   netcluster_init WORKDIR                 # names, cleanup trap, reaper (a test that sets an EXIT
+#                                           # trap of its own calls netcluster_cleanup in it)
 #   netcluster_start HOSTS LEAVES [MBIT]    # h1..hHOSTS on leaves s1..sLEAVES under top
-#   netcluster_slow_nic / _slow_pair / _slow_uplink   (netcluster_shaping.sh)
+#   netcluster_slow_nic / _slow_pair / _slow_uplink, netcluster_shape_host (a host back to a
+#   rate), netcluster_clear_uplink, netcluster_measure_mbit   (netcluster_shaping.sh)
 #   netcluster_mpirun MPIRUN-ARGS...        (netcluster_mpi.sh)
 #   netcluster_slurm_start, netcluster_slurm  (netcluster_slurm.sh, sourced apart)
 # Every host is a network namespace with one veth to its leaf bridge; the

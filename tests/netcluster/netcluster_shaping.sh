@@ -56,6 +56,12 @@ netcluster_slow_uplink() {
   netcluster_tbf "$NETCLUSTER_FABRIC" "${1}dn" "$2"
 }
 
+# Leaf $1's uplink unshaped again (its veth's default qdisc).
+netcluster_clear_uplink() {
+  tc -n "$NETCLUSTER_FABRIC" qdisc del dev "${1}up" root 2>/dev/null || true
+  tc -n "$NETCLUSTER_FABRIC" qdisc del dev "${1}dn" root 2>/dev/null || true
+}
+
 # netcluster_measure_mbit SRC DST MIB: one TCP transfer of MIB MiB from
 # host SRC to host DST (tests/netcluster/tcp_rate.py); prints the Mbit/s
 # the receiver saw. The receiver listens in DST's namespace, where port

@@ -59,3 +59,5 @@ at_most "$(rate h1 h4)" 110 "h1 -> h4 (up through s1's uplink)"
 at_most "$(rate h3 h2)" 110 "h3 -> h2 (down through s1's uplink)"
 within=$(rate h1 h2)
 at_most "$clean_floor" "$within" "h1 -> h2 stays within s1"
+netcluster_clear_uplink s1
+at_most "$clean_floor" "$(rate h1 h4)" "h1 -> h4 once s1's uplink is clear again"

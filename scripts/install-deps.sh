@@ -45,6 +45,7 @@ test_only=(
   stress-ng lmod man-db gnuplot-nox
   likwid hpcc clpeak
   slurmctld slurmd slurm-client munge
+  iproute2
   prometheus prometheus-node-exporter
   chromium
 )

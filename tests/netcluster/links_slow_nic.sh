@@ -37,9 +37,9 @@ cat "$work/stdout.txt"
 [ "$code" -eq 0 ] || { echo "bwsurvey exited $code"; cat "$work/stderr.txt"; exit 1; }
 "$bwreport" flags "$work/links.h5" | tee "$work/flags.txt"
 grep -Eq "^  links\.node_out: h3: " "$work/flags.txt" || { echo "h3's slow NIC is not named with links.node_out"; exit 1; }
-# Said, not asserted: whether the receive side is named too, and any
-# verdict on another host (measured in docs/design-notes.md, "A pretend
-# cluster with real links").
-grep -Eq "^  links\.node_in: h3: " "$work/flags.txt" && echo "note: h3 is named with links.node_in too" ||
-  echo "note: h3 is not named with links.node_in"
+# Slow both ways: the receive side is named too (each direction of a pair
+# is timed alone, so h3's slow sends do not lower its partners' receives).
+grep -Eq "^  links\.node_in: h3: " "$work/flags.txt" || { echo "h3's slow NIC is not named with links.node_in"; exit 1; }
+# Said, not asserted: any verdict on another host (the rule's false
+# verdicts are counted over 10 runs, docs/PERFORMANCE.md, not in one).
 grep -E "^  links\.[a-z_]+: " "$work/flags.txt" | grep -Ev "^  links\.node_(out|in): h3: " | sed 's/^/note: also /' || true

@@ -52,11 +52,23 @@ inline constexpr std::uint64_t kUnprobedBytes = 1 << 20, kUnprobedQuickBytes = 6
 // window outgrows 4 MiB of socket buffers, so the buffer is not seen.
 inline constexpr double kProbeSeconds = 2, kProbeBudgetShare = 0.1;
 
+// The phase's own fixed cost beside its steps: the members split off, the
+// rows gathered into the file, the tables stored and the phase committed
+// (the journal syncs the file: 4-8 ms a sync on this project's VM disk);
+// 6-250 ms measured for 2 and 4 ranks on one loaded host.
+inline constexpr double kStoreSeconds = 0.03;
+
 // What a window and a shift cost: the probe's curve, or the assumed link.
+// The machine probe's figures (0: not counted) add the payload work, the
+// buffers' first touch, a step's barriers and how much longer a loaded
+// machine makes a run of small exchanges than the undisturbed probe's.
 struct LinkModel {
   LinkProbe probe;          // not done(): the assumed link
-  double memory_Bps = 0;    // one thread's memcpy rate: stamping, zeroing, checking payloads (0: not counted)
-  double first_touch_Bps = 0;  // the buffers' first touch (0: not counted)
+  double memory_Bps = 0;    // one thread's memcpy rate: stamping, zeroing, checking payloads
+  double first_touch_Bps = 0;  // the buffers' first touch
+  double barrier_seconds = 0;  // one barrier of every rank (run/MachineProbe)
+  double exchange_stretch = 1; // >= 1: the latency shifts' time under load over an undisturbed run of them
+  double fixed_seconds = 0;    // kStoreSeconds once probed
   double window_seconds(std::uint64_t bytes, int window) const;
   double shift_seconds() const;
 };

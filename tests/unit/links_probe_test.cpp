@@ -139,7 +139,8 @@ RankLayout nodes(int n, double budget_seconds, bool quick = false) {
   return l;
 }
 
-// Payload work and first touch out of the way: the link alone.
+// Payload work and first touch out of the way: the link (with the default
+// barrier, no stretch and the fixed kStoreSeconds).
 MachineSpeed fast_memory() {
   MachineSpeed s;
   s.thread_memory_Bps = s.first_touch_Bps = 1e18;

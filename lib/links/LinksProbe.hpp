@@ -26,6 +26,7 @@ inline constexpr std::uint64_t kFirstProbeBytes = 64 * 1024;  // above the usual
 inline constexpr std::uint64_t kLargestAutoBytes = std::uint64_t{64} << 20;
 inline constexpr int kMaxProbeSamples = 16;
 inline constexpr std::uint64_t kProbeRoundingBytes = 64 * 1024;  // an extrapolated size is a multiple of this
+inline constexpr double kUnseenBufferFraction = 0.5;  // buffered more: the buffer counts as the whole window
 
 // One probed size: the same window of messages each way that the link map
 // times, every member sending to the next and receiving from the previous.
@@ -71,8 +72,9 @@ struct SizeChoice {
 // The message size of an automatic plan. Settled: the smallest probed size
 // buffered at most kBufferedFraction with a receive rate within that
 // fraction of the last's. Stopped by a bound while still buffered: the
-// buffer seen (fraction x window bytes) over kBufferedFraction, in
-// messages of the window, up to max_message_bytes. Else the largest probed.
+// buffer seen (fraction x window bytes; the whole window when more than
+// kUnseenBufferFraction) over kBufferedFraction, in messages of the
+// window, up to max_message_bytes. Else the largest probed.
 SizeChoice choose_message_bytes(const LinkProbe& probe, std::uint64_t max_message_bytes);
 
 // Seconds of one window of `window_bytes` (messages x size) each way, every

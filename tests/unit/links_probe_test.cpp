@@ -87,6 +87,22 @@ TEST(LinksProbe, TimeBoundExtrapolatesFromTheBufferSeen) {
   EXPECT_NE(c.why.find("time bound"), std::string::npos) << c.why;
 }
 
+// TCP's autotuning grows the buffers with the transfer: a window buffered
+// more than half has not shown how large they get, so it counts as buffer.
+TEST(LinksProbe, AWindowBufferedMoreThanHalfCountsAsAllBuffer) {
+  LinkProbe p;
+  p.window = 8;
+  p.stop = ProbeStop::TimeBound;
+  p.samples = {{1 * MiB, 0.2, 0.4}};  // 3.2 MiB of 8 MiB buffered: 32 MiB of window, 4 MiB messages
+  const std::uint64_t seen = choose_message_bytes(p, kLargestAutoBytes).message_bytes;
+  EXPECT_GE(seen, 4 * MiB);  // rounded up to 64 KiB (0.1 is not exact in binary)
+  EXPECT_LE(seen, 4 * MiB + 64 * KiB);
+  p.samples = {{1 * MiB, 0.2, 0.6}};  // the whole 8 MiB: 80 MiB of window, 10 MiB messages
+  const std::uint64_t whole = choose_message_bytes(p, kLargestAutoBytes).message_bytes;
+  EXPECT_GE(whole, 10 * MiB);
+  EXPECT_LE(whole, 10 * MiB + 64 * KiB);
+}
+
 TEST(LinksProbe, MemoryBoundIsNeverPassed) {
   ProbeBounds bounds;
   bounds.max_message_bytes = 1 * MiB;

@@ -31,6 +31,38 @@ const char* stop_text(ProbeStop stop) {
   return "";
 }
 
+// The most bytes any window left in buffers. A buffer does not shrink as
+// windows grow, so one sample that measured none (noise: a sender held
+// back as long as its receives) does not hide what a smaller window showed.
+double buffer_seen_bytes(const std::vector<ProbeSample>& samples, int window) {
+  double most = 0;
+  for (const ProbeSample& s : samples) most = std::max(most, s.buffered_fraction * window_bytes(s, window));
+  return most;
+}
+
+// A sample's buffered share of its window: its own, or the buffer seen
+// anywhere over its window bytes, whichever is larger.
+double buffered_share(const std::vector<ProbeSample>& samples, const ProbeSample& s, int window) {
+  return std::max(s.buffered_fraction, buffer_seen_bytes(samples, window) / window_bytes(s, window));
+}
+
+// Window bytes at which a fixed cost per window (latency, a transport's
+// ramp) is kBufferedFraction of it, from the last two samples' marginal
+// rate; at most 4x the last window (two doublings), and 2x when the
+// marginal rate cannot be read (times not growing with size: noise).
+double fixed_cost_window_bytes(const std::vector<ProbeSample>& samples, int window) {
+  if (samples.size() < 2) return 0;
+  const ProbeSample& last = samples.back();
+  const ProbeSample& previous = samples[samples.size() - 2];
+  if (receive_rate(last, window) <= (1 + kBufferedFraction) * receive_rate(previous, window)) return 0;
+  const double x1 = window_bytes(previous, window), x2 = window_bytes(last, window);
+  const double dt = last.receive_seconds - previous.receive_seconds;
+  if (dt <= 0) return 2 * x2;
+  const double marginal_Bps = (x2 - x1) / dt;
+  const double fixed_seconds = std::max(0.0, last.receive_seconds - x2 / marginal_Bps);
+  return std::min(4 * x2, fixed_seconds * marginal_Bps / kBufferedFraction);
+}
+
 std::string window_text(int window, std::uint64_t message_bytes) {
   return std::to_string(window) + " x " + format_bytes(static_cast<double>(message_bytes));
 }
@@ -41,7 +73,7 @@ bool probe_settled(const std::vector<ProbeSample>& samples, int window) {
   if (samples.size() < 2) return false;
   const ProbeSample& last = samples.back();
   const ProbeSample& previous = samples[samples.size() - 2];
-  return last.buffered_fraction <= kBufferedFraction &&
+  return buffered_share(samples, last, window) <= kBufferedFraction &&
          receive_rate(last, window) <= (1 + kBufferedFraction) * receive_rate(previous, window);
 }
 
@@ -84,28 +116,33 @@ SizeChoice choose_message_bytes(const LinkProbe& probe, std::uint64_t max_messag
   const ProbeSample& last = s.back();
   if (probe.stop == ProbeStop::Settled) {
     for (const ProbeSample& sample : s)
-      if (sample.buffered_fraction <= kBufferedFraction &&
+      if (buffered_share(s, sample, w) <= kBufferedFraction &&
           receive_rate(sample, w) >= (1 - kBufferedFraction) * receive_rate(last, w))
         return {sample.message_bytes, "the smallest probed size buffered <= " + percent_text(kBufferedFraction) +
                                           " at the link's rate"};
   }
-  if (last.buffered_fraction > kBufferedFraction) {
-    // The bytes the senders did not wait for (their buffers), and a window
-    // long enough that they are kBufferedFraction of it. Buffered more than
-    // half, the window has not shown the buffer's size: TCP's autotuning
-    // grows a connection's buffers with the transfer (3.67 MiB seen at 8
-    // MiB windows, 2.20 MiB at 4 MiB, on one 400 Mbit/s link), so the
-    // buffer is taken as the whole window.
-    const double seen = last.buffered_fraction > kUnseenBufferFraction ? 1 : last.buffered_fraction;
-    const double buffered_bytes = seen * window_bytes(last, w);
-    const double needed = std::ceil(buffered_bytes / kBufferedFraction / w / kProbeRoundingBytes) * kProbeRoundingBytes;
-    const auto bytes = std::min(max_message_bytes, std::max(last.message_bytes, static_cast<std::uint64_t>(needed)));
-    return {bytes, format_bytes(buffered_bytes) + " still buffered at " + window_text(w, last.message_bytes) +
-                       " when the " + stop_text(probe.stop) + " stopped the probe, so " +
-                       percent_text(kBufferedFraction) + " of a window"};
-  }
-  return {last.message_bytes,
-          std::string("the largest probed size, its rate still rising at the ") + stop_text(probe.stop)};
+  // Stopped by a bound: a window long enough that the buffers are
+  // kBufferedFraction of it, and the fixed cost per window too. Buffered
+  // more than half, the last window has not shown the buffer's size: TCP's
+  // autotuning grows a connection's buffers with the transfer (3.67 MiB
+  // seen at 8 MiB windows, 2.20 MiB at 4 MiB, on one 400 Mbit/s link), so
+  // the buffer is taken as the whole window.
+  const double buffer_bytes = last.buffered_fraction > kUnseenBufferFraction ? window_bytes(last, w)
+                                                                             : buffer_seen_bytes(s, w);
+  const double for_buffer =
+      buffer_bytes / window_bytes(last, w) > kBufferedFraction ? buffer_bytes / kBufferedFraction : 0;
+  const double for_fixed_cost = fixed_cost_window_bytes(s, w);
+  if (for_buffer <= 0 && for_fixed_cost <= 0)
+    return {last.message_bytes, std::string("the largest probed size, stopped by the ") + stop_text(probe.stop)};
+  const double needed =
+      std::ceil(std::max(for_buffer, for_fixed_cost) / w / kProbeRoundingBytes) * kProbeRoundingBytes;
+  const auto bytes = std::min(max_message_bytes, std::max(last.message_bytes, static_cast<std::uint64_t>(needed)));
+  const std::string when = " when the " + std::string(stop_text(probe.stop)) + " stopped the probe: ";
+  if (for_buffer >= for_fixed_cost)
+    return {bytes, format_bytes(buffer_bytes) + " buffered at " + window_text(w, last.message_bytes) + when +
+                       "a window of 10x that"};
+  return {bytes, "the rate still rising at " + window_text(w, last.message_bytes) + when +
+                     "a window whose fixed cost is " + percent_text(kBufferedFraction)};
 }
 
 double probed_window_seconds(const LinkProbe& probe, double bytes) {

@@ -103,6 +103,37 @@ TEST(LinksProbe, AWindowBufferedMoreThanHalfCountsAsAllBuffer) {
   EXPECT_LE(whole, 10 * MiB + 64 * KiB);
 }
 
+// A last window that measured no buffering (a sender held back as long as
+// its receives) after one that measured some, its rate still rising: the
+// buffer seen before counts, and so does the fixed cost per window.
+TEST(LinksProbe, NoisyLastSampleKeepsTheBufferSeenAndTheRisingRate) {
+  LinkProbe p;
+  p.window = 8;
+  p.stop = ProbeStop::TimeBound;
+  // A link of 50 MB/s with a fixed cost of 1 MiB / 50 MB/s per window:
+  // windows of 2 and 4 MiB take 0.0629 s and 0.1049 s (a rate 20 % up).
+  const double rate = 50e6, fixed = 1.0 * MiB / rate;
+  p.samples = {{256 * KiB, fixed + 2.0 * MiB / rate, 0.25}, {512 * KiB, fixed + 4.0 * MiB / rate, 0.0}};
+  // Buffer: 0.25 x 2 MiB, so 5 MiB of window; fixed cost: 1 MiB / 0.1 =
+  // 10 MiB of window, the larger: 8 x 1.25 MiB.
+  const SizeChoice c = choose_message_bytes(p, kLargestAutoBytes);
+  EXPECT_GE(c.message_bytes, 5 * MiB / 4);
+  EXPECT_LE(c.message_bytes, 5 * MiB / 4 + 64 * KiB);
+  EXPECT_NE(c.why.find("rate still rising"), std::string::npos) << c.why;
+  // The buffer alone: 0.75 x 2 MiB = 1.5 MiB, so 15 MiB of window.
+  p.samples[0].buffered_fraction = 0.75;
+  const SizeChoice b = choose_message_bytes(p, kLargestAutoBytes);
+  EXPECT_GE(b.message_bytes, 15 * MiB / 8);
+  EXPECT_LE(b.message_bytes, 15 * MiB / 8 + 64 * KiB);
+  EXPECT_NE(b.why.find("1.50 MiB buffered at 8 x 512"), std::string::npos) << b.why;
+  // A fixed cost of half the window: 20 MiB wanted, two doublings (16 MiB) at most.
+  p.samples = {{256 * KiB, 0.06, 0.0}, {512 * KiB, 0.09, 0.0}};
+  EXPECT_EQ(choose_message_bytes(p, kLargestAutoBytes).message_bytes, 2 * MiB);
+  // Times that did not grow with size (noise): one doubling.
+  p.samples = {{256 * KiB, 0.09, 0.0}, {512 * KiB, 0.05, 0.0}};
+  EXPECT_EQ(choose_message_bytes(p, kLargestAutoBytes).message_bytes, 1 * MiB);
+}
+
 TEST(LinksProbe, MemoryBoundIsNeverPassed) {
   ProbeBounds bounds;
   bounds.max_message_bytes = 1 * MiB;

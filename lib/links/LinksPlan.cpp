@@ -198,6 +198,10 @@ LinksPlan plan_links(const LinksOptions& o, const RankLayout& layout) {
   check_memory(o, layout, plan.every_rank);
   plan.bytes_auto = !o.bytes;
   plan.largest_bytes = std::min(kLargestAutoBytes, memory_limit_bytes(o.window, layout, plan.every_rank));
+  // Ranks of one host stand for nodes over shared memory: no socket buffers
+  // to outgrow, and on shared cores the probe's figures are mostly the
+  // scheduler's (8 ranks on 2 loaded cores chose 25 MiB messages).
+  if (plan.every_rank) plan.largest_bytes = std::min(plan.largest_bytes, kLargestOneHostBytes);
   plan.bytes = o.bytes ? *o.bytes : std::min(plan.largest_bytes, layout.quick ? kUnprobedQuickBytes : kUnprobedBytes);
   plan.reps = o.reps;
   plan.window = o.window;
@@ -227,7 +231,7 @@ void refit_links_to_probe(LinksPlan& plan, const LinksOptions& o, const LinkProb
   plan.reps = o.reps;  // from the options again: the assumed links may have lowered them
   if (plan.bytes_auto) {
     const SizeChoice choice = choose_message_bytes(probe, plan.largest_bytes);
-    plan.bytes = choice.message_bytes;
+    plan.bytes = plan.probed_bytes = choice.message_bytes;
     plan.size_reason = choice.why;
   } else {
     plan.bytes = *o.bytes;
@@ -259,6 +263,9 @@ std::string describe_links(const LinksPlan& p) {
   if (p.assumed_estimate_seconds >= 0) {
     text += "; link probe: " + probe_text(p.model.probe);
     if (p.bytes_auto) text += "; size auto: " + p.size_reason;
+    if (p.bytes < p.probed_bytes)  // the budget halved it: windows partly timed into buffers
+      text += "; the budget's size is below the probe's " + format_bytes(static_cast<double>(p.probed_bytes)) +
+              ": buffering may read as slow nodes";
     text += "; assumed links would say " + seconds_text(p.assumed_estimate_seconds);
   } else if (p.bytes_auto) {
     text += "; size auto without a link probe";

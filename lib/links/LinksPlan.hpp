@@ -45,6 +45,8 @@ inline constexpr double kAssumedLinkBps = 1e9;
 inline constexpr double kAssumedLatencySeconds = 20e-6;
 inline constexpr int kLatencyReps = 50;  // 8-byte shifts per step
 inline constexpr std::uint64_t kSmallestChosenBytes = 4096;  // the budget halves the size down to this
+// --links.bytes auto on one host (every rank stands for a node) is at most this.
+inline constexpr std::uint64_t kLargestOneHostBytes = 1 << 20;
 // --links.bytes auto without a probe: the sizes the option had as defaults.
 inline constexpr std::uint64_t kUnprobedBytes = 1 << 20, kUnprobedQuickBytes = 64 * 1024;
 // The probe's time: at most this, and at most kProbeBudgetShare of the
@@ -92,6 +94,7 @@ struct LinksPlan {
   LinkModel model;                // the assumed link until refit_links_to_probe
   double assumed_estimate_seconds = -1;  // after the probe: the estimate the assumed link gave (< 0: not probed)
   std::string size_reason;        // after the probe, with bytes auto: why this size
+  std::uint64_t probed_bytes = 0; // after the probe, with bytes auto: its size (the budget may halve it)
   std::string chosen;             // what the budget changed, "" when nothing
   SlowPair slow;
   int members() const { return static_cast<int>(member_ranks.size()); }

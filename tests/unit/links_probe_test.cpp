@@ -246,6 +246,14 @@ TEST(LinksProbeEstimate, BudgetBoundsTheProbedPlan) {
   EXPECT_LE(modelled_seconds(link, r.plan, r.probe.shift_seconds), 30);
   EXPECT_NE(describe_links(r.plan).find("to fit it: reps 5 -> 1"), std::string::npos) << describe_links(r.plan);
   EXPECT_EQ(r.plan.chosen_options.at("links.reps"), "1");
+  EXPECT_EQ(describe_links(r.plan).find("below the probe's"), std::string::npos);  // the size is the probe's
+  // 10 s: the probe has 1 s (10 %) and sees 2 MiB buffered at 8 x 256
+  // KiB, so 8 x 2.5 MiB; 1 rep of that is 3 x 2 x 1.68 s = 10.1 s, so the
+  // budget halves it to 1.25 MiB (5.1 s), and the plan line says so.
+  const Refitted halved = refit_on(link, nodes(4, 10));
+  EXPECT_EQ(halved.plan.bytes, 5 * MiB / 4);
+  EXPECT_NE(describe_links(halved.plan).find("; the budget's size is below the probe's 2.50 MiB"), std::string::npos)
+      << describe_links(halved.plan);
   // A budget the probed links cannot meet is refused, naming it.
   const LinksOptions o = links_schema().read(Config{}, false);
   LinksPlan tight = plan_links(o, nodes(4, 0.01));  // the assumed links fit 0.01 s (1 rep of 128 KiB)
@@ -269,6 +277,21 @@ TEST(LinksProbeEstimate, GivenSizeStaysTheUsers) {
   const double modelled = modelled_seconds(link, r.plan, r.probe.shift_seconds);
   EXPECT_GT(r.plan.estimate_seconds, modelled / 2);
   EXPECT_LT(r.plan.estimate_seconds, modelled * 2);
+}
+
+TEST(LinksProbeEstimate, OneHostKeepsItsSizesSmall) {
+  RankLayout one_host = nodes(8, 300);
+  one_host.node_of_rank.assign(8, 0);
+  one_host.n_nodes = 1;
+  one_host.ranks_on_node = 8;
+  const LinksOptions o = links_schema().read(Config{}, true);
+  const LinksPlan p = plan_links(o, one_host);
+  ASSERT_TRUE(p.every_rank);
+  EXPECT_EQ(probe_bounds(p).max_message_bytes, 1 * MiB);
+  // However buffered its windows look: 1 MiB at most.
+  LinksPlan refitted = p;
+  refit_links_to_probe(refitted, o, simulate_probe(kTcp400, p.window, probe_bounds(p)), fast_memory());
+  EXPECT_LE(refitted.bytes, 1 * MiB);
 }
 
 TEST(LinksProbeEstimate, NoProbeKeepsTheAssumedPlan) {

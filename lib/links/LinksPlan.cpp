@@ -89,7 +89,7 @@ double estimate_seconds(int members, std::uint64_t bytes, int reps, int window, 
   if (members < 2) return 0;
   const double b = static_cast<double>(bytes), w = window;
   double step = (1 + reps) * model.window_seconds(bytes, window);
-  if (latency) step += kLatencyReps * model.shift_seconds() * std::max(1.0, model.exchange_stretch);
+  if (latency) step += kLatencyReps * model.shift_seconds();
   step += 2 * model.barrier_seconds;  // before the verification and before the timed windows
   // The send buffer stamped, the receive buffers zeroed and checked.
   if (model.memory_Bps > 0) step += kPayloadPasses * (b + 2 * w * b) / model.memory_Bps;
@@ -240,7 +240,6 @@ void refit_links_to_probe(LinksPlan& plan, const LinksOptions& o, const LinkProb
                          speed.thread_memory_Bps,
                          speed.first_touch_Bps,
                          speed.rank_barrier_seconds,
-                         speed.exchange_stretch,
                          kStoreSeconds};
   plan.assumed_estimate_seconds = assumed;
   fit_links_to_budget(plan, o);

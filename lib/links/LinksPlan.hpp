@@ -62,14 +62,15 @@ inline constexpr double kStoreSeconds = 0.03;
 
 // What a window and a shift cost: the probe's curve, or the assumed link.
 // The machine probe's figures (0: not counted) add the payload work, the
-// buffers' first touch, a step's barriers and how much longer a loaded
-// machine makes a run of small exchanges than the undisturbed probe's.
+// buffers' first touch and a step's barriers. The probe's shift time is a
+// mean over a run of shifts, stalls included, as the run's are: the machine
+// probe's exchange_stretch on top counted a loaded machine twice (8.4 s
+// estimated for a 0.3 s run).
 struct LinkModel {
   LinkProbe probe;          // not done(): the assumed link
   double memory_Bps = 0;    // one thread's memcpy rate: stamping, zeroing, checking payloads
   double first_touch_Bps = 0;  // the buffers' first touch
   double barrier_seconds = 0;  // one barrier of every rank (run/MachineProbe)
-  double exchange_stretch = 1; // >= 1: the latency shifts' time under load over an undisturbed run of them
   double fixed_seconds = 0;    // kStoreSeconds once probed
   double window_seconds(std::uint64_t bytes, int window) const;
   double shift_seconds() const;

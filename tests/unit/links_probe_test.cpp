@@ -187,7 +187,7 @@ RankLayout nodes(int n, double budget_seconds, bool quick = false) {
 }
 
 // Payload work and first touch out of the way: the link (with the default
-// barrier, no stretch and the fixed kStoreSeconds).
+// barrier and the fixed kStoreSeconds).
 MachineSpeed fast_memory() {
   MachineSpeed s;
   s.thread_memory_Bps = s.first_touch_Bps = 1e18;

@@ -9,9 +9,11 @@
 #include <span>
 #include <type_traits>
 
+#include "core/ProbedCollective.hpp"
 #include "core/RowGather.hpp"
 #include "links/LinksExchange.hpp"
 #include "links/LinksPlan.hpp"
+#include "links/LinksProbeRun.hpp"
 #include "links/LinksTables.hpp"
 #include "links/LinksTopology.hpp"
 #include "model/LinkRows.hpp"
@@ -58,15 +60,19 @@ LinksTree gather_tree(Communicator& members, const model::SwitchTopology* topolo
   return tree;
 }
 
-class LinksPlannedCollective final : public PlannedCollective {
+class LinksPlannedCollective final : public ProbedCollective {
  public:
-  LinksPlannedCollective(LinksPlan plan, std::string host) : p_(std::move(plan)), host_(std::move(host)) {}
+  LinksPlannedCollective(LinksPlan plan, LinksOptions options, const RankLayout& layout)
+      : p_(std::move(plan)), o_(std::move(options)), host_(layout.host), speed_(layout.speed),
+        bounds_(probe_bounds(p_)) {}
 
   std::string describe() const override { return describe_links(p_); }
   // The plan's own model (LinksPlan.hpp), which --time-budget bounds.
   std::map<std::string, std::string> fitted_options() const override { return p_.chosen_options; }
-  TimeEstimate estimate() const override {
-    return {p_.estimate_seconds, "the link model's " + std::to_string(p_.members()) + " members"};
+  TimeEstimate estimate() const override { return {p_.estimate_seconds, estimate_terms(p_)}; }
+  // The members' links at the plan's window (links/LinksProbeRun.hpp), then the plan again from them.
+  void probe(Communicator& world) override {
+    refit_links_to_probe(p_, o_, probe_links(world, p_.member_ranks, p_.window, bounds_), speed_);
   }
 
   std::vector<Table> run(Communicator& world, Progress& progress, MatrixSink& matrices) override {
@@ -99,7 +105,10 @@ class LinksPlannedCollective final : public PlannedCollective {
 
  private:
   LinksPlan p_;
+  LinksOptions o_;
   std::string host_;
+  MachineSpeed speed_;
+  ProbeBounds bounds_;
 };
 
 class LinksBenchmark final : public CollectiveBenchmark {
@@ -112,9 +121,10 @@ class LinksBenchmark final : public CollectiveBenchmark {
   }
   void add_options(boost::program_options::options_description& desc) const override { links_schema().add_to(desc); }
   std::unique_ptr<PlannedCollective> plan(const Config& config, const RankLayout& layout) const override {
-    LinksPlan plan = plan_links(config, layout);
+    LinksOptions options = links_schema().read(config, layout.quick);
+    LinksPlan plan = plan_links(options, layout);
     if (plan.topology.empty() && layout.rank == 0) plan.tree = topology_from_scontrol();
-    return std::make_unique<LinksPlannedCollective>(std::move(plan), layout.host);
+    return std::make_unique<LinksPlannedCollective>(std::move(plan), std::move(options), layout);
   }
 };
 

@@ -4,10 +4,14 @@ namespace bws::links {
 
 const OptionSchema<LinksOptions>& links_schema() {
   static const OptionSchema<LinksOptions> schema({
-      bind_option(bytes_option("links.bytes", "1M", 8, std::uint64_t{1} << 30,
-                               "links: message size of the bandwidth exchanges (K/M/G = x1024); --time-budget "
-                               "may choose a smaller one")
-                      .quick("64K"),
+      // auto under --quick too: a size the probe did not choose can time the
+      // kernel's socket buffers instead of the link (links/LinksProbe.hpp).
+      bind_option(bytes_option("links.bytes", "auto", 8, std::uint64_t{1} << 30,
+                               "links: message size of the bandwidth exchanges (K/M/G = x1024); 'auto' = chosen by "
+                               "a probe of the links at the start of the run, large enough that buffering in the "
+                               "network stack is at most 10 % of a window's time; --time-budget may choose a "
+                               "smaller one")
+                      .or_auto(),
                   &LinksOptions::bytes),
       bind_option(whole_option("links.reps", "5", 1, 1000, "repetitions",
                                "links: timed repetitions of each pair's window each way, the best counts; "

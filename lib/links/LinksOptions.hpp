@@ -10,7 +10,7 @@
 namespace bws::links {
 
 struct LinksOptions : TypedOptions {
-  std::uint64_t bytes = 0;   // message size of the bandwidth exchanges
+  std::optional<std::uint64_t> bytes;  // message size of the bandwidth exchanges; nullopt (auto): the link probe's
   int reps = 0;              // timed repetitions of a pair's window each way
   int window = 0;            // messages in flight per pair and direction
   bool latency = true;       // also an 8-byte latency per ordered pair

@@ -7,6 +7,7 @@
 
 #include "core/BudgetFit.hpp"
 #include "core/Errors.hpp"
+#include "core/FormatText.hpp"
 #include "core/OptionText.hpp"
 #include "core/Sizes.hpp"
 #include "model/PairRounds.hpp"
@@ -26,11 +27,6 @@ std::string factor_text(double f) {
   return buf;
 }
 
-// One window of `window` messages each way, under the model.
-double window_seconds(std::uint64_t bytes, int window) {
-  return static_cast<double>(window) * static_cast<double>(bytes) / kAssumedLinkBps + kAssumedLatencySeconds;
-}
-
 SlowPair slow_pair_from_environment(int members) {
 #if defined(BWS_TEST_HOOKS) && BWS_TEST_HOOKS
   const char* text = std::getenv(kSlowPairEnvironment);
@@ -42,19 +38,29 @@ SlowPair slow_pair_from_environment(int members) {
 #endif
 }
 
-// window receive buffers and one send buffer on every member of a node
-// within 40% of its memory (as b_eff's bound); unknown memory: no bound.
-void check_memory(const LinksOptions& o, const RankLayout& layout, bool every_rank) {
-  if (layout.node_memory_bytes == 0) return;
+// The most one message may be: `window` receive buffers and one send
+// buffer on every member of a node within 40% of its memory (as b_eff's
+// bound); unknown memory: no bound.
+std::uint64_t memory_limit_bytes(int window, const RankLayout& layout, bool every_rank) {
+  if (layout.node_memory_bytes == 0) return UINT64_MAX;
   const double members_on_node = every_rank ? std::max(1, layout.ranks_on_node) : 1;
-  const double limit = 0.4 * static_cast<double>(layout.node_memory_bytes) / members_on_node / (o.window + 1);
-  if (static_cast<double>(o.bytes) > limit)
-    throw UsageError(o.flag(&LinksOptions::bytes) + ": " + std::to_string(o.bytes) +
-                     " bytes is above what memory allows; allowed: 8.." +
-                     std::to_string(static_cast<std::uint64_t>(limit)) + " bytes (" + std::to_string(o.window + 1) +
-                     " buffers per member within 40% of " + format_bytes(static_cast<double>(layout.node_memory_bytes)) +
-                     ")");
+  const double node_bytes = static_cast<double>(layout.node_memory_bytes);
+  return static_cast<std::uint64_t>(0.4 * node_bytes / members_on_node / (window + 1));
 }
+
+// A given size within memory_limit_bytes.
+void check_memory(const LinksOptions& o, const RankLayout& layout, bool every_rank) {
+  const std::uint64_t limit = memory_limit_bytes(o.window, layout, every_rank);
+  if (!o.bytes || *o.bytes <= limit) return;
+  throw UsageError(o.flag(&LinksOptions::bytes) + ": " + std::to_string(*o.bytes) +
+                   " bytes is above what memory allows; allowed: 8.." + std::to_string(limit) + " bytes (" +
+                   std::to_string(o.window + 1) + " buffers per member within 40% of " +
+                   format_bytes(static_cast<double>(layout.node_memory_bytes)) + ")");
+}
+
+// The time of the payload work per step, in passes at the memcpy rate: the
+// stamp and the check compute a splitmix64 per 8-byte word.
+constexpr double kPayloadPasses = 2;
 
 }  // namespace
 
@@ -68,18 +74,59 @@ std::vector<int> member_ranks(const std::vector<int>& node_of_rank) {
   return members;
 }
 
+double LinkModel::window_seconds(std::uint64_t bytes, int window) const {
+  if (probe.done()) return probed_window_seconds(probe, static_cast<double>(window) * static_cast<double>(bytes));
+  return static_cast<double>(window) * static_cast<double>(bytes) / kAssumedLinkBps + kAssumedLatencySeconds;
+}
+
+double LinkModel::shift_seconds() const {
+  return probe.done() ? probe.shift_seconds : kAssumedLatencySeconds + 8 / kAssumedLinkBps;
+}
+
 double estimate_seconds(int members, std::uint64_t bytes, int reps, int window, bool latency) {
+  return estimate_seconds(members, bytes, reps, window, latency, LinkModel{});
+}
+
+double estimate_seconds(int members, std::uint64_t bytes, int reps, int window, bool latency, const LinkModel& model) {
   if (members < 2) return 0;
-  double one_way = (1 + reps) * window_seconds(bytes, window);
-  if (latency) one_way += kLatencyReps * (kAssumedLatencySeconds + 8 / kAssumedLinkBps);
-  // Each round measures its pairs one direction at a time (and each end's ping-pongs in turn).
-  return model::pair_rounds(members) * 2 * one_way;
+  const double b = static_cast<double>(bytes), w = window;
+  // One direction of a round: a verification window, `reps` timed windows
+  // and (with latency) the ping-pongs, each begun by a handshake of the pair.
+  double one_way = (1 + reps) * model.window_seconds(bytes, window);
+  if (latency) one_way += kLatencyReps * model.shift_seconds();
+  one_way += 2 * model.barrier_seconds;  // before the verification and before the timed windows
+  // The send buffer stamped, the receive buffers zeroed and checked.
+  if (model.memory_Bps > 0) one_way += kPayloadPasses * (b + 2 * w * b) / model.memory_Bps;
+  // Each round measures its pairs one direction at a time.
+  double total = model::pair_rounds(members) * 2 * one_way;
+  if (model.first_touch_Bps > 0) total += (w + 1) * b / model.first_touch_Bps;
+  return total + model.fixed_seconds;
+}
+
+std::string estimate_terms(const LinksPlan& p) {
+  const double window_bytes = static_cast<double>(p.window) * static_cast<double>(p.bytes);
+  const double rate = window_bytes / p.model.window_seconds(p.bytes, p.window);
+  const std::string messages =
+      p.latency ? format_text(" + %d messages of %.3g us", kLatencyReps, p.model.shift_seconds() * 1e6) : "";
+  return std::to_string(model::pair_rounds(p.members())) + " rounds x 2 ways x " + std::to_string(1 + p.reps) +
+         " windows of " + std::to_string(p.window) + " x " + format_bytes(static_cast<double>(p.bytes)) + " at " +
+         format_rate(rate) + (p.model.probe.done() ? " (link probe)" : " (assumed links)") + messages;
+}
+
+ProbeBounds probe_bounds(const LinksPlan& plan) {
+  ProbeBounds bounds;
+  bounds.max_message_bytes = plan.bytes_auto ? plan.largest_bytes : plan.bytes;
+  bounds.given_bytes = plan.bytes_auto ? 0 : plan.bytes;
+  bounds.max_seconds = kProbeSeconds;
+  if (plan.budget_seconds > 0)
+    bounds.max_seconds = std::min(bounds.max_seconds, kProbeBudgetShare * plan.budget_seconds);
+  return bounds;
 }
 
 void fit_links_to_budget(LinksPlan& plan, const LinksOptions& o) {
   const int n = plan.members();
   const auto estimate = [n](const LinksPlan& p) {
-    return TimeEstimate{estimate_seconds(n, p.bytes, p.reps, p.window, p.latency), ""};
+    return TimeEstimate{estimate_seconds(n, p.bytes, p.reps, p.window, p.latency, p.model), ""};
   };
   const std::uint64_t floor_bytes = std::min(plan.bytes, kSmallestChosenBytes);
   const std::vector<BudgetKnob<LinksPlan>> knobs = {
@@ -92,7 +139,8 @@ void fit_links_to_budget(LinksPlan& plan, const LinksOptions& o) {
   plan.chosen = fitted.changes;
   plan.chosen_options.clear();
   if (plan.reps != o.reps) plan.chosen_options[links_schema().name_of(&LinksOptions::reps)] = std::to_string(plan.reps);
-  if (plan.bytes != o.bytes) plan.chosen_options[links_schema().name_of(&LinksOptions::bytes)] = std::to_string(plan.bytes);
+  if (!o.bytes || plan.bytes != *o.bytes)  // auto: the size chosen is what ran
+    plan.chosen_options[links_schema().name_of(&LinksOptions::bytes)] = std::to_string(plan.bytes);
   if (!fitted.fits)
     throw UsageError(plan.budget_flag + " " + seconds_text(plan.budget_seconds) +
                      ": below the smallest plan's estimate for " + std::to_string(n) + " nodes (" +
@@ -152,7 +200,13 @@ LinksPlan plan_links(const LinksOptions& o, const RankLayout& layout) {
   plan.member_ranks = member_ranks(nodes);
   plan.every_rank = std::set<int>(nodes.begin(), nodes.end()).size() <= 1;
   check_memory(o, layout, plan.every_rank);
-  plan.bytes = o.bytes;
+  plan.bytes_auto = !o.bytes;
+  plan.largest_bytes = std::min(kLargestAutoBytes, memory_limit_bytes(o.window, layout, plan.every_rank));
+  // Ranks of one host stand for nodes over shared memory: no socket buffers
+  // to outgrow, and on shared cores the probe's figures are mostly the
+  // scheduler's (8 ranks on 2 loaded cores chose 25 MiB messages).
+  if (plan.every_rank) plan.largest_bytes = std::min(plan.largest_bytes, kLargestOneHostBytes);
+  plan.bytes = o.bytes ? *o.bytes : std::min(plan.largest_bytes, layout.quick ? kUnprobedQuickBytes : kUnprobedBytes);
   plan.reps = o.reps;
   plan.window = o.window;
   plan.latency = o.latency;
@@ -175,6 +229,26 @@ LinksPlan plan_links(const LinksOptions& o, const RankLayout& layout) {
   return plan;
 }
 
+void refit_links_to_probe(LinksPlan& plan, const LinksOptions& o, const LinkProbe& probe, const MachineSpeed& speed) {
+  if (!probe.done()) return;
+  const double assumed = plan.estimate_seconds;
+  plan.reps = o.reps;  // from the options again: the assumed links may have lowered them
+  if (plan.bytes_auto) {
+    const SizeChoice choice = choose_message_bytes(probe, plan.largest_bytes);
+    plan.bytes = plan.probed_bytes = choice.message_bytes;
+    plan.size_reason = choice.why;
+  } else {
+    plan.bytes = *o.bytes;
+  }
+  plan.model = LinkModel{probe,
+                         speed.thread_memory_Bps,
+                         speed.first_touch_Bps,
+                         speed.rank_barrier_seconds,
+                         kStoreSeconds};
+  plan.assumed_estimate_seconds = assumed;
+  fit_links_to_budget(plan, o);
+}
+
 LinksPlan plan_links(const Config& config, const RankLayout& layout) {
   return plan_links(links_schema().read(config, layout.quick), layout);
 }
@@ -190,6 +264,16 @@ std::string describe_links(const LinksPlan& p) {
                      (p.budget_seconds > 0 ? " (limit " + p.budget_flag + " " + seconds_text(p.budget_seconds) + ")"
                                            : " (no --time-budget)");
   if (!p.chosen.empty()) text += "; to fit it: " + p.chosen;
+  if (p.assumed_estimate_seconds >= 0) {
+    text += "; link probe: " + probe_text(p.model.probe);
+    if (p.bytes_auto) text += "; size auto: " + p.size_reason;
+    if (p.bytes < p.probed_bytes)  // the budget halved it: windows partly timed into buffers
+      text += "; the budget's size is below the probe's " + format_bytes(static_cast<double>(p.probed_bytes)) +
+              ": buffering may read as slow nodes";
+    text += "; assumed links would say " + seconds_text(p.assumed_estimate_seconds);
+  } else if (p.bytes_auto) {
+    text += "; size auto without a link probe";
+  }
   if (!p.deprecated_flag.empty()) text += "; " + p.deprecated_flag + " is deprecated: use --time-budget";
   if (!p.tree.source.empty()) text += "; " + p.tree.source;
   if (p.slow.active())

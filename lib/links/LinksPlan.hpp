@@ -2,7 +2,9 @@
 // The link map's plan: who takes part (one rank per node), the message
 // size and repetitions that fit --time-budget, the estimate the plan
 // line prints, and the slow-pair test hook. Pure but for reading the hook's
-// variable and parsing --links.topology (links/LinksTopology.hpp).
+// variable and parsing --links.topology (links/LinksTopology.hpp). A plan
+// is made twice: by plan() from assumed links, then re-fitted from the link
+// probe (refit_links_to_probe) before the file, the plan line and the run.
 #include <cstdint>
 #include <map>
 #include <string>
@@ -10,7 +12,9 @@
 
 #include "core/CollectiveBenchmark.hpp"
 #include "core/Config.hpp"
+#include "core/TimeEstimate.hpp"
 #include "links/LinksOptions.hpp"
+#include "links/LinksProbe.hpp"
 #include "links/LinksTopology.hpp"
 
 namespace bws::links {
@@ -33,17 +37,51 @@ struct SlowPair {
   }
 };
 
-// The model behind the estimate: a conservative link (10 Gb/s Ethernet's
-// order, below any HPC fabric) so the estimate errs long, not short.
+// The assumed link, before the probe (and without one: unit tests, the
+// fixed-speed test hook): 10 Gb/s Ethernet's order. On slower links it errs
+// short (0.2 s planned, 40 s measured at 400 Mbit/s), which is why the plan
+// is re-fitted from the probe.
 inline constexpr double kAssumedLinkBps = 1e9;
 inline constexpr double kAssumedLatencySeconds = 20e-6;
 inline constexpr int kLatencyReps = 50;  // 8-byte messages per ordered pair: 25 round trips each end starts
 inline constexpr std::uint64_t kSmallestChosenBytes = 4096;  // the budget halves the size down to this
+// --links.bytes auto on one host (every rank stands for a node) is at most this.
+inline constexpr std::uint64_t kLargestOneHostBytes = 1 << 20;
+// --links.bytes auto without a probe: the sizes the option had as defaults.
+inline constexpr std::uint64_t kUnprobedBytes = 1 << 20, kUnprobedQuickBytes = 64 * 1024;
+// The probe's time: at most this, and at most kProbeBudgetShare of the
+// budget. --quick too: on a 100 Mbit/s link 1 s ends the probe before a
+// window outgrows 4 MiB of socket buffers, so the buffer is not seen.
+inline constexpr double kProbeSeconds = 2, kProbeBudgetShare = 0.1;
+
+// The phase's own fixed cost beside its steps: the members split off, the
+// rows gathered into the file, the tables stored and the phase committed
+// (the journal syncs the file: 4-8 ms a sync on this project's VM disk);
+// 6-250 ms measured for 2 and 4 ranks on one loaded host.
+inline constexpr double kStoreSeconds = 0.03;
+
+// What a window and a shift cost: the probe's curve, or the assumed link.
+// The machine probe's figures (0: not counted) add the payload work, the
+// buffers' first touch and a step's barriers. The probe's shift time is a
+// mean over a run of shifts, stalls included, as the run's are: the machine
+// probe's exchange_stretch on top counted a loaded machine twice (8.4 s
+// estimated for a 0.3 s run).
+struct LinkModel {
+  LinkProbe probe;          // not done(): the assumed link
+  double memory_Bps = 0;    // one thread's memcpy rate: stamping, zeroing, checking payloads
+  double first_touch_Bps = 0;  // the buffers' first touch
+  double barrier_seconds = 0;  // one barrier of every rank (run/MachineProbe)
+  double fixed_seconds = 0;    // kStoreSeconds once probed
+  double window_seconds(std::uint64_t bytes, int window) const;
+  double shift_seconds() const;
+};
 
 struct LinksPlan {
   std::vector<int> member_ranks;  // world rank of each member, in the matrices' row order
   bool every_rank = false;        // the run has one node: every rank stands for one
   std::uint64_t bytes = 0;
+  bool bytes_auto = false;        // --links.bytes auto: the probe chooses (kUnprobedBytes until then)
+  std::uint64_t largest_bytes = 0;  // the most one message may be: memory and kLargestAutoBytes
   int reps = 0;
   int window = 0;
   bool latency = true;
@@ -54,6 +92,10 @@ struct LinksPlan {
   std::string topology;           // path to a readable topology.conf, or ""
   LinksTopology tree;             // the switch tree (on world rank 0 at least) and where it came from
   double estimate_seconds = 0;
+  LinkModel model;                // the assumed link until refit_links_to_probe
+  double assumed_estimate_seconds = -1;  // after the probe: the estimate the assumed link gave (< 0: not probed)
+  std::string size_reason;        // after the probe, with bytes auto: why this size
+  std::uint64_t probed_bytes = 0; // after the probe, with bytes auto: its size (the budget may halve it)
   std::string chosen;             // what the budget changed, "" when nothing
   SlowPair slow;
   int members() const { return static_cast<int>(member_ranks.size()); }
@@ -63,11 +105,29 @@ struct LinksPlan {
 // by rank; when every rank is on one node, every rank.
 std::vector<int> member_ranks(const std::vector<int>& node_of_rank);
 
-// Seconds the whole pattern takes for `members` under the model above:
+// Seconds the whole pattern takes for `members` under the assumed link:
 // model::pair_rounds(N) rounds of, each way in turn, one verification
 // window, `reps` timed windows and (with latency) kLatencyReps 8-byte
 // messages.
 double estimate_seconds(int members, std::uint64_t bytes, int reps, int window, bool latency);
+// ... under `model`: its windows and shifts, and the payloads' stamping,
+// zeroing and checking and the buffers' first touch at its memory rates.
+double estimate_seconds(int members, std::uint64_t bytes, int reps, int window, bool latency, const LinkModel& model);
+// The estimate's terms: "3 steps x 6 windows of 8 x 8.00 MiB at 48.2 MB/s (link probe) + 50 shifts of 95 us".
+std::string estimate_terms(const LinksPlan& plan);
+
+// The probe's bounds for this plan: the largest message, its time
+// (kProbeSeconds, within kProbeBudgetShare of the budget), and a given
+// size to probe up to.
+ProbeBounds probe_bounds(const LinksPlan& plan);
+
+// The plan again from the options and the probe: with bytes auto the
+// probe's size (choose_message_bytes), the estimate from its curve (at the
+// machine probe's memory rates), then the budget fitter as before; the
+// assumed link's estimate is kept for the plan line. An empty probe
+// changes nothing. UsageError as fit_links_to_budget.
+void refit_links_to_probe(LinksPlan& plan, const LinksOptions& options, const LinkProbe& probe,
+                          const MachineSpeed& speed);
 
 // Through the core's budget fitter: lowers reps (down to 1), then halves
 // bytes (down to kSmallestChosenBytes, or the given size if smaller), each
@@ -84,7 +144,8 @@ SlowPair parse_slow_pair(const std::string& text, int members);
 LinksPlan plan_links(const LinksOptions& options, const RankLayout& layout);
 LinksPlan plan_links(const Config& config, const RankLayout& layout);
 
-// The plan line: "5 nodes, 5 rounds of pairs x 2 reps x window 4 x 64 KiB each way ..., estimate 1.2 s (limit --time-budget 300 s)".
+// The plan line: "5 nodes, 5 rounds of pairs x 2 reps x window 4 x 64 KiB each way ..., estimate 1.2 s (limit --time-budget 300 s)",
+// then after a probe "; link probe: ...; size: why; the assumed links' estimate: 0.2 s".
 std::string describe_links(const LinksPlan& plan);
 
 }  // namespace bws::links

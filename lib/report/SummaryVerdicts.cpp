@@ -62,8 +62,9 @@ std::string flag_line(const Table& flags, std::size_t r) {
     if (status != model::kFlagNotRetested)
       status += std::isfinite(retest) ? " by the retest (" + summary_value(retest, unit) + ")" : "";
   }
-  if (catalog::is_subject_flag_metric(metric))  // a link map verdict: its reason names the node, link or uplink
-    return fit_line("  " + metric + ": " + shown(flags.get_string(r, "reason")) + (status.empty() ? "" : "; " + status));
+  // A link map verdict: its reason names the node, link or uplink; whole (the caller wraps it).
+  if (catalog::is_subject_flag_metric(metric))
+    return "  " + metric + ": " + shown(flags.get_string(r, "reason")) + (status.empty() ? "" : "; " + status);
   if (!std::isfinite(value))  // a configuration finding: its reason says it all
     return fit_line("  " + shown(flags.get_string(r, "host")) + "  " + metric + ": " + shown(flags.get_string(r, "reason")));
   std::string line = "  " + shown(flags.get_string(r, "host")) + "  " + metric + ": " + summary_value(value, unit);
@@ -123,19 +124,56 @@ std::string fit_line(std::string line) {
   return line;
 }
 
+std::vector<std::string> wrap_line(const std::string& line) {
+  std::vector<std::string> lines;
+  std::string rest = line;
+  const std::string indent(kWrapIndent, ' ');
+  while (rest.size() > kSummaryColumns) {
+    std::size_t cut = rest.rfind(' ', kSummaryColumns);
+    if (cut == std::string::npos || cut <= kWrapIndent) cut = kSummaryColumns;  // one long word: cut it
+    lines.push_back(rest.substr(0, cut));
+    const std::size_t next = rest.find_first_not_of(' ', cut);
+    rest = indent + (next == std::string::npos ? std::string() : rest.substr(next));
+  }
+  lines.push_back(rest);
+  return lines;
+}
+
+namespace {
+
+// Rows of the link map's link and uplink verdicts ("a->b", "s1->top"): not
+// nodes, so under their own heading, each verdict whole.
+std::vector<std::string> link_verdict_lines(const Table& flags, const std::vector<std::size_t>& rows,
+                                            const std::string& file) {
+  if (rows.empty()) return {};
+  std::vector<std::string> lines{"Flagged links and uplinks (" + std::to_string(rows.size()) + "):"};
+  for (std::size_t i = 0; i < rows.size() && i < kMaxLinkLines; ++i)
+    for (std::string& part : wrap_line(flag_line(flags, rows[i]))) lines.push_back(std::move(part));
+  if (rows.size() > kMaxLinkLines)
+    lines.push_back("  ... and " + std::to_string(rows.size() - kMaxLinkLines) + " more: bwreport flags " +
+                    (file.empty() ? std::string("FILE") : file));
+  return lines;
+}
+
+}  // namespace
+
 std::vector<std::string> flag_verdict_lines(const Table& flags, long long n_nodes, const std::string& file) {
   std::vector<std::string> lines;
   const std::vector<std::string> standing = model::flagged_hosts(flags, true);
   const std::vector<std::string> all = model::flagged_hosts(flags, false);
-  std::vector<std::size_t> rows;
+  std::vector<std::size_t> rows, link_rows;
   for (std::size_t r = 0; r < flags.rows(); ++r)
-    if (model::flag_stands(flags, r)) rows.push_back(r);
-  std::stable_sort(rows.begin(), rows.end(),
-                   [&](std::size_t a, std::size_t b) { return badness(flags, a) > badness(flags, b); });
+    if (model::flag_stands(flags, r))
+      (model::is_link_subject(flags.get_string(r, "host")) ? link_rows : rows).push_back(r);
+  const auto worst_first = [&](std::size_t a, std::size_t b) { return badness(flags, a) > badness(flags, b); };
+  std::stable_sort(rows.begin(), rows.end(), worst_first);
+  std::stable_sort(link_rows.begin(), link_rows.end(), worst_first);
+  const std::vector<std::string> links = link_verdict_lines(flags, link_rows, file);
   if (standing.empty() && rows.empty()) {
     lines.push_back("Flagged nodes: none of " + std::to_string(n_nodes) +
                     (all.empty() ? std::string()
                                  : " (" + std::to_string(all.size()) + " flagged at first, not confirmed by the retest)"));
+    lines.insert(lines.end(), links.begin(), links.end());
     return lines;
   }
   // The hosts in the order of their worst flag.
@@ -158,10 +196,12 @@ std::vector<std::string> flag_verdict_lines(const Table& flags, long long n_node
     head += " " + shown(h);
   }
   lines.push_back(head);
-  for (std::size_t i = 0; i < rows.size() && i < kMaxFlagLines; ++i) lines.push_back(flag_line(flags, rows[i]));
+  for (std::size_t i = 0; i < rows.size() && i < kMaxFlagLines; ++i)
+    for (std::string& part : wrap_line(flag_line(flags, rows[i]))) lines.push_back(std::move(part));
   if (rows.size() > kMaxFlagLines)
     lines.push_back("  ... and " + std::to_string(rows.size() - kMaxFlagLines) +
                     " more: bwreport flags " + (file.empty() ? std::string("FILE") : file));
+  lines.insert(lines.end(), links.begin(), links.end());
   return lines;
 }
 

@@ -13,8 +13,10 @@
 #include "core/FileGuard.hpp"
 #include "core/OptionText.hpp"
 #include "core/IniFile.hpp"
+#include "core/ProbedCollective.hpp"
 #include "run/MachineProbe.hpp"
 #include "run/MemoryDiscovery.hpp"
+#include "run/MpiCommunicator.hpp"
 #include "run/TestHooks.hpp"
 
 namespace bws::run {
@@ -165,6 +167,18 @@ void plan_on_this_rank(const Config& config, const RunWorld& world, const std::v
   check_options_of_tests_not_run(config, plan.phases, node, ranks);
 }
 
+// The plans that are final only after measuring the network
+// (core/ProbedCollective.hpp: the link map's link probe), once every rank
+// holds its plans: collective, every rank probes the same phases in the
+// same order. BWSURVEY_FIXED_SPEED probes nothing, as it skips the machine
+// probe: the plans keep their assumed figures, the same in every run.
+void probe_collectives(RunPlan& plan) {
+  if (read_test_hooks().fixed_speed) return;
+  MpiCommunicator world(MPI_COMM_WORLD);
+  for (Phase& phase : plan.phases)
+    if (auto* probed = dynamic_cast<ProbedCollective*>(phase.collective.get())) probed->probe(world);
+}
+
 // The files the options name, read once: a saved dmidecode output (a node
 // whose file is missing is a usage error) and the --reference values.
 void read_input_files(const RunWorld& world, RunPlan& plan) {
@@ -207,7 +221,8 @@ std::optional<SetupFailure> plan_run(const CommandLine& cl, const RunWorld& worl
   const auto failure = failure_of(
       [&] { plan_on_this_rank(cl.config, world, node_of_rank, plan.speed, plan.settings.time_budget_seconds, plan); },
       world.rank_name());
-  return agree_on_failure(MPI_COMM_WORLD, failure);
+  if (auto agreed = agree_on_failure(MPI_COMM_WORLD, failure)) return agreed;
+  return agree_on_failure(MPI_COMM_WORLD, failure_of([&] { probe_collectives(plan); }, world.rank_name()));
 }
 
 std::vector<const CatalogEntry*> entries_of(const std::vector<Phase>& phases) {

@@ -29,8 +29,9 @@ expect_success
 # The plan line goes to stderr with bwsurvey's other progress lines.
 # Rounds of disjoint pairs: N - 1 for N even, N for N odd (one member sits out each round).
 rounds=$((ranks % 2 == 0 ? ranks - 1 : ranks))
-grep -Eq "links: $ranks ranks \(one host: each rank stands for a node\), $rounds rounds? of pairs x 5 reps x window 4 x 64.00 KiB each way, 8 B latency, estimate .* \(limit --time-budget [0-9.]+ s\)" "$dir/stderr.txt" ||
+grep -Eq "links: $ranks ranks \(one host: each rank stands for a node\), $rounds rounds? of pairs x 5 reps x window 4 x [0-9.]+ [KMG]iB each way, 8 B latency, estimate .* \(limit --time-budget [0-9.]+ s\)" "$dir/stderr.txt" ||
   { echo "no plan line"; exit 1; }
+grep -Fq "; link probe: " "$dir/stderr.txt" || { echo "the plan line has no link probe (core/ProbedCollective.hpp)"; exit 1; }
 expect_stdout "^links: $ranks nodes, median out " "summary line"
 if [ "$from" = --topology ]; then
   grep -Fq "; topology: $dir/topology.conf (1 leaf)" "$dir/stderr.txt" || { echo "no topology in the plan line"; exit 1; }

@@ -27,7 +27,11 @@ mbit=400
 slow_mbit=$((mbit / 4))
 . "$repo/tests/netcluster/netcluster.sh"
 netcluster_require || exit 1
-[ -x "$bwsurvey" ] && [ -x "$bwreport" ] || { echo "build bwsurvey and bwreport first (in $build)"; exit 1; }
+if [ ! -x "$bwsurvey" ] || [ ! -x "$bwreport" ]; then
+  echo "build bwsurvey and bwreport first (in $build)"
+  exit 1
+fi
+# shellcheck disable=SC2034  # read by netcluster_mpirun
 NETCLUSTER_MPIRUN=${MPIRUN:-mpirun}
 rm -rf "$work"
 netcluster_init "$work"

@@ -207,11 +207,13 @@ Refitted refit_on(const SimulatedLink& link, const RankLayout& layout, const Con
   return r;
 }
 
-// What the link map takes on the simulated link: N-1 steps of (1 + reps)
-// windows and 50 latency shifts.
+// What the link map takes on the simulated link: rounds of disjoint pairs
+// (N - 1 for even N, N for odd: the circle method), each measured one way
+// and then the other, of (1 + reps) windows and 50 8-byte messages.
 double modelled_seconds(const SimulatedLink& link, const LinksPlan& p, double shift_seconds) {
   const double window_bytes = static_cast<double>(p.window) * static_cast<double>(p.bytes);
-  return (p.members() - 1) * ((1 + p.reps) * window_time(link, window_bytes) + 50 * shift_seconds);
+  const int n = p.members(), rounds = n % 2 == 0 ? n - 1 : n;
+  return rounds * 2 * ((1 + p.reps) * window_time(link, window_bytes) + 50 * shift_seconds);
 }
 
 TEST(LinksProbeEstimate, WithinTwiceTheModelledTimeAt400And100Mbits) {
@@ -235,23 +237,25 @@ TEST(LinksProbeEstimate, WithinTwiceTheModelledTimeAt400And100Mbits) {
 
 TEST(LinksProbeEstimate, BudgetBoundsTheProbedPlan) {
   const SimulatedLink link{12.5e6, 100e-6, 4.0 * MiB};  // 100 Mbit/s
-  const Refitted r = refit_on(link, nodes(4, 30));
-  // The probe had 2 s (10 % of 30 s is 3 s): it stopped at the time bound with
+  const Refitted r = refit_on(link, nodes(4, 60));
+  // The probe had 2 s (10 % of 60 s is 6 s): it stopped at the time bound with
   // every window buffered, so 10x the 4 MiB seen: 8 messages of 5 MiB,
-  // 3.36 s a window; 3 steps x 6 windows is 60 s, so reps are lowered to 1.
+  // 3.36 s a window; 3 rounds x 2 ways x 6 windows is 121 s, 2 windows 40 s,
+  // so reps are lowered to 1.
   EXPECT_EQ(r.probe.stop, ProbeStop::TimeBound);
   EXPECT_EQ(r.plan.bytes, 5 * MiB);
   EXPECT_EQ(r.plan.reps, 1);
-  EXPECT_LE(r.plan.estimate_seconds, 30);
-  EXPECT_LE(modelled_seconds(link, r.plan, r.probe.shift_seconds), 30);
+  EXPECT_LE(r.plan.estimate_seconds, 60);
+  EXPECT_LE(modelled_seconds(link, r.plan, r.probe.shift_seconds), 60);
   EXPECT_NE(describe_links(r.plan).find("to fit it: reps 5 -> 1"), std::string::npos) << describe_links(r.plan);
   EXPECT_EQ(r.plan.chosen_options.at("links.reps"), "1");
   EXPECT_EQ(describe_links(r.plan).find("below the probe's"), std::string::npos);  // the size is the probe's
   // 10 s: the probe has 1 s (10 %) and sees 2 MiB buffered at 8 x 256
-  // KiB, so 8 x 2.5 MiB; 1 rep of that is 3 x 2 x 1.68 s = 10.1 s, so the
-  // budget halves it to 1.25 MiB (5.1 s), and the plan line says so.
+  // KiB, so 8 x 2.5 MiB; 1 rep of that is 3 rounds x 2 ways x 2 windows x
+  // 1.68 s = 20.2 s, so the budget halves it twice, to 640 KiB (5.1 s),
+  // and the plan line says so.
   const Refitted halved = refit_on(link, nodes(4, 10));
-  EXPECT_EQ(halved.plan.bytes, 5 * MiB / 4);
+  EXPECT_EQ(halved.plan.bytes, 5 * MiB / 8);
   EXPECT_NE(describe_links(halved.plan).find("; the budget's size is below the probe's 2.50 MiB"), std::string::npos)
       << describe_links(halved.plan);
   // A budget the probed links cannot meet is refused, naming it.

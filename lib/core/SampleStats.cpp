@@ -17,6 +17,14 @@ double median_of(std::span<const double> values) {
   return lower + (upper - lower) / 2;
 }
 
+double upper_median_of(std::span<const double> values) {
+  if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> v(values.begin(), values.end());
+  const auto upper_middle = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
+  std::nth_element(v.begin(), upper_middle, v.end());
+  return *upper_middle;
+}
+
 TimeStats time_stats(const std::vector<double>& seconds, std::size_t first) {
   constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
   if (first >= seconds.size()) return {kNaN, kNaN, kNaN, kNaN};

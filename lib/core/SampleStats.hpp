@@ -10,6 +10,9 @@ namespace bws {
 
 // Median of the values (mean of the middle two for an even count); NaN for none.
 double median_of(std::span<const double> values);
+// The upper median: the middle value, of an even count the larger of the
+// two; NaN for none. Not lowered while fewer than half the values are low.
+double upper_median_of(std::span<const double> values);
 
 struct TimeStats {
   double min_seconds, median_seconds, avg_seconds, max_seconds;

@@ -71,7 +71,7 @@ std::vector<double> per_leaf_medians(std::span<const double> send_Bps, int self,
     if (std::isfinite(send_Bps[j])) by_leaf[static_cast<std::size_t>(leaf)].push_back(send_Bps[j]);
   }
   std::vector<double> medians(leaves);
-  for (std::size_t b = 0; b < leaves; ++b) medians[b] = median_of(by_leaf[b]);
+  for (std::size_t b = 0; b < leaves; ++b) medians[b] = upper_median_of(by_leaf[b]);
   return medians;
 }
 

@@ -13,8 +13,11 @@ std::string joined(const std::vector<std::string>& names) {
   return out;
 }
 
-// Block medians: per leaf pair (a, b), the median over a's hosts of their
-// median send to b's hosts.
+// Block medians: per leaf pair (a, b), the upper median over a's hosts of
+// their (upper) median send to b's hosts. Upper, as per_leaf_medians: a
+// slow uplink slows every host of the leaf, a slow NIC only its own, and
+// in a leaf of two the plain median (the mean) of one slow and one normal
+// host read as a slow uplink.
 std::vector<std::vector<double>> block_medians(const LinkMapSummary& map, const std::vector<bool>& excluded) {
   const std::size_t S = map.leaves.leaves.size();
   std::vector<std::vector<std::vector<double>>> values(S, std::vector<std::vector<double>>(S));
@@ -27,7 +30,7 @@ std::vector<std::vector<double>> block_medians(const LinkMapSummary& map, const 
   }
   std::vector<std::vector<double>> blocks(S, std::vector<double>(S));
   for (std::size_t a = 0; a < S; ++a)
-    for (std::size_t b = 0; b < S; ++b) blocks[a][b] = median_of(values[a][b]);
+    for (std::size_t b = 0; b < S; ++b) blocks[a][b] = upper_median_of(values[a][b]);
   return blocks;
 }
 

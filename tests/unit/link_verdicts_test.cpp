@@ -119,11 +119,29 @@ TEST(LinkRows, LowPeerListIsCapped) {
 TEST(LinkRows, PerLeafMediansSkipSelfAndUnknownHosts) {
   const std::vector<int> leaf_of_host{0, 0, 1, 1, -1};
   const std::vector<double> send{1000, 10, 20, 40, 99};
-  EXPECT_EQ(per_leaf_medians(send, 0, leaf_of_host, 2), (std::vector<double>{10, 30}));
+  EXPECT_EQ(per_leaf_medians(send, 0, leaf_of_host, 2), (std::vector<double>{10, 40}));  // 40: the upper of 20, 40
   const std::vector<double> at_two = per_leaf_medians(send, 2, leaf_of_host, 3);
-  EXPECT_DOUBLE_EQ(at_two[0], 505);  // (1000 + 10) / 2
+  EXPECT_DOUBLE_EQ(at_two[0], 1000);  // the upper of 10 and 1000
   EXPECT_DOUBLE_EQ(at_two[1], 40);
   EXPECT_TRUE(std::isnan(at_two[2]));
+  // Odd counts: the middle one.
+  const std::vector<int> three{0, 1, 1, 1};
+  EXPECT_DOUBLE_EQ(per_leaf_medians(std::vector<double>{0, 5, 1, 9}, 0, three, 2)[1], 5);
+}
+
+TEST(LinkVerdicts, ASlowNicInALeafOfTwoIsNoUplink) {
+  // The pretend cluster: n00 n01 on s1, n02 n03 on s2, n02's NIC at 25 %
+  // both ways. s1's hosts send to s2 at 25 % (n02) and 100 % (n03): one
+  // slow host of two is a NIC, not the uplink, which would slow both.
+  const SwitchTopology topology = SwitchTopology::parse(
+      "SwitchName=s1 Nodes=n[00-01]\nSwitchName=s2 Nodes=n[02-03]\nSwitchName=top Switches=s[1-2]\n", "test");
+  const auto verdicts =
+      diagnose(make_matrices(4, [](int i, int j) { return i == 2 || j == 2 ? 0.25 : 1.0; }), &topology);
+  EXPECT_EQ(described(verdicts), (std::vector<std::string>{"links.node_out n02", "links.node_in n02"}));
+  // Both of s2's hosts slow from s1: the uplink, and no node.
+  const auto uplink = diagnose(
+      make_matrices(4, [](int i, int j) { return (i < 2) != (j < 2) ? 0.25 : 1.0; }), &topology);
+  EXPECT_EQ(described(uplink), (std::vector<std::string>{"links.uplink s1->s2", "links.uplink s2->s1"}));
 }
 
 TEST(LinkVerdicts, CleanMatrixGivesNothing) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/FormatText.hpp"
 #include "core/Sizes.hpp"
 
 namespace bws::links {
@@ -15,11 +16,7 @@ double window_bytes(const ProbeSample& s, int window) {
 
 double receive_rate(const ProbeSample& s, int window) { return window_bytes(s, window) / s.receive_seconds; }
 
-std::string percent_text(double fraction) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.0f %%", 100 * fraction);
-  return buf;
-}
+std::string percent_text(double fraction) { return format_text("%.0f %%", 100 * fraction); }
 
 const char* stop_text(ProbeStop stop) {
   switch (stop) {
@@ -163,11 +160,10 @@ double probed_window_seconds(const LinkProbe& probe, double bytes) {
 std::string probe_text(const LinkProbe& probe) {
   if (!probe.done()) return "no link probe";
   const ProbeSample& last = probe.samples.back();
-  char tail[96];
-  std::snprintf(tail, sizeof tail, ", 8 B shift %.3g us, probe %.3g s, %s", probe.shift_seconds * 1e6, probe.seconds,
-                stop_text(probe.stop));
   return format_rate(receive_rate(last, probe.window)) + " at " + window_text(probe.window, last.message_bytes) +
-         ", " + percent_text(last.buffered_fraction) + " buffered" + tail;
+         ", " + percent_text(last.buffered_fraction) + " buffered" +
+         format_text(", 8 B shift %.3g us, probe %.3g s, %s", probe.shift_seconds * 1e6, probe.seconds,
+                     stop_text(probe.stop));
 }
 
 }  // namespace bws::links

@@ -6,17 +6,11 @@
 #include <vector>
 
 #include "core/FormatText.hpp"
+#include "core/SampleStats.hpp"
 #include "core/Sizes.hpp"
 
 namespace bws::bs {
 namespace {
-
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 // The bandwidth of the streaming part of a call: the fixed cost taken off
 // when it is known (and smaller than the time).
@@ -31,7 +25,7 @@ double bandwidth_of(const PlateauPoint& p, double T0_seconds) {
 bool is_flat(const std::vector<double>& bandwidths, std::size_t first, double tolerance, double& median,
              std::vector<std::size_t>& slowed) {
   slowed.clear();
-  median = median_of(std::vector<double>(bandwidths.begin() + static_cast<std::ptrdiff_t>(first), bandwidths.end()));
+  median = median_of(std::span<const double>(bandwidths).subspan(first));
   if (!(median > 0)) return false;
   const std::size_t end = bandwidths.size();
   auto within = [&](std::size_t i) { return std::abs(bandwidths[i] / median - 1.0) <= tolerance; };
@@ -51,6 +45,7 @@ std::string percent(double fraction) { return format_text("%.1f %%", 100.0 * fra
 double plateau_tolerance(std::span<const PlateauPoint> points) {
   std::vector<double> spreads;
   for (const PlateauPoint& p : points) spreads.push_back(std::max(0.0, p.rep_spread));
+  if (spreads.empty()) return kPlateauMinTolerance;
   return std::clamp(kPlateauSpreadFactor * median_of(spreads), kPlateauMinTolerance, kPlateauMaxTolerance);
 }
 

@@ -13,6 +13,14 @@
 # the 1st phase whole.
 # usage: disk_full.sh MPIRUN BWSURVEY CHECKER WORKDIR BWREPORT
 set -euo pipefail
+# The tmpfs lives in a mount namespace of this test's own: when ctest kills
+# the test on a timeout the EXIT trap never runs, but the namespace ends
+# with its last process and takes the mount with it, so nothing stays
+# mounted under the build directory.
+if [ -z "${BWS_DISK_FULL_PRIVATE_MOUNTS:-}" ] && command -v unshare >/dev/null &&
+  unshare --mount --propagation private true 2>/dev/null; then
+  BWS_DISK_FULL_PRIVATE_MOUNTS=1 exec unshare --mount --propagation private "$BASH" "$0" "$@"
+fi
 mpirun=$1 bwsurvey=$2 dir=$4 bwreport=$5
 rm -rf "$dir" && mkdir -p "$dir"
 mnt=$dir/mnt

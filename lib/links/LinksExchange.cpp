@@ -1,7 +1,6 @@
 #include "links/LinksExchange.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <limits>
 
 #include "links/LinksPayload.hpp"
@@ -171,10 +170,6 @@ void measure_pair(Communicator& c, const LinksPlan& plan, int partner, int round
 }
 
 }  // namespace
-
-double steady_seconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 MemberRows measure_links(Communicator& c, const LinksPlan& plan, const RoundProgress& on_round,
                          const SecondsClock& now) {

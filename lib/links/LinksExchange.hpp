@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/Communicator.hpp"
+#include "core/SteadyClock.hpp"
 #include "links/LinksPlan.hpp"
 
 namespace bws::links {
@@ -29,9 +30,8 @@ struct MemberRows {
 };
 
 // Seconds on a steady clock from any fixed start. The link map reads
-// std::chrono::steady_clock; a test passes a simulated network's clock.
+// core's steady_seconds; a test passes a simulated network's clock.
 using SecondsClock = std::function<double()>;
-double steady_seconds();
 
 // on_round(done, rounds) after each round of this member (sat out or not).
 using RoundProgress = std::function<void(int done, int rounds)>;

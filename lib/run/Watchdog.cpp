@@ -12,6 +12,7 @@
 #include <map>
 #include <random>
 
+#include "core/SteadyClock.hpp"
 #include "run/MpiWorld.hpp"
 #include "run/PhaseRendezvous.hpp"
 
@@ -36,10 +37,6 @@ extern "C" void on_termination_signal(int signal) {
     const char byte = 'S';
     [[maybe_unused]] const ssize_t n = ::write(fd, &byte, 1);
   }
-}
-
-double now_seconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 std::string seconds_text(double s) {
@@ -106,7 +103,7 @@ void Watchdog::arm(const std::string& step, double timeout_seconds) {
   std::lock_guard<std::mutex> lock(mutex_);
   step_ = step;
   timeout_seconds_ = timeout_seconds;
-  deadline_ = timeout_seconds > 0 ? now_seconds() + timeout_seconds : 0;
+  deadline_ = timeout_seconds > 0 ? steady_seconds() + timeout_seconds : 0;
   position_ = kWaiting;
 }
 
@@ -132,7 +129,7 @@ void Watchdog::loop() {
     }
     if (deadline > 0 && rank_ != 0) deadline += grace_seconds_ + kAnswerWaitSeconds;
     int wait_ms = kIdleMs;
-    if (deadline > 0) wait_ms = std::max(0, std::min(wait_ms, static_cast<int>((deadline - now_seconds()) * 1000) + 1));
+    if (deadline > 0) wait_ms = std::max(0, std::min(wait_ms, static_cast<int>((deadline - steady_seconds()) * 1000) + 1));
     // Ranks but 0 answer rank 0's question whenever it comes.
     pollfd fds[2] = {{wake_[0], POLLIN, 0}, {listener_ ? listener_->fd() : -1, POLLIN, 0}};
     ::poll(fds, 2, wait_ms);  // a negative fd is ignored
@@ -151,7 +148,7 @@ void Watchdog::loop() {
     // on_signal() and on_deadline() return only when the main thread is
     // already ending the run: then this thread has nothing more to do.
     if (g_signal != 0) return on_signal(g_signal);
-    if (deadline > 0 && now_seconds() >= deadline) return on_deadline();
+    if (deadline > 0 && steady_seconds() >= deadline) return on_deadline();
   }
 }
 
@@ -213,8 +210,8 @@ void Watchdog::on_signal(int signal) {
   const std::string reason = where + signal_name(signal) + " (the job was cancelled or reached its time limit)";
   if (rank_ == 0) return end(reason);
   // Rank 0 marks the file and ends the job; this rank ends only if it does not.
-  const double until = now_seconds() + grace_seconds_;
-  while (now_seconds() < until) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const double until = steady_seconds() + grace_seconds_;
+  while (steady_seconds() < until) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   end("rank " + std::to_string(rank_) + " (" + host_ + "): " + reason + "; rank 0 (" + root_host_ +
       ") did not end the job within " + seconds_text(grace_seconds_) + " s");
 }

@@ -10,19 +10,15 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <cstring>
 
+#include "core/SteadyClock.hpp"
 #include "run/WatchdogChannel.hpp"
 
 namespace bws::run {
 namespace {
 
 constexpr std::size_t kMostAnswerBytes = 512;
-
-double now_seconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 // A non-blocking connect under way to one address; -1 when it failed at once.
 int start_connect(const std::string& address, std::uint16_t port) {
@@ -127,12 +123,12 @@ std::map<int, std::string> ask_positions(const std::vector<WatchdogEndpoint>& en
                                          double budget_seconds, double attempt_seconds, std::size_t max_open) {
   std::map<int, std::string> answers;
   Asker asker(nonce, attempt_seconds);
-  const double until = now_seconds() + budget_seconds;
+  const double until = steady_seconds() + budget_seconds;
   max_open = std::max<std::size_t>(max_open, 1);
   std::vector<Attempt> open;
   std::vector<pollfd> fds;
   std::size_t next = 0;
-  for (double now = now_seconds(); now < until; now = now_seconds()) {
+  for (double now = steady_seconds(); now < until; now = steady_seconds()) {
     while (open.size() < max_open && next < endpoints.size()) {
       Attempt attempt;
       attempt.endpoint = &endpoints[next++];
@@ -147,7 +143,7 @@ std::map<int, std::string> ask_positions(const std::vector<WatchdogEndpoint>& en
     }
     const int wait_ms = std::max(0, static_cast<int>((wake - now) * 1000) + 1);
     if (::poll(fds.data(), fds.size(), wait_ms) < 0 && errno != EINTR) break;
-    now = now_seconds();
+    now = steady_seconds();
     std::vector<Attempt> still;
     for (std::size_t i = 0; i < open.size(); ++i)
       if (asker.progress(open[i], fds[i].revents, now, answers)) still.push_back(std::move(open[i]));

@@ -9,6 +9,7 @@
 #include "catalog/Registry.hpp"
 #include "core/Hostlist.hpp"
 #include "core/PrintableText.hpp"
+#include "core/SampleStats.hpp"
 #include "model/NodeFlags.hpp"
 #include "model/NodeMetrics.hpp"
 
@@ -16,15 +17,6 @@ namespace bws::report {
 namespace {
 
 std::string shown(const std::string& text) { return printable_text(text, 256); }
-
-double median_of(std::vector<double> v) {
-  if (v.empty()) return std::nan("");
-  const std::size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
-  const double upper = v[mid];
-  if (v.size() % 2 == 1) return upper;
-  return (*std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid)) + upper) / 2;
-}
 
 // The p-th percentile (0..100) by linear interpolation between order statistics.
 double percentile(std::vector<double> v, double p) {

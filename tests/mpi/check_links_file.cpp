@@ -1,11 +1,8 @@
 // Reads a link-map survey file back: /links/nodes holds one row per member
 // (node 0..N-1, world ranks ascending) with finite, positive medians and a
 // lowest peer that is another member; /links/hosts the same order; the
-// links.payload check passed. With --slow FROM TO (the slow-pair test hook):
-// node FROM's lowest send is to TO and below half its median, and TO's
-// lowest receive is from FROM, and /flags names the links.pair FROM -> TO
-// (members named "host:rRANK", every member being on this one host). Link
-// rows of /flags are pair verdicts only (no node verdict on one host). With --topology (a
+// links.payload check passed. Link rows of /flags are pair verdicts only
+// (no node verdict on one host). With --topology (a
 // topology.conf: leaf s1 under top, naming this host): /links/switches, the
 // leaf column and one per-leaf median per node.
 #include <algorithm>
@@ -21,13 +18,12 @@
 using namespace bws::file_checks;
 
 int main(int argc, char** argv) {
-  const bool slow = argc == 6 && std::string(argv[1]) == "--slow";
   const bool tree = argc == 4 && std::string(argv[1]) == "--topology";
-  if (argc != 3 && !slow && !tree) {
-    std::cerr << "usage: check_links_file [--topology] FILE MEMBERS | check_links_file --slow FILE MEMBERS FROM TO\n";
+  if (argc != 3 && !tree) {
+    std::cerr << "usage: check_links_file [--topology] FILE MEMBERS\n";
     return 2;
   }
-  const int base = slow || tree ? 2 : 1;
+  const int base = tree ? 2 : 1;
   const auto file = bws::h5::ResultReader::open(argv[base]);
   const long n = std::stol(argv[base + 1]);
   check(file.attribute_text("/", "status") == "complete", "status is complete");
@@ -54,18 +50,6 @@ int main(int argc, char** argv) {
   for (std::size_t r = 0; r < checks.rows(); ++r)
     if (checks.get_string(r, "check") == "links.payload") payload_passed = checks.get_int(r, "passed") == 1;
   check(payload_passed, "a passed links.payload check");
-  if (slow) {
-    const std::size_t from = std::stoul(argv[4]);
-    const long to = std::stol(argv[5]);
-    if (from < nodes.rows()) {
-      check(nodes.get_int(from, "worst_out_peer") == to, "the slowed node's lowest send goes to the slowed peer");
-      check(to >= 0 && to < n && nodes.get_int(static_cast<std::size_t>(to), "worst_in_peer") == static_cast<long>(from),
-            "the slowed peer's lowest receive comes from the slowed node");
-      check(nodes.get_double(from, "worst_out_Bps") < 0.5 * nodes.get_double(from, "out_Bps"),
-            "the slowed pair is below half the node's median: " + std::to_string(nodes.get_double(from, "worst_out_Bps")) +
-                " vs " + std::to_string(nodes.get_double(from, "out_Bps")));
-    }
-  }
   // The link-map rows of /flags.
   std::vector<std::string> link_flags;
   if (file.exists("/flags")) {
@@ -74,23 +58,12 @@ int main(int argc, char** argv) {
       if (flags.get_string(r, "metric").rfind("links.", 0) == 0)
         link_flags.push_back(flags.get_string(r, "metric") + " " + flags.get_string(r, "host"));
   }
-  const auto label = [&](long node) {
-    const auto r = static_cast<std::size_t>(node);
-    return hosts.get_string(r, "host") + ":r" + std::to_string(hosts.get_int(r, "rank"));
-  };
-  // Other pairs may be named too: on 2 shared cores a rank taken off its
-  // core for a few ms stalls every window of its pair in that round
-  // (measured 0-5 %, as low as the hook's), a real measurement of a real
-  // stall. No node is ever named on one host, and without the hook no
-  // uplink (there is no tree).
+  // Pairs may be named: on 2 shared cores a rank taken off its core for a
+  // few ms stalls every window of its pair in that round (measured
+  // 0-5 %), a real measurement of a real stall. No node is ever named on
+  // one host, and no uplink without a tree of several leaves.
   for (const std::string& f : link_flags)
     check(f.rfind("links.pair ", 0) == 0, "only pair verdicts of the link map on one host, not '" + f + "'");
-  if (slow) {
-    const std::string expected = "links.pair " + label(std::stol(argv[4])) + "->" + label(std::stol(argv[5]));
-    check(std::find(link_flags.begin(), link_flags.end(), expected) != link_flags.end(),
-          "/flags names '" + expected + "'; it holds " + std::to_string(link_flags.size()) + " link rows" +
-              (link_flags.empty() ? "" : ", the first '" + link_flags.front() + "'"));
-  }
   if (tree) {
     const auto switches = file.read_table("links/switches");
     check(switches.rows() == 2 && switches.get_string(0, "switch") == "s1" && switches.get_string(0, "parent") == "top" &&

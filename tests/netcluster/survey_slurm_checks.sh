@@ -1,8 +1,8 @@
 # shellcheck shell=bash
 # The checks of tests/netcluster/survey_slurm_test.sh on its survey's
 # outputs (sourced; $bwreport and $work set): each names h3's slow NIC
-# (links.node_out and links.node_in) and s2's uplink (links.uplink,
-# subject s2->top). Other link verdicts are said, not asserted: the rule's
+# (links.node_out and links.node_in) and s3's uplink (links.uplink,
+# subject s3->top). Other link verdicts are said, not asserted: the rule's
 # false verdicts are counted over 10 runs (docs/PERFORMANCE.md), not in one.
 
 # The entries of a summary's section whose heading starts with $2, in
@@ -18,7 +18,7 @@ summary_entries() {
 
 # check_summary NAME FILE: the summary in FILE (a job's log, `bwreport
 # summary`) names h3 among the flagged nodes with both link metrics, and
-# s2's uplink among the links, its verdict whole (not cut at the line's end).
+# s3's uplink among the links, its verdict whole (not cut at the line's end).
 check_summary() {
   local name=$1 file=$2 nodes links
   grep -Eq "^Flagged nodes \([0-9]+ of 8\): (.*[ ,])?h3([ ,]|$)" "$file" ||
@@ -28,29 +28,29 @@ check_summary() {
   grep -q "^links\.node_out: h3: " <<<"$nodes" || { echo "$name: no links.node_out for h3 under the flagged nodes"; exit 1; }
   grep -q "^links\.node_in: h3: " <<<"$nodes" || { echo "$name: no links.node_in for h3 under the flagged nodes"; exit 1; }
   if grep -q "^links\.uplink" <<<"$nodes"; then echo "$name: an uplink verdict is listed under the flagged nodes"; exit 1; fi
-  grep -Eq "^links\.uplink: uplink of leaf s2 \(s2->top\): .* of the median block; not retested$" <<<"$links" ||
-    { echo "$name: s2's uplink is not named whole under the flagged links"; echo "$links"; exit 1; }
-  echo "$name names h3 and s2's uplink"
-  grep -E "^links\." <<<"$nodes"$'\n'"$links" | grep -Ev "^links\.node_(out|in): h3: |^links\.uplink: uplink of leaf s2 " |
+  grep -Eq "^links\.uplink: uplink of leaf s3 \(s3->top\): .* of the median block; not retested$" <<<"$links" ||
+    { echo "$name: s3's uplink is not named whole under the flagged links"; echo "$links"; exit 1; }
+  echo "$name names h3 and s3's uplink"
+  grep -E "^links\." <<<"$nodes"$'\n'"$links" | grep -Ev "^links\.node_(out|in): h3: |^links\.uplink: uplink of leaf s3 " |
     sed "s/^/note: $name also says /" || true
 }
 
 # /flags itself, read with h5py: rows (h3, links.node_out), (h3,
-# links.node_in) and (s2->top, links.uplink).
+# links.node_in) and (s3->top, links.uplink).
 check_flags_table() {
   /usr/bin/python3 - "$1" <<'PY'
 import sys
 import h5py
 with h5py.File(sys.argv[1], "r") as f:
     rows = {(r["host"].decode(), r["metric"].decode()) for r in f["flags"][()]}
-wanted = {("h3", "links.node_out"), ("h3", "links.node_in"), ("s2->top", "links.uplink")}
+wanted = {("h3", "links.node_out"), ("h3", "links.node_in"), ("s3->top", "links.uplink")}
 missing = wanted - rows
 if missing:
     sys.exit(f"/flags lacks {sorted(missing)}; it holds {sorted(rows)}")
 for host, metric in sorted(rows - wanted):
     if metric.startswith("links."):
         print(f"note: /flags also holds {metric} for {host}")
-print("/flags names h3 (links.node_out, links.node_in) and s2->top (links.uplink)")
+print("/flags names h3 (links.node_out, links.node_in) and s3->top (links.uplink)")
 PY
 }
 
@@ -74,7 +74,7 @@ check_drain() {
 }
 
 # The report (bwreport plot): the link map and, above it, its verdicts
-# naming h3 (both metrics) and s2's uplink.
+# naming h3 (both metrics) and s3's uplink.
 check_report() {
   "$bwreport" plot "$1" -o "$work/report" >/dev/null
   local html=$work/report/index.html verdicts
@@ -83,9 +83,9 @@ check_report() {
   grep -q "<h2>Link map: send bandwidth</h2>" <<<"$verdicts" || { echo "the report has no link verdicts above its map"; exit 1; }
   local expected
   for expected in "<td>links.node_out</td><td>h3</td>" "<td>links.node_in</td><td>h3</td>" \
-                  "<td>links.uplink</td><td>s2-&gt;top</td>"; do
+                  "<td>links.uplink</td><td>s3-&gt;top</td>"; do
     grep -qF "$expected" <<<"$verdicts" || { echo "the report's link verdicts lack $expected"; exit 1; }
   done
   grep -q 'src="links_send.png"' "$html" || { echo "the report does not show its link map"; exit 1; }
-  echo "the report's link map section names h3 and s2->top"
+  echo "the report's link map section names h3 and s3->top"
 }

@@ -4,15 +4,20 @@
 # 8 hosts on 3 leaves (s1: h1-h3, s2: h4-h6, s3: h7 h8), every host link
 # at 400 Mbit/s both ways, two faults made in the network:
 #   h3's NIC slowed to 100 Mbit/s both ways, and
-#   s2's uplink slowed to 200 Mbit/s both ways.
+#   s3's uplink slowed to 200 Mbit/s both ways.
 # Three leaves, not two: with two, a slow uplink of either leaf slows the
 # same pairs (all of s1<->s2), and the verdict can name only the path
-# between the leaves; with three, s2's uplink slows s2<->s1 and s2<->s3
-# but not s1<->s3, which names s2's own uplink. No --links.topology:
+# between the leaves; with three, s3's uplink slows s3<->s1 and s3<->s2
+# but not s1<->s2, which names s3's own uplink. s3, the leaf of two: every
+# host outside it then has 3 slow peers of 7 (h3, h7, h8), and its median
+# send and receive stay those of a fast peer. Behind s2's uplink (3 hosts)
+# 4 of 7 peers were slow, every host's median was a share of the slow
+# uplink (1 to 3 flows at once), and h1's sends read 76 % of the others':
+# a node verdict made by the choice of faults. No --links.topology:
 # bwsurvey takes the tree from `scontrol show topology` (the topology.conf
 # the fixture gave slurmctld). The summary (the job's log and `bwreport
 # summary`), /flags, `bwreport drain` and the report's link map must name
-# h3 and s2's uplink.
+# h3 and s3's uplink.
 # usage: survey_slurm_test.sh REPO BWSURVEY BWREPORT WORKDIR
 set -euo pipefail
 repo=$1 bwsurvey=$2 bwreport=$3 work=$4
@@ -30,11 +35,11 @@ ms_since() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
 
 netcluster_start 8 3 400
 netcluster_slow_nic h3 100
-netcluster_slow_uplink s2 200
+netcluster_slow_uplink s3 200
 netcluster_slurm_start
 echo "pretend cluster and Slurm up in $(ms_since "$test_started") ms:" \
   "s1: $(netcluster_hosts_of_leaf s1), s2: $(netcluster_hosts_of_leaf s2), s3: $(netcluster_hosts_of_leaf s3);" \
-  "h3 at 100 Mbit/s, s2's uplink at 200 Mbit/s"
+  "h3 at 100 Mbit/s, s3's uplink at 200 Mbit/s"
 
 # What the job's ranks need (sbatch passes the environment on): Open MPI
 # over TCP on the test subnet only (the hosts share /dev/shm, and shared
@@ -49,7 +54,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
 # ring (as tests/slurm's quick options): its default 21 sizes x 4 rings
 # over links this slow took 68-90 s. --time-budget 60: the link probe
 # finds Linux's socket buffers (4 MiB) holding 4 x 1 MiB windows, so the
-# automatic size is 10 MiB messages, and with h3 and s2's uplink in every
+# automatic size is 10 MiB messages, and with h3 and s3's uplink in every
 # round the map would take 270 s; the budget makes the tool choose fewer
 # repetitions and smaller messages itself (its plan line says so, and
 # that buffering may then read as slow nodes: h3 shows at about 50 %, not

@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2154  # bwreport, work and job_id: set by the test that sources this
 # The checks of tests/netcluster/survey_slurm_test.sh on its survey's
 # outputs (sourced; $bwreport and $work set): each names h3's slow NIC
 # (links.node_out and links.node_in) and s3's uplink (links.uplink,

@@ -59,7 +59,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
 # repetitions and smaller messages itself (its plan line says so, and
 # that buffering may then read as slow nodes: h3 shows at about 50 %, not
 # its 25 %).
-survey_options=(--quick --time-budget 60 --beff.sizes 8,4096,65536 --beff.random-rings 0 --beff.reps 3
+survey_options=(--quick --time-budget 60 --beff.sizes "8,4096,65536" --beff.random-rings 0 --beff.reps 3
                 --beff.min-time 0.002)
 
 # Whether job log $1 shows Open MPI's start-up crash under srun (a task's

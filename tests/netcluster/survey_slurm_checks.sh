@@ -56,22 +56,30 @@ PY
 }
 
 # bwreport drain: the in-job retest does not rerun the link map, so h3's
-# link verdicts stay "not retested" and a plain drain prints no line for
-# it (nor for anyone: a slow uplink is no node's fault, and the other
-# nodes' STREAM and b_eff flags from 8 ranks on 2 cores must not be
-# confirmed by the retest); with --unconfirmed exactly one line, for h3.
+# link verdicts stay "not retested": a plain drain prints no line for h3
+# (nor for any link verdict, nor for s3's uplink, which is no node's
+# fault) and counts them on stderr; with --unconfirmed it prints h3's
+# line for its link verdict. Other lines are said, not asserted: b_eff
+# per rank blames the ring neighbours of a slow link, and in 1 of 5 runs
+# the retest confirmed two of them (h2 at 24 % of the median, retest
+# lower still); in the same run h4's sends read 74 % and h5's receives
+# 75 % (one window each, 8 ranks on 2 cores under a load of 13).
 check_drain() {
-  local file=$1
+  local file=$1 h3_lines
   "$bwreport" drain "$file" >"$work/drain.txt" 2>"$work/drain.err"
   cat "$work/drain.txt" "$work/drain.err"
-  [ ! -s "$work/drain.txt" ] || { echo "bwreport drain printed lines for nodes with no confirmed flag"; exit 1; }
+  if grep -Eq "NodeName=h3 |Reason=\"bwsurvey (unretested )?links\." "$work/drain.txt"; then
+    echo "bwreport drain printed a line for a link verdict, which the retest never confirms"; exit 1
+  fi
   grep -Eq "[1-9][0-9]* not retested \(--unconfirmed prints them\)" "$work/drain.err" ||
     { echo "bwreport drain does not count h3's link verdicts as not retested"; exit 1; }
   "$bwreport" drain --unconfirmed "$file" >"$work/drain-unconfirmed.txt" 2>/dev/null
   cat "$work/drain-unconfirmed.txt"
-  [ "$(wc -l <"$work/drain-unconfirmed.txt")" = 1 ] || { echo "expected exactly one drain line with --unconfirmed"; exit 1; }
+  h3_lines=$(grep -c "NodeName=h3 " "$work/drain-unconfirmed.txt" || true)
+  [ "$h3_lines" = 1 ] || { echo "expected one drain line for h3 with --unconfirmed, got $h3_lines"; exit 1; }
   grep -Eq "^scontrol update NodeName=h3 State=DRAIN Reason=\"bwsurvey unretested links\.node_(out|in) .*job $job_id( \+1 more)?\"$" \
     "$work/drain-unconfirmed.txt" || { echo "the drain line is not h3's for its link verdict"; exit 1; }
+  grep -v "NodeName=h3 " "$work/drain-unconfirmed.txt" | sed 's/^/note: drain --unconfirmed also prints /' || true
 }
 
 # The report (bwreport plot): the link map and, above it, its verdicts

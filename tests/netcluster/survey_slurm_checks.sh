@@ -60,10 +60,11 @@ PY
 # (nor for any link verdict, nor for s3's uplink, which is no node's
 # fault) and counts them on stderr; with --unconfirmed it prints h3's
 # line for its link verdict. Other lines are said, not asserted: b_eff
-# per rank blames the ring neighbours of a slow link, and in 1 of 5 runs
-# the retest confirmed two of them (h2 at 24 % of the median, retest
-# lower still); in the same run h4's sends read 74 % and h5's receives
-# 75 % (one window each, 8 ranks on 2 cores under a load of 13).
+# per rank blames the nodes at a slow link (a rank's figure is its ring
+# neighbours' links), and the retest, meeting the same links, confirmed
+# such flags in 2 of 5 runs (h2 at 24 % and h8 at 35 %; h8 at 10 %); in
+# 1 of 5 runs h4's sends read 74 % and h5's receives 75 % (one window
+# each, 8 ranks on 2 cores under a load of 13).
 check_drain() {
   local file=$1 h3_lines
   "$bwreport" drain "$file" >"$work/drain.txt" 2>"$work/drain.err"

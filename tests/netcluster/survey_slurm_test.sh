@@ -55,10 +55,11 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
 # over links this slow took 68-90 s. --time-budget 60: the link probe
 # finds Linux's socket buffers (4 MiB) holding 4 x 1 MiB windows, so the
 # automatic size is 10 MiB messages, and with h3 and s3's uplink in every
-# round the map would take 270 s; the budget makes the tool choose fewer
+# round the map was estimated at 270 s; the budget makes the tool choose fewer
 # repetitions and smaller messages itself (its plan line says so, and
-# that buffering may then read as slow nodes: h3 shows at about 50 %, not
-# its 25 %).
+# that buffering may then read as slow nodes: in 2 of 7 runs a clean
+# host's sends read 72-74 % of the others' while its receives read 130 %,
+# wrong links.node_* verdicts, which the checks say but do not fail on).
 survey_options=(--quick --time-budget 60 --beff.sizes "8,4096,65536" --beff.random-rings 0 --beff.reps 3
                 --beff.min-time 0.002)
 

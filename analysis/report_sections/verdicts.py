@@ -65,13 +65,21 @@ def flag_table(caption, rows, view, note=""):
     return Table(caption, FLAG_HEADER, shown, "; ".join(n for n in (note, capped_note) if n))
 
 
+TRANSIENT = "not confirmed (transient)"  # /flags status of a flag the retest dismissed
+
+
 def flagged_node_list(rows, node_count):
     """One paragraph naming every flagged node once, worst first, with its
     lowest % of cohort median and how many of its metrics are flagged: at
-    10,000 nodes the names fit the first screen; the tables follow."""
-    worst, count, confirmed = {}, {}, {}
+    10,000 nodes the names fit the first screen; the tables follow. A flag
+    the retest dismissed does not make a node flagged (as the terminal
+    summary counts them): nodes with only such flags are named apart, last."""
+    worst, count, confirmed, dismissed = {}, {}, {}, set()
     for r in rows:
         host = cell(r, "host")
+        if cell(r, "status") == TRANSIENT:
+            dismissed.add(host)
+            continue
         pct = np.nan_to_num(number(r, "percent_of_median"), nan=1e300)
         worst[host] = min(worst.get(host, 1e300), pct)
         count[host] = count.get(host, 0) + 1
@@ -84,8 +92,14 @@ def flagged_node_list(rows, node_count):
         metrics = f", {count[h]} metrics" if count[h] > 1 else ""
         items.append(f"{h} ({pct}{metrics}{'' if confirmed[h] else ', not confirmed'})")
     more = f"; and {len(hosts) - len(shown)} more in the tables below" if len(hosts) > len(shown) else ""
-    return (f"Flagged nodes, {len(hosts)} of {node_count}, worst first (lowest % of cohort median): "
-            + ", ".join(items) + more + ".")
+    paragraph = (f"Flagged nodes, {len(hosts)} of {node_count}, worst first (lowest % of cohort median): "
+                 + (", ".join(items) if items else "none") + more + ".")
+    only_dismissed = sorted(dismissed - set(worst))
+    if only_dismissed:
+        named = only_dismissed[:NODES_LISTED]
+        rest = f" and {len(only_dismissed) - len(named)} more" if len(only_dismissed) > len(named) else ""
+        paragraph += f" Nodes whose every flag the retest dismissed (not counted): {', '.join(named)}{rest}."
+    return paragraph
 
 
 def verdict_section(f, path, view, title):

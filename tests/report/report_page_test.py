@@ -206,6 +206,7 @@ def quick_case(source, work, bwsurvey):
     grow(edited, hosts_gbs, models,
          [("node5", 21.5e9, 41.5e9, "confirmed", "below 0.75 x cohort median", 21.0e9),
           ("node4", 43.0e9, 41.0e9, "not retested", "a test row, never flagged by the rule"),
+          ("node3", 20.0e9, 41.0e9, "not confirmed (transient)", "below 0.75 x cohort median", 41.5e9),
           ("node1->node2", 5.0e9, 20.0e9, "not retested", "node1->node2: 25 % of the sender's median", float("nan"),
            "links.pair")], True)
     out = os.path.join(work, "edited")
@@ -221,6 +222,13 @@ def quick_case(source, work, bwsurvey):
     expect("<td>node4</td>" in block[block.index("Flags not confirmed"):] if "Flags not confirmed" in block else False,
            "the unconfirmed flag is listed after the confirmed one")
     expect("page.test_check" in block, "the failed model check is a verdict")
+    # The first paragraph counts node5 and node4 (flags that stand), not
+    # node3, whose one flag the retest dismissed: it is named apart.
+    listed = re.search(r"Flagged nodes, (\d+) of \d+, worst first[^:]*: ([^<]*)", block)
+    expect(listed is not None and listed.group(1) == "2" and "node3 (" not in listed.group(2),
+           f"the flagged nodes are node5 and node4, not node3: {listed.group(0) if listed else None}")
+    expect(re.search(r"whose every flag the retest dismissed \(not counted\): node3\.", block) is not None,
+           "node3, its flag dismissed by the retest, is named apart")
     links = block[block.index("Link verdicts"):] if "Link verdicts" in block else ""
     expect("<td>node1-&gt;node2</td>" in links and "5.00 GB/s" in links and "25.0 %" in links,
            "the link verdict is listed apart, with its value and %")

@@ -15,7 +15,7 @@ NETCLUSTER_RELAY=${NETCLUSTER_RELAY:-}
 # link (a round trip to HOST rises by 2 x MS). Once per host; the rates of
 # the host's link stay as they were (both tbfs are untouched).
 netcluster_delay_host() {
-  local host=$1 ms=$2 leaf log
+  local host=$1 ms=$2 leaf log relay
   [ -x "$NETCLUSTER_RELAY" ] || { echo "netcluster: NETCLUSTER_RELAY is not the relay's binary: '$NETCLUSTER_RELAY'" >&2; return 1; }
   leaf=$(netcluster_leaf_of "$host")
   log=$NETCLUSTER_WORK/relay-$host.log
@@ -24,10 +24,13 @@ netcluster_delay_host() {
   ip -n "$NETCLUSTER_FABRIC" link set "${host}r" up
   ip -n "$NETCLUSTER_FABRIC" link set "$host" nomaster
   ip netns exec "$NETCLUSTER_FABRIC" "$NETCLUSTER_RELAY" "$host" "${host}r" "$ms" </dev/null >"$log" 2>&1 &
+  # Out of the job table: the cleanup kills it, and the shell would say so.
+  relay=$!
+  disown "$relay"
   # The relay says "ready" once it reads both interfaces.
   for _ in $(seq 1 50); do
     grep -q '^ready' "$log" 2>/dev/null && { netcluster_wait_forwarding; return; }
-    kill -0 $! 2>/dev/null || break
+    kill -0 "$relay" 2>/dev/null || break
     sleep 0.1
   done
   echo "netcluster: the delay relay of $host did not start:" >&2
@@ -35,7 +38,7 @@ netcluster_delay_host() {
   return 1
 }
 
-# netcluster_udp_rtt_ms SRC DST: the median round trip, in ms, of 20 small
+# netcluster_udp_rtt_ms SRC DST: the best round trip, in ms, of 20 small
 # UDP messages from host SRC to an echo on host DST (this machine has no
 # ping; tests/netcluster/udp_rtt.py).
 netcluster_udp_rtt_ms() {

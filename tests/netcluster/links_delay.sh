@@ -10,9 +10,11 @@
 set -euo pipefail
 mpirun=$1 bwsurvey=$2 relay=$3 work=$4
 lib=$(dirname "$0")
+# shellcheck source=netcluster.sh
 . "$lib/netcluster.sh"
 netcluster_require || exit 77
 rm -rf "$work"
+# shellcheck disable=SC2034  # read by netcluster_mpirun and netcluster_delay_host
 NETCLUSTER_MPIRUN=$mpirun NETCLUSTER_RELAY=$relay
 netcluster_init "$work"
 delay_ms=2

@@ -107,7 +107,7 @@ for scenario in $scenarios; do
   mkdir -p "$dir"
   netcluster_cleanup "$NETCLUSTER_PREFIX"
   netcluster_start "$n" 2 "$mbit" || { echo "$scenario: the cluster did not start"; exit 1; }
-  make_fault "$scenario"
+  make_fault "$scenario" || { echo "$scenario: the fault could not be made"; exit 1; }
   netcluster_topology_conf >"$dir/topology.conf"
   right=0 wrong=0 done_runs=0
   : >"$dir/subjects.txt" && : >"$dir/seconds.txt"

@@ -3,9 +3,9 @@
 # h3's link by a user-space relay (netcluster_delay_host; this kernel has
 # no netem), at 4, 5 and 8 pretend hosts on two leaves, one rank per host
 # over Open MPI's TCP. Every ordered pair with h3 at either end must show
-# the one-way delay in /links/latency_s (half the best round trip), every other
-# pair none, whatever N and however the rounds of pairs fall (N = 5: odd,
-# one member sits out each round).
+# the one-way delay in /links/latency_s (half the best round trip), every
+# other pair none, whatever N and however the rounds of pairs fall (N = 5:
+# odd, one member sits out each round).
 # usage: links_delay.sh MPIRUN BWSURVEY RELAY WORKDIR
 set -euo pipefail
 mpirun=$1 bwsurvey=$2 relay=$3 work=$4

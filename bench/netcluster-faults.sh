@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The link map's verdicts on real, shaped links, judged many times: for each
 # scenario (a clean network, a slow pair, a NIC slow both ways, a slow leaf
-# uplink, and 8 hosts clean when asked for) the pretend cluster of
+# uplink, 2 ms added each way on one host's link, and 8 hosts clean when
+# asked for) the pretend cluster of
 # tests/netcluster/netcluster.sh is started once, the fault made in the
 # network with tc, and `bwsurvey --tests links` run RUNS times with the
 # settings of tests/netcluster/links_slow_nic.sh (4 MiB messages, a window
@@ -12,8 +13,10 @@
 # and needs root. The library's trap and reaper remove the namespaces.
 #   bench/netcluster-faults.sh [RUNS] [HOSTS]
 # Environment: BUILD (build directory, default build), MPIRUN (mpirun),
-# SCENARIOS (default "clean slow_pair slow_nic slow_uplink"; add clean8 for
-# 8 hosts clean), WORK (work directory, default /tmp/bws-netcluster-faults).
+# SCENARIOS (default "clean slow_pair slow_nic slow_uplink delay"; add clean8
+# for 8 hosts clean), WORK (work directory, default /tmp/bws-netcluster-faults).
+# The delay scenario needs the test tool link_delay_relay (a build with
+# BUILD_TESTING) and also checks /links/latency_s of each run.
 set -uo pipefail
 runs=${1:-10}
 hosts=${2:-4}
@@ -21,10 +24,11 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$repo/build}
 bwsurvey=$build/apps/bwsurvey
 bwreport=$build/apps/bwreport
-scenarios=${SCENARIOS:-clean slow_pair slow_nic slow_uplink}
+scenarios=${SCENARIOS:-clean slow_pair slow_nic slow_uplink delay}
 work=${WORK:-/tmp/bws-netcluster-faults}
 mbit=400
 slow_mbit=$((mbit / 4))
+delay_ms=2
 . "$repo/tests/netcluster/netcluster.sh"
 netcluster_require || exit 1
 if [ ! -x "$bwsurvey" ] || [ ! -x "$bwreport" ]; then
@@ -33,6 +37,8 @@ if [ ! -x "$bwsurvey" ] || [ ! -x "$bwreport" ]; then
 fi
 # shellcheck disable=SC2034  # read by netcluster_mpirun
 NETCLUSTER_MPIRUN=${MPIRUN:-mpirun}
+# shellcheck disable=SC2034  # read by netcluster_delay_host
+NETCLUSTER_RELAY=$build/tests/link_delay_relay
 rm -rf "$work"
 netcluster_init "$work"
 
@@ -43,6 +49,7 @@ make_fault() {
     slow_pair) netcluster_slow_pair h1 h3 "$slow_mbit" ;;
     slow_nic) netcluster_slow_nic h3 "$slow_mbit" ;;
     slow_uplink) netcluster_slow_uplink s1 "$slow_mbit" ;;
+    delay) netcluster_delay_host h3 "$delay_ms" ;;
   esac
 }
 describe() {
@@ -52,16 +59,19 @@ describe() {
     slow_pair) echo "slow pair h1->h3 at $slow_mbit Mbit/s" ;;
     slow_nic) echo "slow NIC h3 at $slow_mbit Mbit/s both ways" ;;
     slow_uplink) echo "slow uplink s1 at $slow_mbit Mbit/s both ways" ;;
+    delay) echo "$delay_ms ms added each way on h3's link" ;;
   esac
 }
 # The verdict lines that name the fault (extended regex on `bwreport flags`
 # lines); a clean network has none. A NIC slow both ways is named when
-# both node_out and node_in name h3; s1's uplink in either direction.
+# both node_out and node_in name h3; s1's uplink in either direction; a
+# delayed host by the latency verdict.
 right_pattern() {
   case $1 in
     slow_pair) echo '^  links\.pair: link h1(:r[0-9]+)?->h3(:r[0-9]+)?: ' ;;
     slow_nic) echo '^  links\.node_(out|in): h3: ' ;;
     slow_uplink) echo '^  links\.uplink: .*(s1->(s2|top)|(s2|top)->s1)' ;;
+    delay) echo '^  links\.node_latency: h3: ' ;;
     *) echo '^$-never' ;;
   esac
 }
@@ -71,6 +81,14 @@ named_right() {
     slow_nic) grep -Eq '^  links\.node_out: h3: ' "$2" && grep -Eq '^  links\.node_in: h3: ' "$2" ;;
     *) grep -Eq "$(right_pattern "$1")" "$2" ;;
   esac
+}
+# The lowest and highest latency of h3's pairs in check_latency.py's
+# matrix ($1), in ms: "2.07-2.25".
+h3_latency_range() {
+  awk 'NR == 1 {for (i = 6; i <= NF; i++) if ($i == "h3") f = i - 4}
+       NR > 1 && $1 ~ /^h[0-9]+$/ {for (i = 2; i <= NF; i++) if (($1 == "h3" || i == f) && $i != "nan") v[++n] = $i}
+       END {lo = 1e9; hi = 0; for (k = 1; k <= n; k++) {lo = v[k] < lo ? v[k] : lo; hi = v[k] > hi ? v[k] : hi}
+            printf "%.2f-%.2f", lo, hi}' "$1"
 }
 # A verdict line cut to its kind and subject, ranks dropped:
 # "links.pair h1->h3", "links.node_in h2", "links.uplink s1->top->s2".
@@ -89,7 +107,7 @@ for scenario in $scenarios; do
   mkdir -p "$dir"
   netcluster_cleanup "$NETCLUSTER_PREFIX"
   netcluster_start "$n" 2 "$mbit" || { echo "$scenario: the cluster did not start"; exit 1; }
-  make_fault "$scenario"
+  make_fault "$scenario" || { echo "$scenario: the fault could not be made"; exit 1; }
   netcluster_topology_conf >"$dir/topology.conf"
   right=0 wrong=0 done_runs=0
   : >"$dir/subjects.txt" && : >"$dir/seconds.txt"
@@ -104,6 +122,15 @@ for scenario in $scenarios; do
     fi
     done_runs=$((done_runs + 1))
     "$bwreport" flags "$dir/run$r.h5" >"$dir/flags$r.txt" 2>&1
+    latency=""
+    if [ "$scenario" = delay ]; then
+      # The figures themselves: h3's pairs at the one-way delay, the others
+      # far below (the bounds of tests/netcluster/links_delay.sh).
+      verdict=WRONG
+      /usr/bin/python3 "$repo/tests/netcluster/check_latency.py" "$dir/run$r.h5" h3 1.5 3.0 0.5 >"$dir/latency$r.txt" &&
+        verdict=right
+      latency=", latency figures $verdict (h3's pairs $(h3_latency_range "$dir/latency$r.txt") ms)"
+    fi
     named_right "$scenario" "$dir/flags$r.txt" && right=$((right + 1))
     grep -E '^  links\.' "$dir/flags$r.txt" | grep -Ev "$(right_pattern "$scenario")" >"$dir/wrong$r.txt"
     if [ -s "$dir/wrong$r.txt" ]; then
@@ -111,7 +138,7 @@ for scenario in $scenarios; do
       subject_of <"$dir/wrong$r.txt" | sort -u >>"$dir/subjects.txt"
       sed "s/^/$scenario run $r:/" "$dir/wrong$r.txt" >>"$details"
     fi
-    echo "$scenario run $r: exit $code, $(tail -1 "$dir/seconds.txt") s, right $right, wrong $wrong"
+    echo "$scenario run $r: exit $code, $(tail -1 "$dir/seconds.txt") s, right $right, wrong $wrong$latency"
   done
   seen=$(sort "$dir/subjects.txt" | uniq -c | sort -rn | awk '{c=$1; $1=""; sub(/^ /,""); printf "%s%s (%d)", (NR>1?"; ":""), $0, c}')
   median=$(sort -n "$dir/seconds.txt" | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')

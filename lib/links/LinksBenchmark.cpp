@@ -91,7 +91,7 @@ class LinksPlannedCollective final : public ProbedCollective {
                     "receive bandwidth of ordered pair (column -> row) as the row's node timed it, the pair alone");
       if (p_.latency)
         stream_matrix(*members, matrices, kLatencyMatrixPath, rows.latency_s, "s",
-                      "8-byte latency row -> column: half the median round trip of ping-pongs the row started");
+                      "8-byte latency row -> column: half the best round trip the row timed with the column");
       const NodeRecord mine = summarize_member(rows, self, rank, host_);
       records.resize(self == 0 ? static_cast<std::size_t>(n) : 0);
       members->gather_to_root(std::as_bytes(std::span<const NodeRecord>(&mine, 1)),

@@ -9,7 +9,7 @@
 namespace bws::links {
 namespace {
 
-constexpr int kBandwidthTag = 71, kLatencyTag = 72, kStartTag = 73;
+constexpr int kBandwidthTag = 71, kLatencyTag = 72, kStartTag = 73, kDoneTag = 75;
 
 struct Buffers {
   std::vector<std::byte> send;
@@ -91,18 +91,42 @@ double best_window_seconds(Communicator& c, const PairDirection& d, Buffers& b, 
   return best;
 }
 
-// One 8-byte round trip started by this end (receive posted first), or
-// answered by it.
+// One 8-byte round trip started by this end (receive posted first).
 void ping(Communicator& c, int partner, std::uint64_t& out, std::uint64_t& in) {
   c.post_receive(reinterpret_cast<std::byte*>(&in), sizeof in, partner, kLatencyTag);
   c.post_send(reinterpret_cast<const std::byte*>(&out), sizeof out, partner, kLatencyTag);
   c.wait_all();
 }
 
-void answer(Communicator& c, int partner, std::uint64_t& in) {
-  c.post_receive(reinterpret_cast<std::byte*>(&in), sizeof in, partner, kLatencyTag);
-  c.wait_all();
-  c.post_send(reinterpret_cast<const std::byte*>(&in), sizeof in, partner, kLatencyTag);
+// The partner's `count` + 1 pings answered. The time from one answer to
+// the next ping is a round trip too, from this end, on the same path both
+// ways: the best of them (infinity when count is 0).
+double answer(Communicator& c, int partner, int count, std::uint64_t& in, const SecondsClock& now) {
+  double best_s = std::numeric_limits<double>::infinity(), answered_at = 0;
+  for (int k = 0; k <= count; ++k) {
+    c.post_receive(reinterpret_cast<std::byte*>(&in), sizeof in, partner, kLatencyTag);
+    c.wait_all();
+    if (k > 0) best_s = std::min(best_s, now() - answered_at);
+    answered_at = now();
+    c.post_send(reinterpret_cast<const std::byte*>(&in), sizeof in, partner, kLatencyTag);
+    c.wait_all();
+  }
+  return best_s;
+}
+
+// The pair's end: the last direction's receiver, its window received,
+// says so, and its sender waits for that. Its sends completed when their
+// bytes were in the kernel's buffers (TCP's socket buffers hold MiB), and
+// bytes still queued on its link would delay the next pair's ping-pongs
+// and windows: with 4 MiB windows and 2 ms added on h3's link, h3's
+// next partner read 4.9 ms of latency for 2.1.
+void finish_pair(Communicator& c, const PairDirection& last) {
+  std::uint64_t signal = 0;
+  auto* bytes = reinterpret_cast<std::byte*>(&signal);
+  if (last.sending())
+    c.post_receive(bytes, sizeof signal, last.receiver, kDoneTag);
+  else
+    c.post_send(bytes, sizeof signal, last.sender, kDoneTag);
   c.wait_all();
 }
 
@@ -110,55 +134,52 @@ void answer(Communicator& c, int partner, std::uint64_t& in) {
 // receive figure's correction (measure_pair).
 constexpr int kCorrectionRoundTrips = 3;
 
-struct RoundTrips {
-  double best_s = std::numeric_limits<double>::infinity();
-  double median_s = std::numeric_limits<double>::quiet_NaN();
-};
-
 // Each end in turn (the lower member first) starts `count` timed 8-byte
-// round trips after one untimed, the other answers; this end's own.
-RoundTrips time_round_trips(Communicator& c, int self, int partner, int count, const SecondsClock& now) {
+// round trips after one untimed, the other answers; the best of the
+// 2 x `count` round trips this end timed, as starter and as answerer.
+double best_round_trip_seconds(Communicator& c, int self, int partner, int count, const SecondsClock& now) {
   std::uint64_t out = static_cast<std::uint64_t>(self), in = 0;
-  RoundTrips mine;
+  double best_s = std::numeric_limits<double>::infinity();
   for (const int starter : {std::min(self, partner), std::max(self, partner)}) {
     if (starter != self) {
-      for (int k = 0; k <= count; ++k) answer(c, partner, in);
+      best_s = std::min(best_s, answer(c, partner, count, in, now));
       continue;
     }
     ping(c, partner, out, in);
-    std::vector<double> times(static_cast<std::size_t>(count));
-    for (double& t : times) {
+    for (int k = 0; k < count; ++k) {
       const double start = now();
       ping(c, partner, out, in);
-      t = now() - start;
+      best_s = std::min(best_s, now() - start);
     }
-    std::sort(times.begin(), times.end());
-    mine = {times.front(), times[times.size() / 2]};
   }
-  return mine;
+  return best_s;
 }
 
 // First the ping-pongs, then each direction in turn. The latency figure
-// is half the median round trip this end started: the one-way time where
+// is half the best round trip this end timed: the one-way time where
 // the two ways are alike (a delay on one host's link shows on that host's
-// pairs only, at its one-way value). The median, not the best: the
-// latency map shows the typical small message, and a ping-pong holds no
-// other pair's delay to drop. The receiver's best window time loses the
+// pairs only, at its one-way value). The best, not the median: what a
+// busy host adds to a round trip (a rank that waits a few ms for a
+// delayed reply loses its core and gets it back late) is only ever added,
+// and on shared cores it made the median the scheduler's (2 ms each way
+// came out as 2.5-7 ms, clean pairs up to 1 ms); the best of 50 is the
+// path's own. The receiver's best window time loses the
 // pair's best round trip: its clock ran from "ready", one 8-byte round
 // trip (ready there, start back) before the window's first byte could
 // come, so what remains is the window's own time, and a delay on the
 // link, which the handshake crosses both ways, cancels.
 void measure_pair(Communicator& c, const LinksPlan& plan, int partner, int round, Buffers& b, MemberRows& rows,
                   const SecondsClock& now) {
-  const RoundTrips trips =
-      time_round_trips(c, c.rank(), partner, plan.latency ? kLatencyReps / 2 : kCorrectionRoundTrips, now);
-  if (plan.latency) rows.latency_s[static_cast<std::size_t>(partner)] = static_cast<float>(trips.median_s / 2);
+  const double round_trip_s =
+      best_round_trip_seconds(c, c.rank(), partner, plan.latency ? kLatencyReps / 2 : kCorrectionRoundTrips, now);
+  if (plan.latency) rows.latency_s[static_cast<std::size_t>(partner)] = static_cast<float>(round_trip_s / 2);
   const double window_bytes = static_cast<double>(plan.bytes) * plan.window;
-  for (const PairDirection& d : pair_directions(c.rank(), partner, round)) {
+  const auto directions = pair_directions(c.rank(), partner, round);
+  for (const PairDirection& d : directions) {
     if (d.sending()) stamp_payload(b.send, stamp_of(d));  // before any timing
     verify_direction(c, d, b, rows);
     double best_s = best_window_seconds(c, d, b, plan.reps, now);
-    if (!d.sending() && best_s > trips.best_s) best_s -= trips.best_s;
+    if (!d.sending() && best_s > round_trip_s) best_s -= round_trip_s;
     // The slow-pair hook scales the slowed pairs' times at both ends, as
     // a slow link would show them, and nothing else. (Holding the sends
     // back instead slowed the held member's receives too, over TCP, and
@@ -167,6 +188,7 @@ void measure_pair(Communicator& c, const LinksPlan& plan, int partner, int round
     (d.sending() ? rows.send_Bps : rows.recv_Bps)[static_cast<std::size_t>(partner)] =
         static_cast<float>(window_bytes / best_s);
   }
+  finish_pair(c, directions.back());
 }
 
 }  // namespace

@@ -21,8 +21,9 @@ struct MemberRows {
   // (from the start of the window to its sends' completion); recv_Bps[j]:
   // j -> this member as this member timed it (from its "ready" to its
   // receives' completion, less the pair's best 8-byte round trip);
-  // latency_s[j]: half the median round trip of 8-byte ping-pongs that
-  // this member started with j.
+  // latency_s[j]: half the best 8-byte round trip with j this member
+  // timed (of the ping-pongs it started, and from its answers to j's next
+  // pings).
   std::vector<float> send_Bps, recv_Bps, latency_s;
   std::uint64_t payload_problems = 0;  // words that differed from their stamp
   std::uint64_t bad_messages = 0;      // messages with at least one such word

@@ -9,6 +9,8 @@
 #   netcluster_slow_nic / _slow_pair / _slow_uplink, netcluster_shape_host (a host back to a
 #   rate), netcluster_clear_uplink, netcluster_measure_mbit   (netcluster_shaping.sh)
 #   netcluster_mpirun MPIRUN-ARGS...        (netcluster_mpi.sh)
+#   netcluster_delay_host HOST MS (a relay adds MS each way; NETCLUSTER_RELAY is its binary),
+#   netcluster_udp_rtt_ms SRC DST             (netcluster_delay.sh)
 #   netcluster_slurm_start, netcluster_slurm  (netcluster_slurm.sh, sourced apart)
 # Every host is a network namespace with one veth to its leaf bridge; the
 # bridges live in a fabric namespace of their own, so nothing in the root
@@ -235,3 +237,4 @@ netcluster_hosts_of_leaf() {
 
 . "$NETCLUSTER_LIB_DIR/netcluster_shaping.sh"
 . "$NETCLUSTER_LIB_DIR/netcluster_mpi.sh"
+. "$NETCLUSTER_LIB_DIR/netcluster_delay.sh"

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "links/LinksTables.hpp"
+#include "model/LatencyVerdicts.hpp"
 #include "model/NodeFlags.hpp"
 
 namespace bws::links {
@@ -89,6 +90,7 @@ model::LinkMapSummary link_map_from_tables(const std::vector<Table>& kept, model
     model::LinkRowSummary& row = map.rows[static_cast<std::size_t>(node)];
     row.out_Bps = nodes->get_double(r, "out_Bps");
     row.in_Bps = nodes->get_double(r, "in_Bps");
+    if (nodes->has_column("latency_s")) row.latency_s = nodes->get_double(r, "latency_s");
     row.low_out_count = static_cast<std::size_t>(std::max<std::int64_t>(0, nodes->get_int(r, "low_out_peers")));
     row.low_in_count = static_cast<std::size_t>(std::max<std::int64_t>(0, nodes->get_int(r, "low_in_peers")));
   }
@@ -96,6 +98,38 @@ model::LinkMapSummary link_map_from_tables(const std::vector<Table>& kept, model
   read_tree(kept, *hosts, map, topology);
   return map;
 }
+
+namespace {
+
+// One /flags row of a verdict: `node` rows get the host's cohort, the
+// others the whole map as theirs.
+struct FlagRowCohort {
+  std::string label;
+  std::int64_t nodes = 0;
+};
+
+void add_flag_row(Table& flags, const std::string& subject, const std::string& metric, const FlagRowCohort& cohort,
+                  double measured, double expected, double threshold, const std::string& unit, const std::string& rule,
+                  const std::string& text) {
+  flags.add_row({{"host", subject},
+                 {"cohort", cohort.label},
+                 {"cohort_nodes", cohort.nodes},
+                 {"metric", metric},
+                 {"value", measured},
+                 {"median", expected},
+                 {"mad", std::nan("")},
+                 {"robust_z", std::nan("")},
+                 {"percent_of_median", 100 * measured / expected},
+                 {"threshold", threshold},
+                 {"unit", unit},
+                 {"rule", rule},
+                 {"reason", text.substr(0, 200)},
+                 {"retest_values", std::string()},
+                 {"retest_median", std::nan("")},
+                 {"status", std::string(model::kFlagNotRetested)}});
+}
+
+}  // namespace
 
 Table links_flags(const std::vector<Table>& kept, const FlagInputs& inputs) {
   Table flags = model::make_flags_table();
@@ -114,27 +148,21 @@ Table links_flags(const std::vector<Table>& kept, const FlagInputs& inputs) {
     cohorts[map.hosts[r]] = label;
     ++cohort_size[label];
   }
+  const auto cohort_of = [&](bool node, const std::string& subject) {
+    const std::string label = node ? cohorts[subject] : std::string("links");
+    return FlagRowCohort{label, node ? cohort_size[label] : static_cast<std::int64_t>(map.hosts.size())};
+  };
   const model::FlagRule rule{inputs.k, inputs.fraction};
-  for (const model::LinkVerdict& v : model::diagnose_links(map, cohorts, rule)) {
+  const std::vector<model::LinkVerdict> verdicts = model::diagnose_links(map, cohorts, rule);
+  for (const model::LinkVerdict& v : verdicts) {
     const bool node = v.metric == model::kLinksNodeOut || v.metric == model::kLinksNodeIn;
-    const std::string cohort = node ? cohorts[v.subject] : std::string("links");
-    flags.add_row({{"host", v.subject},
-                   {"cohort", cohort},
-                   {"cohort_nodes", node ? cohort_size[cohort] : static_cast<std::int64_t>(map.hosts.size())},
-                   {"metric", v.metric},
-                   {"value", v.measured_Bps},
-                   {"median", v.expected_Bps},
-                   {"mad", std::nan("")},
-                   {"robust_z", std::nan("")},
-                   {"percent_of_median", 100 * v.fraction},
-                   {"threshold", inputs.fraction * v.expected_Bps},
-                   {"unit", std::string("B/s")},
-                   {"rule", std::string(v.fraction < inputs.fraction ? "fraction" : "spread")},
-                   {"reason", v.text.substr(0, 200)},
-                   {"retest_values", std::string()},
-                   {"retest_median", std::nan("")},
-                   {"status", std::string(model::kFlagNotRetested)}});
+    add_flag_row(flags, v.subject, v.metric, cohort_of(node, v.subject), v.measured_Bps, v.expected_Bps,
+                 inputs.fraction * v.expected_Bps, "B/s", v.fraction < inputs.fraction ? "fraction" : "spread", v.text);
   }
+  // Latencies: the threshold is the limit the figure passed (a time: above it is bad).
+  for (const model::LatencyVerdict& v : model::diagnose_latency(map, cohorts, model::LatencyRule{}, verdicts))
+    add_flag_row(flags, v.subject, v.metric, cohort_of(v.metric == model::kLinksNodeLatency, v.subject), v.measured_s,
+                 v.expected_s, v.limit_s, "s", "latency", v.text);
   return flags;
 }
 

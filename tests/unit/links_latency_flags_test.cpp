@@ -3,7 +3,7 @@
 // (each member's row reduced to its record, the tables rank 0 makes) and
 // the /flags rows must name the delayed host, or the delayed uplink, and
 // nothing else. The rule's defaults are written out here by hand (3 x the
-// cohort peers' median and 100 us above it), as are the expected figures.
+// cohort peers' median and 1 ms above it), as are the expected figures.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -81,7 +81,8 @@ Table flags_of(const std::vector<links::MemberRows>& rows, const model::SwitchTo
 
 std::vector<std::string> described(const Table& flags) {
   std::vector<std::string> out;
-  for (std::size_t r = 0; r < flags.rows(); ++r) out.push_back(flags.get_string(r, "metric") + " " + flags.get_string(r, "host"));
+  for (std::size_t r = 0; r < flags.rows(); ++r)
+    out.push_back(flags.get_string(r, "metric") + " " + flags.get_string(r, "host"));
   return out;
 }
 
@@ -100,7 +101,7 @@ TEST(LinksLatencyFlags, OneDelayedHostIsNamedAloneAtFourFiveAndEightHosts) {
     ASSERT_EQ(described(flags), std::vector<std::string>{"links.node_latency h3"}) << "n=" << n;
     EXPECT_NEAR(flags.get_double(0, "value"), 2.04e-3, 0.003e-3) << "n=" << n;
     EXPECT_NEAR(flags.get_double(0, "median"), 40e-6, 2e-6) << "n=" << n;
-    EXPECT_NEAR(flags.get_double(0, "threshold"), 140e-6, 2e-6) << "n=" << n;  // 100 us above the median
+    EXPECT_NEAR(flags.get_double(0, "threshold"), 1.04e-3, 2e-6) << "n=" << n;  // 1 ms above the median
     EXPECT_NEAR(flags.get_double(0, "percent_of_median"), 5100, 300) << "n=" << n;
     EXPECT_EQ(flags.get_string(0, "unit"), "s");
     EXPECT_EQ(flags.get_string(0, "rule"), "latency");
@@ -124,8 +125,9 @@ TEST(LinksLatencyFlags, TheDelayedHostIsANodeForSummaryAndDrainAsASlowNic) {
   std::vector<std::string> refusals;
   const std::vector<std::string> drain = report::drain_lines(flags, "7", true, refusals);
   ASSERT_EQ(drain.size(), 1u);
-  EXPECT_EQ(drain[0].rfind("scontrol update NodeName=h3 State=DRAIN Reason=\"bwsurvey unretested links.node_latency 2", 0),
-            0u)
+  EXPECT_EQ(
+      drain[0].rfind("scontrol update NodeName=h3 State=DRAIN Reason=\"bwsurvey unretested links.node_latency 2", 0),
+      0u)
       << drain[0];
 }
 
@@ -135,28 +137,34 @@ TEST(LinksLatencyFlags, ACleanNoisyMapNamesNobody) {
   for (const int n : {4, 5, 8, 16})
     for (const unsigned seed : {1u, 2u, 3u, 4u, 5u}) {
       auto generator = std::make_shared<std::mt19937>(seed);
-      const auto noisy = [generator](int, int) { return std::uniform_real_distribution<double>(20e-6, 300e-6)(*generator); };
+      const auto noisy = [generator](int, int) {
+        return std::uniform_real_distribution<double>(20e-6, 300e-6)(*generator);
+      };
       EXPECT_EQ(flags_of(member_rows(n, noisy)).rows(), 0u) << "n=" << n << " seed=" << seed;
     }
 }
 
-TEST(LinksLatencyFlags, TheFloorKeepsMicrosecondsOnAFastFabricOutButNotAFactorOfTen) {
+TEST(LinksLatencyFlags, TheFloorAndTheFactorMustBothBePassed) {
   const auto fabric = [](double slow_s) {
     return [slow_s](int i, int j) { return 1.5e-6 + (i == 3 || j == 3 ? slow_s : 0.0); };
   };
   // 6 us among 1.5 us: 4 x, but 4.5 us above: noise on InfiniBand, not a fault.
   EXPECT_EQ(flags_of(member_rows(8, fabric(4.5e-6))).rows(), 0u);
-  // 99 us above is still under the floor; 150 us above is named.
-  EXPECT_EQ(flags_of(member_rows(8, fabric(99e-6))).rows(), 0u);
-  EXPECT_EQ(described(flags_of(member_rows(8, fabric(150e-6)))), std::vector<std::string>{"links.node_latency h4"});
-  // And the factor: 800 us among 400 us is 400 us above, but only 2 x.
-  const auto slow_fabric = [](int i, int j) { return 400e-6 + (i == 3 || j == 3 ? 400e-6 : 0.0); };
-  EXPECT_EQ(flags_of(member_rows(8, slow_fabric)).rows(), 0u);
+  // 990 us above (661 x) is still under the floor; 1.2 ms above is named.
+  EXPECT_EQ(flags_of(member_rows(8, fabric(990e-6))).rows(), 0u);
+  EXPECT_EQ(described(flags_of(member_rows(8, fabric(1.2e-3)))), std::vector<std::string>{"links.node_latency h4"});
+  // And the factor: 2.7 ms among 1 ms is 1.7 ms above, but only 2.7 x; 3.2 ms is 3.2 x.
+  const auto slow_fabric = [](double extra_s) {
+    return [extra_s](int i, int j) { return 1e-3 + (i == 3 || j == 3 ? extra_s : 0.0); };
+  };
+  EXPECT_EQ(flags_of(member_rows(8, slow_fabric(1.7e-3))).rows(), 0u);
+  EXPECT_EQ(described(flags_of(member_rows(8, slow_fabric(2.2e-3)))),
+            std::vector<std::string>{"links.node_latency h4"});
 }
 
 TEST(LinksLatencyFlags, NoLatencyMeasuredOrTooFewHostsOrOneSharedHostGiveNoRow) {
   EXPECT_EQ(flags_of(member_rows(8, [](int, int) { return NAN; })).rows(), 0u);  // --no-links.latency
-  EXPECT_EQ(flags_of(member_rows(3, one_delayed_host(2))).rows(), 0u);         // 2 peers: no node verdict
+  EXPECT_EQ(flags_of(member_rows(3, one_delayed_host(2))).rows(), 0u);           // 2 peers: no node verdict
   // Ranks of one host: no NIC of their own, no node verdict.
   std::vector<links::NodeRecord> records;
   const auto rows = member_rows(5, one_delayed_host(2));
@@ -171,9 +179,12 @@ TEST(LinksLatencyFlags, ASlowNicIsNamedForItsBandwidthNotAgainForItsQueuedPingPo
   EXPECT_EQ(described(flags), (std::vector<std::string>{"links.node_out h3", "links.node_in h3"}));
 }
 
-const char* const kSixAndTwo = "SwitchName=s1 Nodes=h[1-6]\nSwitchName=s2 Nodes=h[7-8]\nSwitchName=top Switches=s[1-2]\n";
-const char* const kFourAndFour = "SwitchName=s1 Nodes=h[1-4]\nSwitchName=s2 Nodes=h[5-8]\nSwitchName=top Switches=s[1-2]\n";
-const char* const kTwoAndTwo = "SwitchName=s1 Nodes=h[1-2]\nSwitchName=s2 Nodes=h[3-4]\nSwitchName=top Switches=s[1-2]\n";
+const char* const kSixAndTwo =
+    "SwitchName=s1 Nodes=h[1-6]\nSwitchName=s2 Nodes=h[7-8]\nSwitchName=top Switches=s[1-2]\n";
+const char* const kFourAndFour =
+    "SwitchName=s1 Nodes=h[1-4]\nSwitchName=s2 Nodes=h[5-8]\nSwitchName=top Switches=s[1-2]\n";
+const char* const kTwoAndTwo =
+    "SwitchName=s1 Nodes=h[1-2]\nSwitchName=s2 Nodes=h[3-4]\nSwitchName=top Switches=s[1-2]\n";
 
 // 40 us within a leaf, 2 ms more across the uplink between s1 (hosts below `split`) and s2.
 std::function<double(int, int)> delayed_uplink(int split) {

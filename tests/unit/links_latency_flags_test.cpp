@@ -20,6 +20,7 @@
 #include "model/NodeFlags.hpp"
 #include "model/SwitchTopology.hpp"
 #include "report/Drain.hpp"
+#include "report/FlagReport.hpp"
 #include "report/SummaryVerdicts.hpp"
 
 using namespace bws;
@@ -122,6 +123,11 @@ TEST(LinksLatencyFlags, TheDelayedHostIsANodeForSummaryAndDrainAsASlowNic) {
   EXPECT_EQ(lines[0], "Flagged nodes (1 of 5): h3");
   EXPECT_EQ(lines[1].rfind("  links.node_latency: h3: median latency 2.04 ms, ", 0), 0u) << lines[1];
   EXPECT_EQ(lines[1].substr(lines[1].size() - 14), "; not retested") << lines[1];
+  // bwreport flags: the line the pretend cluster's delay scenario looks for.
+  const std::vector<std::string> report = report::flag_summary_lines(flags, 5, {});
+  ASSERT_EQ(report.size(), 2u);
+  EXPECT_EQ(report[0], "Flagged nodes (1 of 5): h3");
+  EXPECT_EQ(report[1].rfind("  links.node_latency: h3: median latency 2.04 ms, ", 0), 0u) << report[1];
   std::vector<std::string> refusals;
   const std::vector<std::string> drain = report::drain_lines(flags, "7", true, refusals);
   ASSERT_EQ(drain.size(), 1u);

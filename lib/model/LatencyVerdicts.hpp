@@ -40,7 +40,7 @@ namespace bws::model {
 // and at least kLatencyFloorSeconds above it. The floor is set by the test
 // machine's noise: on the pretend cluster (2 shared cores, 4 MiB transfers
 // of other pairs beside the ping-pongs) clean hosts' medians stood up to
-// 0.52 ms above their peers', a host delayed 2 ms each way 2.1-2.9 ms
+// 0.57 ms above their peers', a host delayed 2 ms each way 2.1-2.9 ms
 // (design-notes, "A latency verdict for the link map").
 inline constexpr double kLatencyFactor = 3.0;
 inline constexpr double kLatencyFloorSeconds = 1e-3;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <utility>
 
 #include "links/LinksTables.hpp"
 #include "model/LatencyVerdicts.hpp"
@@ -101,29 +102,29 @@ model::LinkMapSummary link_map_from_tables(const std::vector<Table>& kept, model
 
 namespace {
 
-// One /flags row of a verdict: `node` rows get the host's cohort, the
-// others the whole map as theirs.
-struct FlagRowCohort {
-  std::string label;
-  std::int64_t nodes = 0;
+// One verdict as its /flags row wants it: `cohort` is the host's for a
+// node verdict, "links" (the whole map) for a link or an uplink.
+struct VerdictRow {
+  std::string subject, metric, cohort;
+  std::int64_t cohort_nodes = 0;
+  double measured = 0, expected = 0, percent = 0, threshold = 0;
+  std::string unit, rule, text;
 };
 
-void add_flag_row(Table& flags, const std::string& subject, const std::string& metric, const FlagRowCohort& cohort,
-                  double measured, double expected, double threshold, const std::string& unit, const std::string& rule,
-                  const std::string& text) {
-  flags.add_row({{"host", subject},
-                 {"cohort", cohort.label},
-                 {"cohort_nodes", cohort.nodes},
-                 {"metric", metric},
-                 {"value", measured},
-                 {"median", expected},
+void add_flag_row(Table& flags, const VerdictRow& v) {
+  flags.add_row({{"host", v.subject},
+                 {"cohort", v.cohort},
+                 {"cohort_nodes", v.cohort_nodes},
+                 {"metric", v.metric},
+                 {"value", v.measured},
+                 {"median", v.expected},
                  {"mad", std::nan("")},
                  {"robust_z", std::nan("")},
-                 {"percent_of_median", 100 * measured / expected},
-                 {"threshold", threshold},
-                 {"unit", unit},
-                 {"rule", rule},
-                 {"reason", text.substr(0, 200)},
+                 {"percent_of_median", v.percent},
+                 {"threshold", v.threshold},
+                 {"unit", v.unit},
+                 {"rule", v.rule},
+                 {"reason", v.text.substr(0, 200)},
                  {"retest_values", std::string()},
                  {"retest_median", std::nan("")},
                  {"status", std::string(model::kFlagNotRetested)}});
@@ -148,21 +149,29 @@ Table links_flags(const std::vector<Table>& kept, const FlagInputs& inputs) {
     cohorts[map.hosts[r]] = label;
     ++cohort_size[label];
   }
-  const auto cohort_of = [&](bool node, const std::string& subject) {
-    const std::string label = node ? cohorts[subject] : std::string("links");
-    return FlagRowCohort{label, node ? cohort_size[label] : static_cast<std::int64_t>(map.hosts.size())};
+  const auto row = [&](bool node, const std::string& subject, const std::string& metric, std::string unit) {
+    VerdictRow r;
+    r.subject = subject, r.metric = metric, r.unit = std::move(unit);
+    r.cohort = node ? cohorts[subject] : "links";
+    r.cohort_nodes = node ? cohort_size[r.cohort] : static_cast<std::int64_t>(map.hosts.size());
+    return r;
   };
   const model::FlagRule rule{inputs.k, inputs.fraction};
   const std::vector<model::LinkVerdict> verdicts = model::diagnose_links(map, cohorts, rule);
   for (const model::LinkVerdict& v : verdicts) {
-    const bool node = v.metric == model::kLinksNodeOut || v.metric == model::kLinksNodeIn;
-    add_flag_row(flags, v.subject, v.metric, cohort_of(node, v.subject), v.measured_Bps, v.expected_Bps,
-                 inputs.fraction * v.expected_Bps, "B/s", v.fraction < inputs.fraction ? "fraction" : "spread", v.text);
+    VerdictRow r = row(v.metric == model::kLinksNodeOut || v.metric == model::kLinksNodeIn, v.subject, v.metric, "B/s");
+    r.measured = v.measured_Bps, r.expected = v.expected_Bps, r.percent = 100 * v.fraction;
+    r.threshold = inputs.fraction * v.expected_Bps;
+    r.rule = v.fraction < inputs.fraction ? "fraction" : "spread", r.text = v.text;
+    add_flag_row(flags, r);
   }
-  // Latencies: the threshold is the limit the figure passed (a time: above it is bad).
-  for (const model::LatencyVerdict& v : model::diagnose_latency(map, cohorts, model::LatencyRule{}, verdicts))
-    add_flag_row(flags, v.subject, v.metric, cohort_of(v.metric == model::kLinksNodeLatency, v.subject), v.measured_s,
-                 v.expected_s, v.limit_s, "s", "latency", v.text);
+  // Latencies: a time, worse above; the threshold is the latency it passed.
+  for (const model::LatencyVerdict& v : model::diagnose_latency(map, cohorts, model::LatencyRule{}, verdicts)) {
+    VerdictRow r = row(v.metric == model::kLinksNodeLatency, v.subject, v.metric, "s");
+    r.measured = v.measured_s, r.expected = v.expected_s, r.percent = 100 * v.measured_s / v.expected_s;
+    r.threshold = v.limit_s, r.rule = "latency", r.text = v.text;
+    add_flag_row(flags, r);
+  }
   return flags;
 }
 

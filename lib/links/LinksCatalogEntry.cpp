@@ -16,7 +16,8 @@ CatalogEntry catalog_entry() {
       // Every table the flags read back (links/LinksFlags.hpp).
       .report_tables = {kNodesPath, kHostsPath, kLowPeersPath, kSwitchesPath, kLeafMediansPath},
       .make_flags = links_flags,
-      .flag_metrics = {model::kLinksNodeOut, model::kLinksNodeIn, model::kLinksPair, model::kLinksUplink},
+      .flag_metrics = {model::kLinksNodeOut, model::kLinksNodeIn, model::kLinksPair, model::kLinksUplink,
+                       model::kLinksNodeLatency, model::kLinksUplinkLatency},
   };
 }
 

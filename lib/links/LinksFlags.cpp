@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <utility>
 
 #include "links/LinksTables.hpp"
+#include "model/LatencyVerdicts.hpp"
 #include "model/NodeFlags.hpp"
 
 namespace bws::links {
@@ -89,6 +91,7 @@ model::LinkMapSummary link_map_from_tables(const std::vector<Table>& kept, model
     model::LinkRowSummary& row = map.rows[static_cast<std::size_t>(node)];
     row.out_Bps = nodes->get_double(r, "out_Bps");
     row.in_Bps = nodes->get_double(r, "in_Bps");
+    if (nodes->has_column("latency_s")) row.latency_s = nodes->get_double(r, "latency_s");
     row.low_out_count = static_cast<std::size_t>(std::max<std::int64_t>(0, nodes->get_int(r, "low_out_peers")));
     row.low_in_count = static_cast<std::size_t>(std::max<std::int64_t>(0, nodes->get_int(r, "low_in_peers")));
   }
@@ -96,6 +99,38 @@ model::LinkMapSummary link_map_from_tables(const std::vector<Table>& kept, model
   read_tree(kept, *hosts, map, topology);
   return map;
 }
+
+namespace {
+
+// One verdict as its /flags row wants it: `cohort` is the host's for a
+// node verdict, "links" (the whole map) for a link or an uplink.
+struct VerdictRow {
+  std::string subject, metric, cohort;
+  std::int64_t cohort_nodes = 0;
+  double measured = 0, expected = 0, percent = 0, threshold = 0;
+  std::string unit, rule, text;
+};
+
+void add_flag_row(Table& flags, const VerdictRow& v) {
+  flags.add_row({{"host", v.subject},
+                 {"cohort", v.cohort},
+                 {"cohort_nodes", v.cohort_nodes},
+                 {"metric", v.metric},
+                 {"value", v.measured},
+                 {"median", v.expected},
+                 {"mad", std::nan("")},
+                 {"robust_z", std::nan("")},
+                 {"percent_of_median", v.percent},
+                 {"threshold", v.threshold},
+                 {"unit", v.unit},
+                 {"rule", v.rule},
+                 {"reason", v.text.substr(0, 200)},
+                 {"retest_values", std::string()},
+                 {"retest_median", std::nan("")},
+                 {"status", std::string(model::kFlagNotRetested)}});
+}
+
+}  // namespace
 
 Table links_flags(const std::vector<Table>& kept, const FlagInputs& inputs) {
   Table flags = model::make_flags_table();
@@ -114,26 +149,28 @@ Table links_flags(const std::vector<Table>& kept, const FlagInputs& inputs) {
     cohorts[map.hosts[r]] = label;
     ++cohort_size[label];
   }
+  const auto row = [&](bool node, const std::string& subject, const std::string& metric, std::string unit) {
+    VerdictRow r;
+    r.subject = subject, r.metric = metric, r.unit = std::move(unit);
+    r.cohort = node ? cohorts[subject] : "links";
+    r.cohort_nodes = node ? cohort_size[r.cohort] : static_cast<std::int64_t>(map.hosts.size());
+    return r;
+  };
   const model::FlagRule rule{inputs.k, inputs.fraction};
-  for (const model::LinkVerdict& v : model::diagnose_links(map, cohorts, rule)) {
-    const bool node = v.metric == model::kLinksNodeOut || v.metric == model::kLinksNodeIn;
-    const std::string cohort = node ? cohorts[v.subject] : std::string("links");
-    flags.add_row({{"host", v.subject},
-                   {"cohort", cohort},
-                   {"cohort_nodes", node ? cohort_size[cohort] : static_cast<std::int64_t>(map.hosts.size())},
-                   {"metric", v.metric},
-                   {"value", v.measured_Bps},
-                   {"median", v.expected_Bps},
-                   {"mad", std::nan("")},
-                   {"robust_z", std::nan("")},
-                   {"percent_of_median", 100 * v.fraction},
-                   {"threshold", inputs.fraction * v.expected_Bps},
-                   {"unit", std::string("B/s")},
-                   {"rule", std::string(v.fraction < inputs.fraction ? "fraction" : "spread")},
-                   {"reason", v.text.substr(0, 200)},
-                   {"retest_values", std::string()},
-                   {"retest_median", std::nan("")},
-                   {"status", std::string(model::kFlagNotRetested)}});
+  const std::vector<model::LinkVerdict> verdicts = model::diagnose_links(map, cohorts, rule);
+  for (const model::LinkVerdict& v : verdicts) {
+    VerdictRow r = row(v.metric == model::kLinksNodeOut || v.metric == model::kLinksNodeIn, v.subject, v.metric, "B/s");
+    r.measured = v.measured_Bps, r.expected = v.expected_Bps, r.percent = 100 * v.fraction;
+    r.threshold = inputs.fraction * v.expected_Bps;
+    r.rule = v.fraction < inputs.fraction ? "fraction" : "spread", r.text = v.text;
+    add_flag_row(flags, r);
+  }
+  // Latencies: a time, worse above; the threshold is the latency it passed.
+  for (const model::LatencyVerdict& v : model::diagnose_latency(map, cohorts, model::LatencyRule{}, verdicts)) {
+    VerdictRow r = row(v.metric == model::kLinksNodeLatency, v.subject, v.metric, "s");
+    r.measured = v.measured_s, r.expected = v.expected_s, r.percent = 100 * v.measured_s / v.expected_s;
+    r.threshold = v.limit_s, r.rule = "latency", r.text = v.text;
+    add_flag_row(flags, r);
   }
   return flags;
 }

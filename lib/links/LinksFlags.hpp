@@ -24,7 +24,10 @@ model::LinkMapSummary link_map_from_tables(const std::vector<Table>& kept, model
 
 // One /flags row per verdict: host = the subject ("n17", "a->b",
 // "s1->top"), value = measured, median = expected, threshold = fraction x
-// expected, reason = the verdict's line, status "not retested".
+// expected, reason = the verdict's line, status "not retested". The
+// bandwidth verdicts (unit B/s) first, then the latency verdicts
+// (model/LatencyVerdicts.hpp, unit s, rule "latency", threshold = the
+// latency above which the subject is named).
 Table links_flags(const std::vector<Table>& kept, const FlagInputs& inputs);
 
 }  // namespace bws::links

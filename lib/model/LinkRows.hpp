@@ -31,6 +31,7 @@ struct LowPeer {
 struct LinkRowSummary {
   double out_Bps = std::nan("");  // median send bandwidth to all peers
   double in_Bps = std::nan("");   // median receive bandwidth from all peers; NaN when not measured
+  double latency_s = std::nan("");  // median 8-byte latency to all peers (half a ping-pong); NaN when not measured
   std::vector<LowPeer> low_out;   // peers sent to below low_fraction * out_Bps, lowest first
   std::vector<LowPeer> low_in;    // peers received from below low_fraction * in_Bps, lowest first
   std::size_t low_out_count = 0;  // low peers before the cap of kMaxLowPeersPerNode

@@ -43,6 +43,10 @@ inline constexpr const char* kLinksNodeOut = "links.node_out";
 inline constexpr const char* kLinksNodeIn = "links.node_in";
 inline constexpr const char* kLinksPair = "links.pair";
 inline constexpr const char* kLinksUplink = "links.uplink";
+// The latency verdicts (model/LatencyVerdicts.hpp): a host, or a leaf's
+// uplink, whose pairs' 8-byte latency is well above the others'.
+inline constexpr const char* kLinksNodeLatency = "links.node_latency";
+inline constexpr const char* kLinksUplinkLatency = "links.uplink_latency";
 
 // Peers a node needs for a node verdict (see above).
 inline constexpr int kMinPeersForNodeVerdict = 3;

@@ -17,14 +17,14 @@
 # the namespaces. The library's trap and reaper remove them.
 #   bench/netcluster-estimate.sh [RUNS]
 # Environment: BUILD (default build), MPIRUN (mpirun), RATES (default
-# "400 100", Mbit/s), MAX_TIME (default 15, s), WORK (default
+# "400 100", Mbit/s; "" for loopback only), MAX_TIME (default 15, s), WORK (default
 # /tmp/bws-netcluster-estimate), LOOPBACK (0: skip the loopback rows).
 set -uo pipefail
 runs=${1:-3}
 repo=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$repo/build}
 bwsurvey=$build/apps/bwsurvey
-rates=${RATES:-400 100}
+rates=${RATES-400 100}  # "": loopback only
 max_time=${MAX_TIME:-15}
 work=${WORK:-/tmp/bws-netcluster-estimate}
 python=/usr/bin/python3

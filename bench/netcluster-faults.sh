@@ -17,6 +17,9 @@
 # for 8 hosts clean), WORK (work directory, default /tmp/bws-netcluster-faults).
 # The delay scenario needs the test tool link_delay_relay (a build with
 # BUILD_TESTING) and also checks /links/latency_s of each run.
+# LINK_OPTIONS: the link map's size options, default the fixed
+# "--links.bytes 4M --links.window 4 --links.reps 3"; "" runs the defaults
+# (the size chosen by the link probe), "--quick" the quick ones.
 set -uo pipefail
 runs=${1:-10}
 hosts=${2:-4}
@@ -26,6 +29,7 @@ bwsurvey=$build/apps/bwsurvey
 bwreport=$build/apps/bwreport
 scenarios=${SCENARIOS:-clean slow_pair slow_nic slow_uplink delay}
 work=${WORK:-/tmp/bws-netcluster-faults}
+link_options=${LINK_OPTIONS---links.bytes 4M --links.window 4 --links.reps 3}
 mbit=400
 slow_mbit=$((mbit / 4))
 delay_ms=2
@@ -113,7 +117,8 @@ for scenario in $scenarios; do
   : >"$dir/subjects.txt" && : >"$dir/seconds.txt"
   for r in $(seq 1 "$runs"); do
     started=$(date +%s%N)
-    netcluster_mpirun -np "$n" "$bwsurvey" --tests links --retest 0 --links.bytes 4M --links.window 4 --links.reps 3 \
+    # shellcheck disable=SC2086  # the options are words
+    netcluster_mpirun -np "$n" "$bwsurvey" --tests links --retest 0 $link_options \
       --links.topology "$dir/topology.conf" --out "$dir/run$r.h5" >"$dir/run$r.out" 2>"$dir/run$r.err"
     code=$?
     awk -v a="$started" -v b="$(date +%s%N)" 'BEGIN {printf "%.1f\n", (b - a) / 1e9}' >>"$dir/seconds.txt"
@@ -138,7 +143,8 @@ for scenario in $scenarios; do
       subject_of <"$dir/wrong$r.txt" | sort -u >>"$dir/subjects.txt"
       sed "s/^/$scenario run $r:/" "$dir/wrong$r.txt" >>"$details"
     fi
-    echo "$scenario run $r: exit $code, $(tail -1 "$dir/seconds.txt") s, right $right, wrong $wrong$latency"
+    took=$(grep -o 'links: took .*' "$dir/run$r.err" | head -1)
+    echo "$scenario run $r: exit $code, $(tail -1 "$dir/seconds.txt") s, right $right, wrong $wrong$latency; ${took:-no phase time}"
   done
   seen=$(sort "$dir/subjects.txt" | uniq -c | sort -rn | awk '{c=$1; $1=""; sub(/^ /,""); printf "%s%s (%d)", (NR>1?"; ":""), $0, c}')
   median=$(sort -n "$dir/seconds.txt" | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')
@@ -147,9 +153,9 @@ done
 netcluster_cleanup "$NETCLUSTER_PREFIX"
 
 echo
-echo "command: bench/netcluster-faults.sh $runs $hosts (SCENARIOS=\"$scenarios\")"
+echo "command: bench/netcluster-faults.sh $runs $hosts (SCENARIOS=\"$scenarios\" LINK_OPTIONS=\"$link_options\")"
 echo "date: $(date -u +%FT%TZ), commit: $(git -C "$repo" rev-parse --short HEAD), $(nproc) cores"
-echo "links: $mbit Mbit/s both ways (tbf), two leaves under top; bwsurvey --tests links --retest 0 --links.bytes 4M --links.window 4 --links.reps 3 --links.topology"
+echo "links: $mbit Mbit/s both ways (tbf), two leaves under top; bwsurvey --tests links --retest 0 $link_options --links.topology"
 echo
 cat "$table"
 echo

@@ -95,7 +95,7 @@ struct LinksPlan {
   LinkModel model;                // the assumed link until refit_links_to_probe
   double assumed_estimate_seconds = -1;  // after the probe: the estimate the assumed link gave (< 0: not probed)
   std::string size_reason;        // after the probe, with bytes auto: why this size
-  std::uint64_t probed_bytes = 0; // after the probe, with bytes auto: its size (the budget may halve it)
+  std::uint64_t probed_bytes = 0; // after the probe, with bytes auto: its size (the budget never halves it)
   std::string chosen;             // what the budget changed, "" when nothing
   SlowPair slow;
   int members() const { return static_cast<int>(member_ranks.size()); }
@@ -133,7 +133,9 @@ void refit_links_to_probe(LinksPlan& plan, const LinksOptions& options, const Li
 // bytes (down to kSmallestChosenBytes, or the given size if smaller), each
 // only when its option was left at its default, until the estimate fits
 // plan.budget_seconds; UsageError naming plan.budget_flag when even the
-// smallest does not fit.
+// smallest does not fit. A size the link probe chose is never halved (it
+// is what the links need to be measured beyond their buffers): then only
+// reps are lowered, or the budget refused.
 void fit_links_to_budget(LinksPlan& plan, const LinksOptions& options);
 
 // "a,b,factor" (member indices, factor 1..1000), where a and b may be

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <string>
 
+#include "TestSupport.hpp"
 #include "core/Errors.hpp"
 #include "links/LinksPlan.hpp"
 #include "links/LinksProbe.hpp"
@@ -252,12 +253,30 @@ TEST(LinksProbeEstimate, BudgetBoundsTheProbedPlan) {
   EXPECT_EQ(describe_links(r.plan).find("below the probe's"), std::string::npos);  // the size is the probe's
   // 10 s: the probe has 1 s (10 %) and sees 2 MiB buffered at 8 x 256
   // KiB, so 8 x 2.5 MiB; 1 rep of that is 3 rounds x 2 ways x 2 windows x
-  // 1.68 s = 20.2 s, so the budget halves it twice, to 640 KiB (5.1 s),
-  // and the plan line says so.
-  const Refitted halved = refit_on(link, nodes(4, 10));
-  EXPECT_EQ(halved.plan.bytes, 5 * MiB / 8);
-  EXPECT_NE(describe_links(halved.plan).find("; the budget's size is below the probe's 2.50 MiB"), std::string::npos)
-      << describe_links(halved.plan);
+  // 1.68 s = 20.2 s. Halving the size would time the buffers (a clean node
+  // named at 71 % on real links), so the budget is refused instead, with
+  // the smallest plan's estimate and why the size stays.
+  const LinksOptions defaults = links_schema().read(Config{}, false);
+  LinksPlan short_budget = plan_links(defaults, nodes(4, 10));
+  const LinkProbe seen = simulate_probe(link, short_budget.window, probe_bounds(short_budget));
+  const std::string refused =
+      test::usage_error_of([&] { refit_links_to_probe(short_budget, defaults, seen, fast_memory()); });
+  EXPECT_EQ(refused.find('\n'), std::string::npos) << refused;
+  EXPECT_NE(refused.find("--time-budget 10 s: below the smallest plan's estimate for 4 nodes (1 rep of 2.50 MiB: 20."),
+            std::string::npos)
+      << refused;
+  EXPECT_NE(refused.find("allowed: >= 20."), std::string::npos) << refused;
+  EXPECT_NE(refused.find("the size is the link probe's"), std::string::npos) << refused;
+  // Given repetitions: the error says they could be left to the budget.
+  Config five_reps;
+  five_reps.set("links.reps", "5");
+  const LinksOptions given_reps = links_schema().read(five_reps, false);
+  LinksPlan kept_reps = plan_links(given_reps, nodes(4, 60));
+  const std::string reps_refused = test::usage_error_of([&] {
+    refit_links_to_probe(kept_reps, given_reps, simulate_probe(link, kept_reps.window, probe_bounds(kept_reps)),
+                         fast_memory());
+  });
+  EXPECT_NE(reps_refused.find("or leave --links.reps at its default"), std::string::npos) << reps_refused;
   // A budget the probed links cannot meet is refused, naming it.
   const LinksOptions o = links_schema().read(Config{}, false);
   LinksPlan tight = plan_links(o, nodes(4, 0.01));  // the assumed links fit 0.01 s (1 rep of 128 KiB)

@@ -17,6 +17,15 @@ CatalogEntry catalog_entry() {
       .report_tables = {kNodesPath, kHostsPath, kLowPeersPath, kSwitchesPath, kLeafMediansPath},
       .make_flags = links_flags,
       .flag_metrics = {model::kLinksNodeOut, model::kLinksNodeIn, model::kLinksPair, model::kLinksUplink},
+      // A node verdict is retested by the whole map again: the node's
+      // median send (receive) then, against the row's threshold. Node
+      // verdicts exist only with one member per host, so a host's row is
+      // its own (Mean only guards a shared host). Pair and uplink verdicts
+      // name links, not hosts: they have no retest metric.
+      .retest_metrics = {{.name = model::kLinksNodeOut, .table = kNodesPath, .column = "out_Bps", .unit = "B/s",
+                          .per_host = HostAggregate::Mean},
+                         {.name = model::kLinksNodeIn, .table = kNodesPath, .column = "in_Bps", .unit = "B/s",
+                          .per_host = HostAggregate::Mean}},
   };
 }
 

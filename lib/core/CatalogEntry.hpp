@@ -67,6 +67,12 @@ struct CatalogEntry {
   // not one node's value against a cohort median but a link or an uplink,
   // and its reason says it all, so reports print the metric and the reason.
   std::vector<std::string> flag_metrics = {};
+  // The metrics that retest make_flags' node rows (the link map's
+  // links.node_out from /links/nodes out_Bps): one value per host, named as
+  // the row's metric, read only by --retest (model::apply_retests compares a
+  // retest round's value with the row's threshold). The node flags never
+  // judge them: the entry's own rule made those rows.
+  std::vector<NodeMetric> retest_metrics = {};
   // Optional: the console summary's lines for the run as a whole (b_eff's
   // bandwidth and scaling verdict), from the kept tables (its report_tables).
   std::function<std::vector<std::string>(const std::vector<Table>& kept)> run_wide_lines = nullptr;
@@ -74,6 +80,13 @@ struct CatalogEntry {
   std::vector<ExportView> export_views = {};
 
   bool collective() const { return static_cast<bool>(make_collective); }
+  // What a retest round of the entry is read with: its node metrics, then
+  // its retest metrics.
+  std::vector<NodeMetric> retested_by() const {
+    std::vector<NodeMetric> metrics = node_metrics;
+    metrics.insert(metrics.end(), retest_metrics.begin(), retest_metrics.end());
+    return metrics;
+  }
   std::string description() const;
   void add_options(boost::program_options::options_description& desc) const;
 };

@@ -18,6 +18,17 @@ CatalogEntry catalog_entry() {
       .make_flags = links_flags,
       .flag_metrics = {model::kLinksNodeOut, model::kLinksNodeIn, model::kLinksPair, model::kLinksUplink,
                        model::kLinksNodeLatency, model::kLinksUplinkLatency},
+      // A node verdict is retested by the whole map again: the node's
+      // median send (receive, latency) then, against the row's threshold.
+      // Node verdicts exist only with one member per host, so a host's row
+      // is its own (Mean only guards a shared host). Pair and uplink
+      // verdicts name links, not hosts: they have no retest metric.
+      .retest_metrics = {{.name = model::kLinksNodeOut, .table = kNodesPath, .column = "out_Bps", .unit = "B/s",
+                          .per_host = HostAggregate::Mean},
+                         {.name = model::kLinksNodeIn, .table = kNodesPath, .column = "in_Bps", .unit = "B/s",
+                          .per_host = HostAggregate::Mean},
+                         {.name = model::kLinksNodeLatency, .table = kNodesPath, .column = "latency_s", .unit = "s",
+                          .per_host = HostAggregate::Mean, .higher_is_better = false}},
   };
 }
 

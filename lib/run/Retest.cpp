@@ -11,27 +11,22 @@
 #include "run/MpiCommunicator.hpp"
 
 namespace bws::run {
-namespace {
 
-// The registry entry whose node metric a flag row names ("stream.triad[double]" -> stream).
-const CatalogEntry* entry_of_metric(const std::string& metric) {
+const CatalogEntry* entry_retesting(const std::string& metric) {
   const std::string name = metric.substr(0, metric.find('['));
   for (const CatalogEntry& e : catalog::benchmark_registry())
-    for (const model::NodeMetric& m : e.node_metrics)
+    for (const model::NodeMetric& m : e.retested_by())
       if (m.name == name) return &e;
   return nullptr;
 }
-
-
-}  // namespace
 
 std::string Retest::retest_plan(const KeptTables& kept) const {
   try {
     const Table flags = kept.flags(plan_.settings.flags);
     std::vector<std::string> hosts, labels;
     for (std::size_t r = 0; r < flags.rows(); ++r) {
-      const CatalogEntry* entry = entry_of_metric(flags.get_string(r, "metric"));
-      if (!entry) continue;  // memory configuration: nothing to measure again
+      const CatalogEntry* entry = entry_retesting(flags.get_string(r, "metric"));
+      if (!entry) continue;  // memory configuration, a link: nothing measures it by host
       if (!contains(hosts, flags.get_string(r, "host"))) hosts.push_back(flags.get_string(r, "host"));
       if (!contains(labels, entry->name)) labels.push_back(entry->name);
     }
@@ -59,12 +54,15 @@ std::vector<model::NodeMetricValue> Retest::run(const KeptTables& kept, const Fa
       const bool collective = phase.entry->collective();
       if (world_.root())
         err_ << "bwsurvey: retest " << round << " of " << rounds << ": " << phase.label
-             << (collective ? " on every rank" : " on " + joined(hosts) + " (the other nodes wait)") << std::endl;
+             << (collective ? " again on every rank, as planned (no new probe or plan); only the figures of " +
+                                  joined(hosts) + " are compared"
+                            : " on " + joined(hosts) + " (the other nodes wait)")
+             << std::endl;
       watchdog_.arm("retest of " + phase.label, plan_.settings.phase_timeout_seconds);
       const std::vector<Table> tables = collective ? collective_round(phase) : node_local_round(phase, mine);
       watchdog_.disarm();
       if (!world_.root()) continue;
-      for (model::NodeMetricValue& v : model::node_metric_values(phase.entry->node_metrics, tables))
+      for (model::NodeMetricValue& v : model::node_metric_values(phase.entry->retested_by(), tables))
         if (contains(hosts, v.host)) values.push_back(std::move(v));
     }
   }
@@ -110,7 +108,7 @@ std::vector<Table> Retest::node_local_round(Phase& phase, bool mine) {
   wait_quietly_at_barrier(world);
   RecordBundle records{tables, turns_.summarize(*phase.node_benchmark, tables), {}};
   // Rank 0 keeps only what the metrics read (never the per-sample results).
-  const std::vector<std::string> wanted = model::metric_tables(phase.entry->node_metrics);
+  const std::vector<std::string> wanted = model::metric_tables(phase.entry->retested_by());
   std::vector<Table> received;
   const std::vector<std::byte> payload = pack_bundle(records);
   gather_in_batches(world, payload, kGatherBytesInFlight, [&](int, std::span<const std::byte> bytes) {

@@ -18,6 +18,12 @@
 
 namespace bws::run {
 
+// The registry entry whose run measures a /flags row's metric again, by
+// its node metrics or its retest metrics ("stream.triad[double]" -> stream,
+// "links.node_out" -> links); nullptr when none does (a memory
+// configuration flag, a link's verdict).
+const CatalogEntry* entry_retesting(const std::string& metric);
+
 class Retest {
  public:
   Retest(const RunWorld& world, RunPlan& plan, const NodeTurns& turns, topo::Team& team, Watchdog& watchdog,

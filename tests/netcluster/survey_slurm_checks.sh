@@ -65,7 +65,7 @@ PY
 # and the retest, meeting the same links, confirmed such flags in 2 of 7
 # runs (h2 at 24 % and h8 at 35 %; h8 at 10 %), STREAM of 8 ranks on 2
 # cores once (h1 at 72 %); wrong links.node_* verdicts at 72-75 % came in
-# 2 of 7 (the budget's window is half the probe's size: buffering, see
+# 2 of 7 (the test's window is below the probe's size: buffering, see
 # the test), and the retest's map may confirm or dismiss them.
 check_drain() {
   local file=$1 h3_lines

@@ -20,6 +20,7 @@
 #include "model/NodeFlags.hpp"
 #include "model/SwitchTopology.hpp"
 #include "report/Drain.hpp"
+#include "StoredLinkTables.hpp"
 #include "report/FlagReport.hpp"
 #include "report/SummaryVerdicts.hpp"
 
@@ -57,23 +58,7 @@ std::vector<links::MemberRows> member_rows(int n, const std::function<double(int
 }
 
 std::vector<Table> stored_tables(const std::vector<links::MemberRows>& rows, const model::SwitchTopology* topology) {
-  const std::vector<std::string> hosts = host_names(static_cast<int>(rows.size()));
-  std::vector<links::NodeRecord> records;
-  for (std::size_t i = 0; i < rows.size(); ++i)
-    records.push_back(links::summarize_member(rows[i], static_cast<int>(i), static_cast<int>(i), hosts[i]));
-  links::LinksTree tree;
-  if (topology) {
-    const model::HostLeaves leaves = model::host_leaves(*topology, hosts);
-    tree.leaves = leaves.leaves;
-    tree.leaf_of_host = leaves.leaf_of_host;
-    for (const std::string& s : topology->switches()) tree.switch_parents.emplace_back(s, topology->parent_of(s));
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      const std::vector<double> send(rows[i].send_Bps.begin(), rows[i].send_Bps.end());
-      for (double m : model::per_leaf_medians(send, static_cast<int>(i), leaves.leaf_of_host, leaves.leaves.size()))
-        tree.leaf_medians_Bps.push_back(m);
-    }
-  }
-  return links::links_tables(records, "test plan", tree);
+  return test_support::stored_link_tables(rows, topology, host_names(static_cast<int>(rows.size())));
 }
 
 Table flags_of(const std::vector<links::MemberRows>& rows, const model::SwitchTopology* topology = nullptr) {

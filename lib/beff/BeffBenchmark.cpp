@@ -2,19 +2,23 @@
 // run() allocates the four buffers once, measures the natural ring, the
 // random rings (built on rank 0 from the seed and broadcast) and the 2-rank
 // reference ring while the other ranks wait, and on rank 0 turns the
-// measurements into tables (BeffResults, BeffTables).
+// measurements into tables (BeffResults, BeffTables). Each rank's own b_eff
+// is its best ring; a retest measures it on rings that change every node's
+// neighbours (BeffNeighbourRings).
 #include "beff/BeffBenchmark.hpp"
 
 #include "beff/BeffChannelCheck.hpp"
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstdio>
 #include <new>
 #include <optional>
 #include <span>
 
 #include "beff/BeffEstimate.hpp"
+#include "beff/BeffNeighbourRings.hpp"
 #include "beff/BeffOptions.hpp"
 #include "beff/BeffPlan.hpp"
 #include "beff/BeffResults.hpp"
@@ -56,9 +60,9 @@ class BeffPlannedCollective final : public PlannedCollective {
  public:
   BeffPlannedCollective(BeffParams params, const Config& config, std::shared_ptr<const DeviceBuffersProvider> device)
       : p_(std::move(params)), config_(config), provider_(std::move(device)) {
-    std::vector<int> nodes = p_.layout.node_of_rank;
-    if (nodes.size() != static_cast<std::size_t>(p_.layout.size)) nodes.assign(static_cast<std::size_t>(p_.layout.size), 0);
-    if (p_.layout.size >= 2) pair_ = choose_reference_pair(nodes);
+    nodes_ = p_.layout.node_of_rank;
+    if (nodes_.size() != static_cast<std::size_t>(p_.layout.size)) nodes_.assign(static_cast<std::size_t>(p_.layout.size), 0);
+    if (p_.layout.size >= 2) pair_ = choose_reference_pair(nodes_);
   }
 
   std::string describe() const override {
@@ -89,7 +93,9 @@ class BeffPlannedCollective final : public PlannedCollective {
 
     std::uint32_t iteration = 0;
     std::vector<RingMeasurement> measured;
-    Table ranks_table;
+    // A rank's own figure: its best ring, so a rank slow only beside a slow
+    // node on the natural ring is fast on a random one.
+    double own_best_Bps = std::nan("");
     for (int k = 0; k <= random_count; ++k) {
       Ring ring = natural;
       if (k > 0) {
@@ -101,9 +107,11 @@ class BeffPlannedCollective final : public PlannedCollective {
       const std::string stage = "beff " + ring_label(ring.index, ring.kind);
       auto sizes = measure_ring(world, ring.order, settings, buffers, iteration,
                                 [&](std::size_t) { progress.report(stage, ++done / steps); });
-      if (k == 0) ranks_table = gather_own_beff(world, own_beff_Bps(sizes));
+      own_best_Bps = std::fmax(own_best_Bps, own_beff_Bps(sizes));
       if (rank == 0) measured.push_back({std::move(ring), std::move(sizes)});
     }
+    Table ranks_table = gather_own_beff(world, own_best_Bps);
+    if (rank == 0) survey_median_Bps_ = ranks_median_Bps(ranks_table);
 
     if (measure_reference) {
       const bool member = rank == pair_.first || rank == pair_.second;
@@ -120,6 +128,30 @@ class BeffPlannedCollective final : public PlannedCollective {
     std::vector<Table> out = tables(measured, oversubscribed, device ? device->device_name() : std::string());
     out.push_back(std::move(ranks_table));
     return out;
+  }
+
+  // Only /beff/ranks: each rank's best over rings on which no node has a
+  // neighbour it had on the natural ring (the natural ring again where no
+  // such rings exist, 3 nodes or fewer), scaled to the survey's median over
+  // the ranks: these rings cross more switches than the natural one.
+  std::vector<Table> retest(Communicator& world, Progress& progress, MatrixSink& /*matrices: none*/) override {
+    const int rank = world.rank();
+    const RingBuffers buffers = allocate_everywhere(world);
+    const std::unique_ptr<DeviceBuffers> device = open_device_everywhere(world);
+    std::vector<Ring> rings = neighbour_changing_rings(nodes_);
+    if (rings.empty()) rings.push_back(natural_ring(world.size()));
+    const double steps = static_cast<double>(rings.size() * p_.sizes_bytes.size());
+    double done = 0, own_best_Bps = std::nan("");
+    std::uint32_t iteration = 0;
+    for (const Ring& ring : rings) {
+      auto sizes = measure_ring(world, ring.order, settings_for(rank, device.get()), buffers, iteration,
+                                [&](std::size_t) { progress.report("beff retest ring", ++done / steps); });
+      own_best_Bps = std::fmax(own_best_Bps, own_beff_Bps(sizes));
+    }
+    Table ranks_table = gather_own_beff(world, own_best_Bps);
+    if (rank != 0) return {};
+    scale_ranks_to_median(ranks_table, survey_median_Bps_);
+    return {std::move(ranks_table)};
   }
 
  private:
@@ -251,6 +283,8 @@ class BeffPlannedCollective final : public PlannedCollective {
   BeffParams p_;
   Config config_;  // the device options, for opening the device buffers
   std::shared_ptr<const DeviceBuffersProvider> provider_;
+  std::vector<int> nodes_;  // node index of each rank (all 0 when the layout has none)
+  double survey_median_Bps_ = std::nan("");  // of /beff/ranks in run(), on rank 0
   ReferencePair pair_;
 };
 

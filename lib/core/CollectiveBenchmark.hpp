@@ -49,6 +49,13 @@ class PlannedCollective {
   // (results, summaries, checks); other ranks return nothing. A matrix too
   // large for rank 0's memory goes to `matrices` row batch by row batch.
   virtual std::vector<Table> run(Communicator& world, Progress& progress, MatrixSink& matrices) = 0;
+  // A retest round (--retest): collective as run(); rank 0 returns at least
+  // the tables the entry's node metrics read. The planned run again unless a
+  // benchmark's per-node figure depends on where it placed the ranks (b_eff's
+  // ring neighbours), which then measures it with other placements.
+  virtual std::vector<Table> retest(Communicator& world, Progress& progress, MatrixSink& matrices) {
+    return run(world, progress, matrices);
+  }
 };
 
 class CollectiveBenchmark {

@@ -54,7 +54,7 @@ std::vector<model::NodeMetricValue> Retest::run(const KeptTables& kept, const Fa
       const bool collective = phase.entry->collective();
       if (world_.root())
         err_ << "bwsurvey: retest " << round << " of " << rounds << ": " << phase.label
-             << (collective ? " again on every rank, as planned (no new probe or plan); only the figures of " +
+             << (collective ? " again on every rank (no new probe or plan); only the figures of " +
                                   joined(hosts) + " are compared"
                             : " on " + joined(hosts) + " (the other nodes wait)")
              << std::endl;
@@ -131,7 +131,7 @@ std::vector<Table> Retest::collective_round(Phase& phase) {
   try {
     MpiCommunicator world(MPI_COMM_WORLD);
     DiscardingMatrixSink matrices;  // a retest compares per-node figures, not the maps
-    tables = phase.collective->run(world, silent, matrices);
+    tables = phase.collective->retest(world, silent, matrices);
   } catch (const std::exception& e) {
     error = world_.rank_name() + ": " + e.what();
   }

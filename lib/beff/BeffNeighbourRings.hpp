@@ -4,7 +4,9 @@
 // exchanges with its two ring neighbours, so a slow NIC lowers the figure of
 // the ranks beside it too. A rank that is slow only beside one node is fast
 // on a ring where that node is not its neighbour; a slow NIC is slow on every
-// ring. The retest of b_eff per rank measures these rings.
+// ring. The retest of b_eff per rank measures these rings and the natural
+// one, and keeps each rank's best: no two nodes are neighbours on all of
+// them, so only a slow node is slow on its best ring.
 #include <vector>
 
 #include "beff/BeffRings.hpp"

@@ -1,11 +1,8 @@
 #include "beff/BeffTables.hpp"
 
-#include <cmath>
 #include <limits>
-#include <vector>
 
 #include "core/ResultColumns.hpp"
-#include "core/SampleStats.hpp"
 
 namespace bws::beff {
 namespace {
@@ -71,19 +68,6 @@ Table make_beff_rings_table() {
 Table make_beff_ranks_table() {
   return Table(kRanksPath, {int_column("rank"), text_column("host", kHostWidth), int_column("ranks"),
                             real_column("b_eff_Bps", "B/s")});
-}
-
-double ranks_median_Bps(const Table& ranks) {
-  std::vector<double> figures;
-  for (std::size_t r = 0; r < ranks.rows(); ++r) figures.push_back(ranks.get_double(r, "b_eff_Bps"));
-  return median_of(figures);
-}
-
-void scale_ranks_to_median(Table& ranks, double median_Bps) {
-  const double now_Bps = ranks_median_Bps(ranks);
-  if (!(median_Bps > 0) || !(now_Bps > 0) || !std::isfinite(median_Bps) || !std::isfinite(now_Bps)) return;
-  for (std::size_t r = 0; r < ranks.rows(); ++r)
-    ranks.set(r, "b_eff_Bps", ranks.get_double(r, "b_eff_Bps") * (median_Bps / now_Bps));
 }
 
 std::string ring_label(int ring_index, RingKind kind) {

@@ -25,14 +25,6 @@ Table make_beff_summary_table();
 Table make_beff_rings_table();
 // One row per rank: its own b_eff on its best ring (own_beff_Bps).
 Table make_beff_ranks_table();
-// The median of a ranks table's b_eff_Bps over its ranks (NaN for none).
-double ranks_median_Bps(const Table& ranks);
-// Scales every b_eff_Bps of a ranks table so that their median over the
-// ranks becomes `median_Bps`; unchanged when either median is not a
-// positive number. A retest's rings load the switches otherwise than the
-// survey's, so its figures are set on the survey's scale: a rank is judged
-// by where it stands among all ranks on the same rings.
-void scale_ranks_to_median(Table& ranks, double median_Bps);
 
 // "natural ring", "random ring 2", "reference ring"
 std::string ring_label(int ring_index, RingKind kind);

@@ -56,9 +56,12 @@ inline constexpr double kProbeSeconds = 2, kProbeBudgetShare = 0.1;
 
 // The phase's own fixed cost beside its steps: the members split off, the
 // rows gathered into the file, the tables stored and the phase committed
-// (the journal syncs the file: 4-8 ms a sync on this project's VM disk);
-// 6-250 ms measured for 2 and 4 ranks on one loaded host.
-inline constexpr double kStoreSeconds = 0.03;
+// (the journal syncs the file: 4-8 ms a sync on this project's VM disk).
+// 6-250 ms was measured for 2 and 4 ranks on one loaded host, but whole
+// phases of 4 ranks on a quiet loopback took 19-21 ms: 30 ms here made
+// their estimate 2.9x too long. At 10 ms a short phase is within 2x, and
+// a loaded host's longer stores are small beside its longer steps.
+inline constexpr double kStoreSeconds = 0.01;
 
 // What a window and a shift cost: the probe's curve, or the assumed link.
 // The machine probe's figures (0: not counted) add the payload work, the

@@ -5,14 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cmath>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "beff/BeffNeighbourRings.hpp"
-#include "beff/BeffTables.hpp"
 
 namespace {
 using bws::beff::neighbour_changing_rings;
@@ -81,35 +79,5 @@ TEST(BeffNeighbourRings, NodesAreNumberedByTheirFirstRank) {
   const auto rings = neighbour_changing_rings({7, 3, 9, 5, 1});
   ASSERT_EQ(rings.size(), 1u);
   EXPECT_EQ(rings[0].order, (std::vector<int>{0, 2, 4, 1, 3}));
-}
-}  // namespace
-
-namespace {
-bws::Table ranks_table(const std::vector<double>& figures_Bps) {
-  bws::Table t = bws::beff::make_beff_ranks_table();
-  for (std::size_t r = 0; r < figures_Bps.size(); ++r)
-    t.add_row({{"rank", static_cast<int>(r)}, {"host", std::string("h").append(std::to_string(r))}, {"ranks", 4}, {"b_eff_Bps", figures_Bps[r]}});
-  return t;
-}
-
-TEST(BeffRetestScale, FiguresAreSetOnTheSurveysMedian) {
-  // Retest rings at half the survey's pace: medians 40 (of 10 40 40 50) and
-  // 80, so each figure is doubled and the slow rank stays at a quarter.
-  bws::Table t = ranks_table({10, 40, 40, 50});
-  EXPECT_DOUBLE_EQ(bws::beff::ranks_median_Bps(t), 40);
-  bws::beff::scale_ranks_to_median(t, 80);
-  EXPECT_DOUBLE_EQ(t.get_double(0, "b_eff_Bps"), 20);
-  EXPECT_DOUBLE_EQ(t.get_double(3, "b_eff_Bps"), 100);
-}
-
-TEST(BeffRetestScale, UnchangedWithoutTwoPositiveMedians) {
-  for (double median : {std::nan(""), 0.0, -1.0}) {
-    bws::Table t = ranks_table({10, 40});
-    bws::beff::scale_ranks_to_median(t, median);
-    EXPECT_DOUBLE_EQ(t.get_double(0, "b_eff_Bps"), 10);
-  }
-  bws::Table zeros = ranks_table({0, 0, 0});
-  bws::beff::scale_ranks_to_median(zeros, 50);
-  EXPECT_DOUBLE_EQ(zeros.get_double(1, "b_eff_Bps"), 0);
 }
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <limits>
 #include <cmath>
 #include <cstdio>
 #include <new>
@@ -27,6 +28,8 @@
 #include "beff/BeffTables.hpp"
 #include "core/BudgetFit.hpp"
 #include "core/Errors.hpp"
+#include "core/ProbedCollective.hpp"
+#include "core/SteadyClock.hpp"
 #include "core/OptionText.hpp"
 #include "core/ResultColumns.hpp"
 #include "core/Sizes.hpp"
@@ -56,10 +59,45 @@ std::string describe_reference(int ranks, const ReferencePair& pair) {
          (pair.across_nodes ? " (two nodes)" : " (one node)");
 }
 
-class BeffPlannedCollective final : public PlannedCollective {
+// --time-budget: fewer repetitions (down to 3), fewer random rings (down
+// to 1), a shorter min-time (halved, down to 1 ms), each only when left at
+// its default; else a UsageError with the estimate.
+void fit_beff_to_budget(BeffParams& p, const Config& config, const RankLayout& layout) {
+  const BeffOptions o = beff_schema().read(config, layout.quick);
+  const std::vector<BudgetKnob<BeffParams>> knobs = {
+      count_knob("reps", o.defaulted(&BeffOptions::reps), &BeffParams::reps, 3),
+      count_knob("random rings", o.defaulted(&BeffOptions::random_rings), &BeffParams::random_rings, 1),
+      {"min-time", o.defaulted(&BeffOptions::min_time_seconds),
+       [](BeffParams& q) {
+         if (q.min_time_seconds <= 1e-3) return false;
+         q.min_time_seconds = std::max(1e-3, q.min_time_seconds / 2);
+         return true;
+       },
+       [](const BeffParams& q) { return seconds_text(q.min_time_seconds); }}};
+  const auto fitted = bws::fit_to_budget<BeffParams>(
+      p, layout.time_budget_seconds, [&](const BeffParams& q) { return estimate_beff(q, layout.speed); }, knobs);
+  if (!fitted.fits)
+    throw UsageError(over_budget_message("beff", fitted.asked, layout.time_budget_seconds,
+                                         "fewer " + o.flag(&BeffOptions::reps) + " or " +
+                                             o.flag(&BeffOptions::random_rings) + ", or a shorter " +
+                                             o.flag(&BeffOptions::min_time_seconds)));
+  const BeffParams asked = p;
+  p = fitted.plan;
+  p.fitted = fitted.changes;
+  if (p.reps != asked.reps) p.chosen[beff_schema().name_of(&BeffOptions::reps)] = std::to_string(p.reps);
+  if (p.random_rings != asked.random_rings)
+    p.chosen[beff_schema().name_of(&BeffOptions::random_rings)] = std::to_string(p.random_rings);
+  if (p.min_time_seconds != asked.min_time_seconds)
+    p.chosen[beff_schema().name_of(&BeffOptions::min_time_seconds)] = seconds_value(p.min_time_seconds);
+}
+
+class BeffPlannedCollective final : public ProbedCollective {
  public:
+  // `params` as the options asked; the plan is fitted to --time-budget here
+  // and again from the probe's figures.
   BeffPlannedCollective(BeffParams params, const Config& config, std::shared_ptr<const DeviceBuffersProvider> device)
-      : p_(std::move(params)), config_(config), provider_(std::move(device)) {
+      : asked_(params), p_(std::move(params)), config_(config), provider_(std::move(device)) {
+    fit_beff_to_budget(p_, config_, p_.layout);
     nodes_ = p_.layout.node_of_rank;
     if (nodes_.size() != static_cast<std::size_t>(p_.layout.size)) nodes_.assign(static_cast<std::size_t>(p_.layout.size), 0);
     if (p_.layout.size >= 2) pair_ = choose_reference_pair(nodes_);
@@ -73,6 +111,33 @@ class BeffPlannedCollective final : public PlannedCollective {
     TimeEstimate e = estimate_beff(p_, p_.layout.speed);
     if (!p_.fitted.empty()) e.terms += "; fitted to --time-budget: " + p_.fitted;
     return e;
+  }
+
+  // The natural ring's exchange at the largest size, timed twice after a
+  // first contact of 8 bytes; every rank gets the slowest rank's best. The
+  // estimate then counts the network, and the plan is fitted again.
+  void probe(Communicator& world) override {
+    if (world.size() < 2 || p_.sizes_bytes.empty()) return;
+    const std::uint64_t bytes = p_.max_message_bytes();
+    const RingBuffers buffers = allocate_everywhere(world);
+    const RingPlace place = place_in_ring(natural_ring(world.size()).order, world.rank());
+    const ExchangePeers peers{&world, world.rank(), place.left, place.right};
+    PayloadTally tally;
+    std::uint32_t iteration = 0;
+    run_exchanges(ExchangeMethod::Sendrecv, peers, buffers, kLatencyMessageBytes, 1, iteration, tally);
+    double best_seconds = std::numeric_limits<double>::infinity();
+    for (int k = 0; k < 2; ++k) {
+      world.barrier();
+      const double started = steady_seconds();
+      run_exchanges(ExchangeMethod::Sendrecv, peers, buffers, bytes, 1, iteration, tally);
+      best_seconds = std::min(best_seconds, steady_seconds() - started);
+    }
+    world.all_reduce(std::span<double>(&best_seconds, 1), Reduction::Max);
+    if (!(best_seconds > 0) || !std::isfinite(best_seconds)) return;
+    BeffParams refit = asked_;
+    refit.probed_send_Bps = 2.0 * static_cast<double>(bytes) / best_seconds;  // L to each neighbour
+    fit_beff_to_budget(refit, config_, refit.layout);
+    p_ = std::move(refit);
   }
 
   std::vector<Table> run(Communicator& world, Progress& progress, MatrixSink& /*matrices: none*/) override {
@@ -281,6 +346,7 @@ class BeffPlannedCollective final : public PlannedCollective {
     return {std::move(results), std::move(sizes), std::move(summary), std::move(rings), std::move(checks)};
   }
 
+  BeffParams asked_;  // before --time-budget: the probe fits it again
   BeffParams p_;
   Config config_;  // the device options, for opening the device buffers
   std::shared_ptr<const DeviceBuffersProvider> provider_;
@@ -298,42 +364,7 @@ class BeffBenchmark final : public CollectiveBenchmark {
   }
   void add_options(boost::program_options::options_description& desc) const override { beff_schema().add_to(desc); }
   std::unique_ptr<PlannedCollective> plan(const Config& config, const RankLayout& layout) const override {
-    BeffParams params = plan_beff(config, layout, device_.get());
-    fit_to_budget(params, config, layout);
-    return std::make_unique<BeffPlannedCollective>(std::move(params), config, device_);
-  }
-
- private:
-  // --time-budget: fewer repetitions (down to 3), fewer random rings (down
-  // to 1), a shorter min-time (halved, down to 1 ms), each only when left at
-  // its default; else a UsageError with the estimate.
-  static void fit_to_budget(BeffParams& p, const Config& config, const RankLayout& layout) {
-    const BeffOptions o = beff_schema().read(config, layout.quick);
-    const std::vector<BudgetKnob<BeffParams>> knobs = {
-        count_knob("reps", o.defaulted(&BeffOptions::reps), &BeffParams::reps, 3),
-        count_knob("random rings", o.defaulted(&BeffOptions::random_rings), &BeffParams::random_rings, 1),
-        {"min-time", o.defaulted(&BeffOptions::min_time_seconds),
-         [](BeffParams& q) {
-           if (q.min_time_seconds <= 1e-3) return false;
-           q.min_time_seconds = std::max(1e-3, q.min_time_seconds / 2);
-           return true;
-         },
-         [](const BeffParams& q) { return seconds_text(q.min_time_seconds); }}};
-    const auto fitted = bws::fit_to_budget<BeffParams>(
-        p, layout.time_budget_seconds, [&](const BeffParams& q) { return estimate_beff(q, layout.speed); }, knobs);
-    if (!fitted.fits)
-      throw UsageError(over_budget_message("beff", fitted.asked, layout.time_budget_seconds,
-                                           "fewer " + o.flag(&BeffOptions::reps) + " or " +
-                                               o.flag(&BeffOptions::random_rings) + ", or a shorter " +
-                                               o.flag(&BeffOptions::min_time_seconds)));
-    const BeffParams asked = p;
-    p = fitted.plan;
-    p.fitted = fitted.changes;
-    if (p.reps != asked.reps) p.chosen[beff_schema().name_of(&BeffOptions::reps)] = std::to_string(p.reps);
-    if (p.random_rings != asked.random_rings)
-      p.chosen[beff_schema().name_of(&BeffOptions::random_rings)] = std::to_string(p.random_rings);
-    if (p.min_time_seconds != asked.min_time_seconds)
-      p.chosen[beff_schema().name_of(&BeffOptions::min_time_seconds)] = seconds_value(p.min_time_seconds);
+    return std::make_unique<BeffPlannedCollective>(plan_beff(config, layout, device_.get()), config, device_);
   }
 
   std::shared_ptr<const DeviceBuffersProvider> device_;

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
+
+#include "core/Sizes.hpp"
 
 namespace bws::beff {
 namespace {
@@ -12,6 +15,13 @@ constexpr double kMaxGrowth = 100;          // BeffRingRun.cpp: per calibration 
 constexpr double kCalibrationShare = 1.1;   // the last calibration run and the shorter ones before it
 constexpr double kUntimedExchanges = 3;     // first contact, warm-up, the check after the samples
 constexpr double kReductionsPerSize = 3;    // times (max, sum) and payload to rank 0
+
+// "; probed sends of 1.00 MiB x 2: 0.05 GB/s", or "" before the probe.
+std::string probed_text(const BeffParams& p) {
+  if (!(p.probed_send_Bps > 0)) return "";
+  return "; probed sends of " + format_bytes(static_cast<double>(p.max_message_bytes())) +
+         " x 2: " + format_rate(p.probed_send_Bps);
+}
 
 }  // namespace
 
@@ -25,7 +35,9 @@ TimeEstimate estimate_beff(const BeffParams& p, const MachineSpeed& s) {
   double per_ring = 0;
   for (std::uint64_t L : p.sizes_bytes) {
     const double bytes = static_cast<double>(L);
-    const double exchange = s.rank_exchange_seconds + 2 * bytes / s.thread_memory_Bps;
+    // Sends of 2L: at memory speed on one node, at the probed rate between nodes.
+    const double send_Bps = p.probed_send_Bps > 0 ? std::min(p.probed_send_Bps, s.thread_memory_Bps) : s.thread_memory_Bps;
+    const double exchange = s.rank_exchange_seconds + 2 * bytes / send_Bps;
     const double target = kCalibrationMargin * p.min_time_seconds;
     const double sample = std::max(target, exchange) * stretch;
     const double steps = 1 + std::ceil(std::log(std::max(1.0, target / exchange)) / std::log(kMaxGrowth));
@@ -38,12 +50,12 @@ TimeEstimate estimate_beff(const BeffParams& p, const MachineSpeed& s) {
   const double touch = 4 * static_cast<double>(p.max_message_bytes()) / s.first_touch_Bps;
   TimeEstimate e;
   e.seconds = rings * per_ring + touch;
-  char terms[320];
+  char terms[400];
   std::snprintf(terms, sizeof terms,
                 "%g rings x %zu sizes x %zu methods x (calibration + %d reps of >= %g s), %s per ring; probed "
-                "8-byte exchange %.3g us, runs of them %.2fx their fastest",
+                "8-byte exchange %.3g us, runs of them %.2fx their fastest%s",
                 rings, p.sizes_bytes.size(), p.methods.size(), p.reps, p.min_time_seconds,
-                duration_text(per_ring).c_str(), s.rank_exchange_seconds * 1e6, stretch);
+                duration_text(per_ring).c_str(), s.rank_exchange_seconds * 1e6, stretch, probed_text(p).c_str());
   e.terms = terms;
   return e;
 }

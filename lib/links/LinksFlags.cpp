@@ -161,7 +161,7 @@ Table links_flags(const std::vector<Table>& kept, const FlagInputs& inputs) {
   for (const model::LinkVerdict& v : verdicts) {
     VerdictRow r = row(v.metric == model::kLinksNodeOut || v.metric == model::kLinksNodeIn, v.subject, v.metric, "B/s");
     r.measured = v.measured_Bps, r.expected = v.expected_Bps, r.percent = 100 * v.fraction;
-    r.threshold = inputs.fraction * v.expected_Bps;
+    r.threshold = v.limit_Bps > 0 ? v.limit_Bps : inputs.fraction * v.expected_Bps;
     r.rule = v.fraction < inputs.fraction ? "fraction" : "spread", r.text = v.text;
     add_flag_row(flags, r);
   }

@@ -15,6 +15,7 @@ namespace {
 struct NodeJudgement {
   bool out = false, in = false;
   double out_reference = std::nan(""), in_reference = std::nan("");
+  double out_limit = std::nan(""), in_limit = std::nan("");  // the cohort rule's own limit
   bool flagged() const { return out || in; }
 };
 
@@ -42,6 +43,9 @@ std::vector<NodeJudgement> judge_nodes(const LinkMapSummary& map, const NodeCoho
         NodeJudgement& j = judged[index[k]];
         (out ? j.out : j.in) = verdicts[k].flagged();
         (out ? j.out_reference : j.in_reference) = verdicts[k].peer_median;
+        // The limit of the rule that flagged it: a retest meets the same rule.
+        const CohortVerdict& v = verdicts[k];
+        (out ? j.out_limit : j.in_limit) = v.hit == FlagRuleHit::Spread ? v.spread_limit : v.fraction_limit;
       }
     }
   return judged;
@@ -73,8 +77,8 @@ std::vector<LinkVerdict> node_verdicts(const LinkMapSummary& map, const std::vec
     if (std::isfinite(out_fraction) && std::isfinite(in_fraction)) text += ",";
     if (std::isfinite(in_fraction)) text += " in " + verdict_percent(in_fraction);
     text += " of cohort median";
-    if (j.out) out.push_back({kLinksNodeOut, map.hosts[i], r.out_Bps, j.out_reference, out_fraction, text});
-    if (j.in) out.push_back({kLinksNodeIn, map.hosts[i], r.in_Bps, j.in_reference, in_fraction, text});
+    if (j.out) out.push_back({kLinksNodeOut, map.hosts[i], r.out_Bps, j.out_reference, out_fraction, text, j.out_limit});
+    if (j.in) out.push_back({kLinksNodeIn, map.hosts[i], r.in_Bps, j.in_reference, in_fraction, text, j.in_limit});
   }
   return out;
 }

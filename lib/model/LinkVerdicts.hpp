@@ -29,6 +29,7 @@
 //     fraction * the median of its low pairs are named.
 // N = 2 gives nothing (one value per direction, no reference); N = 3 gives
 // pair verdicts but no node verdicts. Pure.
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,10 @@ struct LinkVerdict {
   double expected_Bps = 0;  // the reference: cohort peers' median, the node's median, the median block
   double fraction = 0;      // measured / expected
   std::string text;         // one line for a person: "n17: out 42 %, in 45 % of cohort median"
+  // Node verdicts: the limit of the cohort rule that flagged it (the spread
+  // rule's sits above fraction x expected), which a retest must still be
+  // below; NaN for the others, whose limit is fraction x expected.
+  double limit_Bps = std::nan("");
 };
 
 // What rank 0 holds of a link map.

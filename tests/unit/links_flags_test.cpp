@@ -230,3 +230,21 @@ TEST(LinksTopology, ScontrolWithoutATreeMeansNoTree) {
   EXPECT_EQ(t.source, "topology: scontrol show topology (2 leaves)");
   EXPECT_EQ(t.tree->leaf_of("n09"), "s2");
 }
+
+// A NIC at 90 % of 8 peers that agree to +-2 % is below the spread rule's
+// limit, not the fraction's (75 %): the row's threshold is the limit the
+// value passed, so a retest that measures 90 % again confirms it (a
+// threshold of 75 % x the median would have dismissed it).
+TEST(LinksFlags, SpreadRuleNodeVerdictKeepsItsOwnLimit) {
+  const auto rows = member_rows(8, [](int i, int j) { return i == 3 || j == 3 ? 0.9 : 1.0; });
+  const Table flags = flags_of(stored_tables(rows, nullptr, named_hosts(8)));
+  ASSERT_EQ(described(flags), (std::vector<std::string>{"links.node_out n03", "links.node_in n03"}));
+  for (std::size_t r = 0; r < 2; ++r) {
+    EXPECT_EQ(flags.get_string(r, "rule"), "spread");
+    const double value = flags.get_double(r, "value"), median = flags.get_double(r, "median");
+    const double threshold = flags.get_double(r, "threshold");
+    EXPECT_GT(threshold, value) << "the flagged value is below its own limit";
+    EXPECT_LT(threshold, 0.95 * median * 1.0001) << "the spread rule never flags within 5 %";
+    EXPECT_GT(threshold, 0.75 * median);
+  }
+}

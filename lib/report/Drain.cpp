@@ -32,8 +32,8 @@ constexpr std::size_t kMinMetric = 16;    // shorter than this, "+N more" goes f
 
 bool is_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
 
-// What may stand inside the double quotes of Reason="...": nothing the shell
-// expands ($ ` \ " !) and nothing scontrol splits on.
+// What a reason may hold: nothing a shell expands ($ ` \ " ' !), even
+// unquoted inside a sinfo or pbsnodes listing, and nothing scontrol splits on.
 bool is_reason_char(char c) {
   if (is_alnum(c)) return true;
   for (char ok : std::string_view("._-[],+%: /"))
@@ -90,7 +90,6 @@ double severity(const Table& flags, std::size_t r) {
 }
 
 std::string percent_text(double pct) {
-  if (!std::isfinite(pct)) return "nan%";
   char buf[32];
   if (std::fabs(pct) < 1e6)
     std::snprintf(buf, sizeof buf, "%lld%%", static_cast<long long>(std::llround(pct)));
@@ -99,13 +98,26 @@ std::string percent_text(double pct) {
   return buf;
 }
 
+// What the worst flag says after its metric: " 4.6GB/s 51% of cohort median",
+// " 67.2GB/s below floor 80GB/s" (a floor alone has no cohort to compare
+// with), " configuration" (memory.*: no measured value).
+std::string flag_words(const Table& flags, std::size_t r) {
+  const std::string unit = text_cell(flags, r, "unit");
+  const std::string value = drain_value_text(real_cell(flags, r, "value"), unit);
+  if (value == "nan") return " configuration";
+  if (text_cell(flags, r, "rule") == "floor")
+    return " " + value + (unit == "s" ? " above limit " : " below floor ") +
+           drain_value_text(real_cell(flags, r, "threshold"), unit);
+  const double pct = real_cell(flags, r, "percent_of_median");
+  if (!std::isfinite(pct)) return " " + value;
+  return " " + value + " " + percent_text(pct) + " of cohort median";
+}
+
 // The reason naming one flag (and `more` other metrics), at most kDrainReasonMax characters.
-std::string drain_reason(const std::string& metric, const std::string& value, const std::string& pct,
-                         std::size_t more, bool unretested, const std::string& job) {
-  const std::string head = unretested ? "bwsurvey unretested " : "bwsurvey ";
-  // A configuration flag (memory.*) has no measured value: its name says it.
-  const std::string middle =
-      value == "nan" ? " configuration " + job : " " + value + " " + pct + " of cohort median " + job;
+std::string drain_reason(const std::string& metric, const std::string& words, std::size_t more, bool unretested,
+                         const std::string& job) {
+  const std::string head = std::string(kDrainReasonPrefix) + (unretested ? " unretested " : " ");
+  const std::string middle = sanitized(words) + " " + job;
   std::string tail = more ? " +" + std::to_string(more) + " more" : "";
   std::string name = sanitized(metric);
   auto room = [&] {
@@ -167,7 +179,7 @@ std::string drain_value_text(double value, const std::string& unit) {
 }
 
 std::vector<std::string> drain_lines(const Table& flags, const std::string& job_id, bool include_unconfirmed,
-                                     std::vector<std::string>& refusals) {
+                                     std::vector<std::string>& refusals, Scheduler scheduler) {
   for (const char* column : {"host", "metric"})
     if (!flags.has_column(column))
       throw UsageError(std::string("bwreport drain: the /flags table has no '") + column + "' column");
@@ -213,11 +225,8 @@ std::vector<std::string> drain_lines(const Table& flags, const std::string& job_
         const std::string& m = flags.get_string(r, "metric");
         if (m != metric && std::find(others.begin(), others.end(), m) == others.end()) others.push_back(m);
       }
-    const std::string reason =
-        drain_reason(metric, drain_value_text(real_cell(flags, worst, "value"), text_cell(flags, worst, "unit")),
-                     percent_text(real_cell(flags, worst, "percent_of_median")), others.size(), confirmed.empty(),
-                     job);
-    lines.push_back("scontrol update NodeName=" + host + " State=DRAIN Reason=\"" + reason + "\"");
+    const std::string reason = drain_reason(metric, flag_words(flags, worst), others.size(), confirmed.empty(), job);
+    lines.push_back(drain_command_line(scheduler, host, reason));
   }
   return lines;
 }
@@ -265,14 +274,19 @@ namespace {
 
 struct DrainOptions : TypedOptions {
   bool unconfirmed = false;
+  std::string format = "slurm";
 };
 
 const OptionSchema<DrainOptions>& drain_schema() {
-  static const OptionSchema<DrainOptions> schema({bind_option(
-      flag_option("unconfirmed", false,
-                  "also drain the nodes whose flags were not retested (reason \"bwsurvey unretested ...\"); "
-                  "flags a retest did not confirm (transient) are never printed"),
-      &DrainOptions::unconfirmed)});
+  static const OptionSchema<DrainOptions> schema(
+      {bind_option(flag_option("unconfirmed", false,
+                               "also drain the nodes whose flags were not retested (reason \"bwsurvey: unretested "
+                               "...\"); flags a retest did not confirm (transient) are never printed"),
+                   &DrainOptions::unconfirmed),
+       bind_option(one_of_option("format", "slurm", {"slurm", "flux", "pbs"},
+                                 "the scheduler whose commands are printed: slurm (scontrol), flux (flux resource) "
+                                 "or pbs (pbsnodes)"),
+                   &DrainOptions::format)});
   return schema;
 }
 
@@ -285,20 +299,26 @@ int run_drain(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   if (parsed.help) {
     print_command_help(out, drain_command(), desc);
     out << "Prints, never runs, one line per node with a confirmed flag in the file's /flags, in table order:\n"
-           "  scontrol update NodeName=HOST State=DRAIN Reason=\"bwsurvey METRIC VALUE PCT% of cohort median job "
-           "JOBID\"\n"
-           "The reason names the node's worst flag (lowest % of the median for a bandwidth, highest for a time)\n"
-           "and adds \"+N more\" for its other flagged metrics; JOBID is the survey's /provenance slurm_job_id,\n"
-           "\"nojob\" for a run outside Slurm. It stays under 80 characters (slurmdbd keeps 255, sinfo -R shows\n"
-           "20): a long metric name is cut in the middle, then \"+N more\" dropped. A host that is not a valid\n"
-           "Slurm node name (letters, digits, '.', '_', '-') is refused on stderr and skipped.\n"
+           "  slurm: scontrol update NodeName=HOST State=DRAIN 'Reason=bwsurvey: METRIC VALUE PCT% of cohort "
+           "median job JOBID'\n"
+           "  flux:  flux resource drain HOST 'bwsurvey: ...'\n"
+           "  pbs:   pbsnodes -o -N 'bwsurvey: ...' HOST\n"
+           "Every reason begins \"bwsurvey:\" (bwreport undrain resumes only such drains). It names the node's\n"
+           "worst flag (lowest % of the median for a bandwidth, highest for a time; a floor flag names its floor:\n"
+           "\"VALUE below floor FLOOR\") and adds \"+N more\" for its other flagged metrics; JOBID is the survey's\n"
+           "/provenance slurm_job_id, \"nojob\" for a run outside Slurm. It stays under 80 characters (slurmdbd\n"
+           "keeps 255, sinfo -R shows 20): a long metric name is cut in the middle, then \"+N more\" dropped.\n"
+           "A host that is not a valid node name (letters, digits, '.', '_', '-') is refused on stderr and\n"
+           "skipped; every other word is single-quoted for sh where it is not plain.\n"
            "The counts go to stderr, so `bwreport drain FILE | sh` runs the commands alone. Exit 0 also when\n"
            "nothing is confirmed and for a file without /flags (a survey that ran no node checks): stdout is\n"
            "then empty and stderr says why.\n";
     return 0;
   }
   const std::string& path = parsed.positional[0];
-  const bool include_unconfirmed = read_command_options("drain", drain_schema(), parsed).unconfirmed;
+  const DrainOptions options = read_command_options("drain", drain_schema(), parsed);
+  const bool include_unconfirmed = options.unconfirmed;
+  const Scheduler scheduler = scheduler_named(options.format, "--format");
   const auto file = h5::ResultReader::open(path);
   require_survey_file(file, path, "drain");
   if (!file.exists(std::string("/") + model::kFlagsPath)) {
@@ -311,7 +331,7 @@ int run_drain(const CommandArgs& args, std::ostream& out, std::ostream& err) {
                               ? file.attribute_text("/provenance", "slurm_job_id")
                               : std::string();
   std::vector<std::string> refusals;
-  const std::vector<std::string> lines = drain_lines(flags, job, include_unconfirmed, refusals);
+  const std::vector<std::string> lines = drain_lines(flags, job, include_unconfirmed, refusals, scheduler);
   for (const std::string& line : lines) out << line << "\n";
   out.flush();
   for (const std::string& refusal : refusals) err << refusal << "\n";
@@ -323,7 +343,7 @@ int run_drain(const CommandArgs& args, std::ostream& out, std::ostream& err) {
 }
 
 ReportCommand drain_command() {
-  return {"drain", "drain FILE [--unconfirmed]   scontrol drain lines for the nodes with confirmed flags (never run)",
+  return {"drain", "drain FILE [--unconfirmed] [--format slurm|flux|pbs]   drain lines for the nodes with confirmed flags (never run)",
           [](const CommandArgs& args, std::ostream& out) { return run_drain(args, out, std::cerr); }};
 }
 

@@ -1,7 +1,8 @@
 #pragma once
-// bwreport drain FILE: the Slurm drain commands for the nodes a survey's
-// /flags table names with a confirmed flag, one line per node:
-//   scontrol update NodeName=n7 State=DRAIN Reason="bwsurvey stream.triad[double] 4.6GB/s 51% of cohort median job 4242"
+// bwreport drain FILE: the drain commands (Slurm, Flux or PBS) for the
+// nodes a survey's /flags table names with a confirmed flag, one line per
+// node:
+//   scontrol update NodeName=n7 State=DRAIN 'Reason=bwsurvey: stream.triad[double] 4.6GB/s 51% of cohort median job 4242'
 // printed on stdout, never executed (an admin may pipe them to sh). The
 // line-building is a pure function over the Table so it can be tested
 // without a file.
@@ -12,6 +13,7 @@
 
 #include "core/Table.hpp"
 #include "report/ReportCommand.hpp"
+#include "report/SchedulerLines.hpp"
 
 namespace bws::report {
 
@@ -24,17 +26,18 @@ inline constexpr std::size_t kDrainReasonMax = 79;
 
 // One drain command per host with a confirmed flag (and, when
 // include_unconfirmed, per host with a "not retested" flag; its reason then
-// begins "bwsurvey unretested"), in order of the host's first row. The
+// begins "bwsurvey: unretested"), in order of the host's first row. The
 // reason names the host's worst flag (lowest percent_of_median for a
 // bandwidth, highest for a time, unit "s"; confirmed flags before
-// unretested ones) and "+N more" for its other flagged metrics. job_id is
+// unretested ones; a floor flag names its floor) and "+N more" for its
+// other flagged metrics. Every reason begins with kDrainReasonPrefix. job_id is
 // the survey's slurm_job_id; empty gives "nojob". A host that is not a valid
 // Slurm node name gets no command but one line in `refusals` (the whole
 // stderr line). A /flags table without a status column (a file made before
 // retests) counts every flag as "not retested". Throws RuntimeFailure when
 // the table has no host or metric column.
 std::vector<std::string> drain_lines(const Table& flags, const std::string& job_id, bool include_unconfirmed,
-                                     std::vector<std::string>& refusals);
+                                     std::vector<std::string>& refusals, Scheduler scheduler = Scheduler::Slurm);
 
 // The counts of the stderr note.
 struct DrainCounts {

@@ -31,6 +31,7 @@ ReportCommand scaling_command();
 ReportCommand flags_command();
 ReportCommand retest_command();
 ReportCommand drain_command();     // report/Drain.cpp
+ReportCommand undrain_command();   // report/Undrain.cpp
 ReportCommand roofline_command();  // report/RooflineCommand.cpp
 // plot; `history_changes` writes the History section's change points
 // (report/HistoryChangesHook.hpp), nullptr: --history is refused.

@@ -74,6 +74,10 @@ class Inputs:
         shutil.copyfile(os.path.join(SOURCE_DIR, "tests", "fixtures", "dmidecode", "vm-qemu.txt"),
                         self._path("dmidecode.txt"))
         f["dmidecode"] = self._path("dmidecode.txt")
+        with open(self._path("reasons.txt"), "w") as out:  # scontrol show node --oneliner, one drained node
+            out.write("NodeName=n1 State=IDLE+DRAIN Reason=bwsurvey: stream.triad[double] 4GB/s 50% of cohort "
+                      "median job 1 [root@2026-11-27T10:00:00]\n")
+        f["reasons"] = self._path("reasons.txt")
         for name in ("survey", "merged", "roofline"):
             base = f[name]
             gz = base[:-3] + "-gzip9.h5"
@@ -83,7 +87,7 @@ class Inputs:
         hostile_archive = self._path("archive-hostile.sqlite")
         self._run([self.bwreport, "history", "add", hostile_archive, f["survey:hostile-text"]])
         f["archive:hostile-text"] = hostile_archive
-        for name in ("reference", "config", "topology", "dmidecode"):
+        for name in ("reference", "config", "topology", "dmidecode", "reasons"):
             path = f[name][:-4] + "-hostile" + f[name][-4:]
             with open(f[name], "rb") as src, open(path, "wb") as out:
                 out.write(b"# " + HOSTILE_HOST.replace(b"\n", b" ") + b"\n" + src.read())

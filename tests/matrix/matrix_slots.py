@@ -85,6 +85,9 @@ def all_slots():
     add(Slot("bwreport flags FILE", "input", "survey", report("flags", "{T}")))
     add(Slot("bwreport retest FILE", "input", "survey", report("retest", "{T}")))
     add(Slot("bwreport drain FILE", "input", "survey", report("drain", "{T}")))
+    add(Slot("bwreport undrain FILE", "input", "survey", report("undrain", "{T}", "--reasons", "{F:reasons}")))
+    add(Slot("bwreport undrain --reasons", "input", "reasons", report("undrain", "{F:survey}", "--reasons", "{T}"),
+             skip_kinds=NOT_HDF5, known_options=("reasons",)))
     add(Slot("bwreport roofline FILE", "input", "roofline", report("roofline", "{T}", "--ai", "1"),
              known_options=("file",)))
     add(Slot("bwreport plot FILE", "input", "survey", report("plot", "{T}", "-o", "{O}"), output_name="report"))

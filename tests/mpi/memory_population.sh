@@ -38,7 +38,7 @@ print("theoretical bandwidth and the DIMM flag read back")
 PY
 "$bwreport" drain "$dir/slow-dimm.h5" >"$dir/drain.txt"
 cat "$dir/drain.txt"
-[ "$(wc -l <"$dir/drain.txt")" = 1 ] && grep -q 'Reason="bwsurvey memory.dimm_below_rated configuration' "$dir/drain.txt"
+[ "$(wc -l <"$dir/drain.txt")" = 1 ] && grep -q "'Reason=bwsurvey: memory.dimm_below_rated configuration" "$dir/drain.txt"
 set +e
 "$mpirun" -q -np 1 "$bwsurvey" "${quick[@]}" --memory.dmidecode "$dir/none-%h.txt" --out "$dir/bad.h5" \
   >"$dir/bad.txt" 2>&1

@@ -24,11 +24,21 @@ for hosts in 4 5 8; do
   netcluster_start "$hosts" 2 400
   netcluster_delay_host h3 "$delay_ms"
   # The relay's delay, seen as ping sees it: the round trip to h3 rises by
-  # 2 x 2 ms; to a host beside it, not at all.
-  rtt_h3=$(netcluster_udp_rtt_ms h1 h3) rtt_h2=$(netcluster_udp_rtt_ms h1 h2)
-  echo "N=$hosts: UDP round trip h1->h3 $rtt_h3 ms, h1->h2 $rtt_h2 ms"
-  awk -v a="$rtt_h3" -v b="$rtt_h2" 'BEGIN {exit !(a - b >= 3.5 && a - b <= 6 && b < 1)}' ||
-    { echo "the relay does not add 2 x $delay_ms ms to h3's round trips"; exit 1; }
+  # 2 x 2 ms; to a host beside it, not at all. Each figure is the best of
+  # 20 round trips, and of up to 5 tries a second apart: a machine busy for
+  # all 20 (two CI runs beside each other) put 8.0 ms on h3's once, where a
+  # later try finds the relay's own 4.
+  best_h3=1e9 best_h2=1e9
+  for try in 1 2 3 4 5; do
+    rtt_h3=$(netcluster_udp_rtt_ms h1 h3) rtt_h2=$(netcluster_udp_rtt_ms h1 h2)
+    best_h3=$(awk -v a="$best_h3" -v b="$rtt_h3" 'BEGIN {print (b < a ? b : a)}')
+    best_h2=$(awk -v a="$best_h2" -v b="$rtt_h2" 'BEGIN {print (b < a ? b : a)}')
+    echo "N=$hosts, try $try: UDP round trip h1->h3 $rtt_h3 ms, h1->h2 $rtt_h2 ms"
+    awk -v a="$best_h3" -v b="$best_h2" 'BEGIN {exit !(a - b >= 3.5 && a - b <= 6 && b < 1)}' && break
+    [ "$try" -lt 5 ] && sleep 1
+  done
+  awk -v a="$best_h3" -v b="$best_h2" 'BEGIN {exit !(a - b >= 3.5 && a - b <= 6 && b < 1)}' ||
+    { echo "the relay does not add 2 x $delay_ms ms to h3's round trips (best: $best_h3 ms against $best_h2 ms)"; exit 1; }
   # Latency is what is checked: the smallest window that still runs the
   # whole pattern (64 KiB, one message, one repetition) keeps each N to
   # seconds; the bandwidth figures of so small a window are not judged.

@@ -86,12 +86,12 @@ print("/flags: h3's links.node_out and links.node_in confirmed by the retest")
 PY
   "$bwreport" drain "$file" >"$work/drain.txt" 2>"$work/drain.err"
   cat "$work/drain.txt" "$work/drain.err"
-  h3_lines=$(grep -c "^scontrol update NodeName=h3 State=DRAIN Reason=\"bwsurvey .*job $job_id" "$work/drain.txt" || true)
+  h3_lines=$(grep -c "^scontrol update NodeName=h3 State=DRAIN 'Reason=bwsurvey: .*job $job_id" "$work/drain.txt" || true)
   [ "$h3_lines" = 1 ] || { echo "expected one drain line for h3, got $h3_lines"; exit 1; }
-  if grep -Eq 'NodeName=[^ ]*->|Reason="bwsurvey (unretested )?links\.(pair|uplink)' "$work/drain.txt"; then
+  if grep -Eq "NodeName=[^ ]*->|Reason=bwsurvey: (unretested )?links\.(pair|uplink)" "$work/drain.txt"; then
     echo "bwreport drain printed a line for a link, which is never drained"; exit 1
   fi
-  grep "NodeName=h3 " "$work/drain.txt" | grep -q 'Reason="bwsurvey links\.node_' ||
+  grep "NodeName=h3 " "$work/drain.txt" | grep -q 'Reason=bwsurvey: links\.node_' ||
     echo "note: h3's drain line names a worse flag first (b_eff per rank meets its link too)"
   grep -v "NodeName=h3 " "$work/drain.txt" | sed 's/^/note: drain also prints /' || true
   "$bwreport" drain --unconfirmed "$file" >"$work/drain-unconfirmed.txt" 2>/dev/null

@@ -24,7 +24,7 @@ grep -q "confirmed by the retest" "$work/summary.txt"
 "$bwreport" drain "$file" >"$work/drain.txt"
 cat "$work/drain.txt"
 [ "$(wc -l <"$work/drain.txt")" = 1 ] || { echo "expected exactly one drain line"; exit 1; }
-grep -q "^scontrol update NodeName=n3 State=DRAIN Reason=\"bwsurvey .*job $job_id\"$" "$work/drain.txt"
+grep -q "^scontrol update NodeName=n3 State=DRAIN 'Reason=bwsurvey: .*job $job_id'$" "$work/drain.txt"
 retest=$("$bwreport" retest "$file")
 echo "bwreport retest: $retest"
 [ "$retest" = n3 ] || { echo "expected 'n3'"; exit 1; }

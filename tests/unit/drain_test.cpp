@@ -74,14 +74,15 @@ void add_flag(Table& t, const std::string& host, const std::string& metric, doub
   t.add_row_values(std::move(row));
 }
 
+// The Slurm line as an admin would type it, the reason's word single-quoted.
 std::string line(const std::string& host, const std::string& reason) {
-  return "scontrol update NodeName=" + host + " State=DRAIN Reason=\"" + reason + "\"";
+  return "scontrol update NodeName=" + host + " State=DRAIN 'Reason=" + reason + "'";
 }
 
-// The reason of a line: what stands between Reason=" and the final quote.
+// The reason of a line: what stands between 'Reason= and the final quote.
 std::string reason_of(const std::string& l) {
-  const auto at = l.find("Reason=\"");
-  if (at == std::string::npos || l.back() != '"') return "(no reason)";
+  const auto at = l.find("'Reason=");
+  if (at == std::string::npos || l.back() != '\'') return "(no reason)";
   return l.substr(at + 8, l.size() - at - 9);
 }
 
@@ -99,7 +100,7 @@ struct Flag {
 // Flags in, with the job id: the lines for the confirmed ones out.
 TEST(Drain, OneLinePerHostWithAConfirmedFlagNamingTheWorst) {
   const Flag n1_triad{"n1", "stream.triad[double]", 4.6e9, 9.0e9, "B/s", "confirmed"};
-  const std::string n1_triad_reason = "bwsurvey stream.triad[double] 4.6GB/s 51% of cohort median";
+  const std::string n1_triad_reason = "bwsurvey: stream.triad[double] 4.6GB/s 51% of cohort median";
   const struct {
     const char* what;
     std::vector<Flag> flags;
@@ -118,19 +119,19 @@ TEST(Drain, OneLinePerHostWithAConfirmedFlagNamingTheWorst) {
         {"n7", "stream.copy[double]", 4.6e9, 9.0e9, "B/s", "confirmed"},  // 51 %: the worst
         {"n4", "stream.copy[double]", 850e6, 9.0e9, "B/s", "confirmed"}},
        "17",
-       {line("n7", "bwsurvey stream.copy[double] 4.6GB/s 51% of cohort median job 17 +1 more"),
-        line("n4", "bwsurvey stream.copy[double] 850MB/s 9% of cohort median job 17")}},
+       {line("n7", "bwsurvey: stream.copy[double] 4.6GB/s 51% of cohort median job 17 +1 more"),
+        line("n4", "bwsurvey: stream.copy[double] 850MB/s 9% of cohort median job 17")}},
       {"for times the highest percent is the worst",
        {{"gpu01", "beff.latency[8B]", 2.6e-6, 2.0e-6, "s", "confirmed"},     // 130 %
         {"gpu01", "beff.latency[1KiB]", 3.6e-6, 2.0e-6, "s", "confirmed"}},  // 180 %
        "9",
-       {line("gpu01", "bwsurvey beff.latency[1KiB] 3.6us 180% of cohort median job 9 +1 more")}},
+       {line("gpu01", "bwsurvey: beff.latency[1KiB] 3.6us 180% of cohort median job 9 +1 more")}},
       {"without a job id the reason says nojob", {n1_triad}, "", {line("n1", n1_triad_reason + " nojob")}},
       {"the job id is trimmed", {n1_triad}, " 77\n", {line("n1", n1_triad_reason + " job 77")}},
       {"shell characters of a metric and the job are replaced",
        {{"n1", "a\"b$(rm)`x`\\!;", 4.6e9, 9.0e9, "B/s", "confirmed"}},
        "1;2",
-       {line("n1", "bwsurvey a_b__rm__x____ 4.6GB/s 51% of cohort median job 1_2")}},
+       {line("n1", "bwsurvey: a_b__rm__x____ 4.6GB/s 51% of cohort median job 1_2")}},
   };
   for (const auto& c : cases) {
     Table t = flags_table();
@@ -158,11 +159,11 @@ TEST(Drain, NotRetestedOnlyWithUnconfirmed) {
   add_flag(t, "n1", "stream.add[double]", 3.0e9, 9.0e9, "B/s", "not retested");
   Lines refusals;
   EXPECT_EQ(drain_lines(t, "5", false, refusals),
-            Lines{line("n1", "bwsurvey stream.triad[double] 4.6GB/s 51% of cohort median job 5")});
+            Lines{line("n1", "bwsurvey: stream.triad[double] 4.6GB/s 51% of cohort median job 5")});
   // The confirmed flag stays the one named; the unretested one is "+1 more".
   EXPECT_EQ(drain_lines(t, "5", true, refusals),
-            (Lines{line("n3", "bwsurvey unretested stream.copy[double] 6GB/s 67% of cohort median job 5"),
-                   line("n1", "bwsurvey stream.triad[double] 4.6GB/s 51% of cohort median job 5 +1 more")}));
+            (Lines{line("n3", "bwsurvey: unretested stream.copy[double] 6GB/s 67% of cohort median job 5"),
+                   line("n1", "bwsurvey: stream.triad[double] 4.6GB/s 51% of cohort median job 5 +1 more")}));
 }
 
 TEST(Drain, ATableWithoutStatusCountsEveryFlagAsNotRetested) {
@@ -171,7 +172,7 @@ TEST(Drain, ATableWithoutStatusCountsEveryFlagAsNotRetested) {
   Lines refusals;
   EXPECT_TRUE(drain_lines(t, "5", false, refusals).empty());
   EXPECT_EQ(drain_lines(t, "5", true, refusals),
-            Lines{line("n1", "bwsurvey unretested stream.triad[double] 4.6GB/s 51% of cohort median job 5")});
+            Lines{line("n1", "bwsurvey: unretested stream.triad[double] 4.6GB/s 51% of cohort median job 5")});
   const auto counts = bws::report::count_drain_flags(t);
   EXPECT_FALSE(counts.has_status);
   EXPECT_EQ(counts.unretested_flags, 1u);
@@ -193,15 +194,15 @@ TEST(Drain, ALongMetricAndHostKeepTheReasonUnderTheLimit) {
   add_flag(t, host, metric, 4.6e9, 9.0e9, "B/s", "confirmed");
   add_flag(t, host, "stream.copy[double]", 8.0e9, 9.0e9, "B/s", "confirmed");
   Lines refusals;
-  const Lines lines = drain_lines(t, "123456789012", false, refusals);
+  const Lines lines = drain_lines(t, "12345678901", false, refusals);
   ASSERT_EQ(lines.size(), 1u);
-  EXPECT_EQ(lines[0].rfind("scontrol update NodeName=" + host + " State=DRAIN Reason=\"", 0), 0u);
+  EXPECT_EQ(lines[0].rfind("scontrol update NodeName=" + host + " State=DRAIN 'Reason=", 0), 0u);
   const std::string reason = reason_of(lines[0]);
   EXPECT_LE(reason.size(), bws::report::kDrainReasonMax);
   EXPECT_LT(reason.size(), 80u);
   EXPECT_TRUE(plain_reason(reason)) << reason;
   // The metric is cut in the middle; the numbers, the job and "+1 more" stay.
-  EXPECT_EQ(reason, "bwsurvey stream..[double] 4.6GB/s 51% of cohort median job 123456789012 +1 more");
+  EXPECT_EQ(reason, "bwsurvey: stream..[double] 4.6GB/s 51% of cohort median job 12345678901 +1 more");
 
   // With a job id as long as one may be, "+N more" gives way first.
   const Lines longer = drain_lines(t, std::string(40, '9'), false, refusals);
@@ -210,7 +211,7 @@ TEST(Drain, ALongMetricAndHostKeepTheReasonUnderTheLimit) {
   EXPECT_LE(r2.size(), bws::report::kDrainReasonMax);
   EXPECT_TRUE(plain_reason(r2)) << r2;
   EXPECT_EQ(r2.find("+1 more"), std::string::npos) << r2;
-  EXPECT_EQ(r2.rfind("bwsurvey stream", 0), 0u) << r2;
+  EXPECT_EQ(r2.rfind("bwsurvey: strea", 0), 0u) << r2;
 }
 
 TEST(Drain, BadHostNamesAreRefused) {
@@ -223,7 +224,7 @@ TEST(Drain, BadHostNamesAreRefused) {
   add_flag(t, "x y", "stream.triad[double]", 4.6e9, 9.0e9, "B/s", "not confirmed (transient)");  // not a drain
   Lines refusals;
   EXPECT_EQ(drain_lines(t, "3", false, refusals),
-            Lines{line("node-7.cluster_a", "bwsurvey stream.triad[double] 4.6GB/s 51% of cohort median job 3")});
+            Lines{line("node-7.cluster_a", "bwsurvey: stream.triad[double] 4.6GB/s 51% of cohort median job 3")});
   ASSERT_EQ(refusals.size(), 4u);
   EXPECT_EQ(refusals[0],
             "bwreport drain: refused host 'n1;reboot': not a valid Slurm node name (letters, digits, '.', '_' and "
@@ -279,7 +280,7 @@ TEST_F(DrainCommand, PrintsTheLinesOnStdoutAndTheCountsOnStderr) {
   const Table t = mixed_flags();
   const std::string path = write("s.h5", &t, "4242");
   EXPECT_EQ(run({path}), 0);
-  EXPECT_EQ(out_.str(), line("n1", "bwsurvey stream.triad[double] 4.6GB/s 51% of cohort median job 4242") + "\n");
+  EXPECT_EQ(out_.str(), line("n1", "bwsurvey: stream.triad[double] 4.6GB/s 51% of cohort median job 4242") + "\n");
   EXPECT_EQ(err_.str(),
             "bwreport drain: 1 node confirmed, 2 flags not confirmed (transient), 0 not retested; nothing was "
             "executed\n");
@@ -289,7 +290,7 @@ TEST_F(DrainCommand, WithoutASlurmJobTheReasonSaysNojob) {
   const Table t = mixed_flags();
   const std::string path = write("s.h5", &t, "");
   EXPECT_EQ(run({path}), 0);
-  EXPECT_EQ(out_.str(), line("n1", "bwsurvey stream.triad[double] 4.6GB/s 51% of cohort median nojob") + "\n");
+  EXPECT_EQ(out_.str(), line("n1", "bwsurvey: stream.triad[double] 4.6GB/s 51% of cohort median nojob") + "\n");
 }
 
 TEST_F(DrainCommand, UnconfirmedAndRefusedHostsInTheNote) {
@@ -298,15 +299,15 @@ TEST_F(DrainCommand, UnconfirmedAndRefusedHostsInTheNote) {
   add_flag(t, "bad host", "stream.copy[double]", 6.0e9, 9.0e9, "B/s", "confirmed");
   const std::string path = write("s.h5", &t, "8");
   EXPECT_EQ(run({path}), 0);
-  EXPECT_EQ(out_.str(), line("n1", "bwsurvey stream.triad[double] 4.6GB/s 51% of cohort median job 8") + "\n");
+  EXPECT_EQ(out_.str(), line("n1", "bwsurvey: stream.triad[double] 4.6GB/s 51% of cohort median job 8") + "\n");
   EXPECT_EQ(err_.str(),
             "bwreport drain: refused host 'bad host': not a valid Slurm node name (letters, digits, '.', '_' and "
             "'-' only); no command for it\n"
             "bwreport drain: 2 nodes confirmed, 2 flags not confirmed (transient), 1 not retested (--unconfirmed "
             "prints them); 1 host refused, nothing was executed\n");
   EXPECT_EQ(run({path, "--unconfirmed"}), 0);
-  EXPECT_EQ(out_.str(), line("n1", "bwsurvey stream.triad[double] 4.6GB/s 51% of cohort median job 8") + "\n" +
-                            line("n3", "bwsurvey unretested stream.copy[double] 6GB/s 67% of cohort median job 8") +
+  EXPECT_EQ(out_.str(), line("n1", "bwsurvey: stream.triad[double] 4.6GB/s 51% of cohort median job 8") + "\n" +
+                            line("n3", "bwsurvey: unretested stream.copy[double] 6GB/s 67% of cohort median job 8") +
                             "\n");
   EXPECT_NE(err_.str().find("1 not retested (included)"), std::string::npos) << err_.str();
 }

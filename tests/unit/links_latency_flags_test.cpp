@@ -117,7 +117,7 @@ TEST(LinksLatencyFlags, TheDelayedHostIsANodeForSummaryAndDrainAsASlowNic) {
   const std::vector<std::string> drain = report::drain_lines(flags, "7", true, refusals);
   ASSERT_EQ(drain.size(), 1u);
   EXPECT_EQ(
-      drain[0].rfind("scontrol update NodeName=h3 State=DRAIN Reason=\"bwsurvey unretested links.node_latency 2", 0),
+      drain[0].rfind("scontrol update NodeName=h3 State=DRAIN 'Reason=bwsurvey: unretested links.node_latency 2", 0),
       0u)
       << drain[0];
 }

@@ -102,7 +102,7 @@ TEST(LinksRetest, NicStillSlowInTheRetestIsConfirmedAndDrained) {
   }
   const std::vector<std::string> lines = drained(flags);
   ASSERT_EQ(lines.size(), 1u);
-  EXPECT_EQ(lines[0].rfind("scontrol update NodeName=n3 State=DRAIN Reason=\"bwsurvey links.node_", 0), 0u)
+  EXPECT_EQ(lines[0].rfind("scontrol update NodeName=n3 State=DRAIN 'Reason=bwsurvey: links.node_", 0), 0u)
       << lines[0];
 }
 

@@ -1,0 +1,244 @@
+// bwreport drain --format and bwreport undrain: the scheduler lines run
+// through sh against fake scontrol, flux and pbsnodes that record their
+// arguments (so quoting is checked by a shell, not by reading strings), the
+// listings of current drain reasons parsed, and undrain's choice: only
+// bwsurvey's drains of nodes now healthy are resumed, never an operator's.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/Errors.hpp"
+#include "core/ResultColumns.hpp"
+#include "core/Table.hpp"
+#include "h5/ResultFile.hpp"
+#include "model/NodeFlags.hpp"
+#include "report/Drain.hpp"
+#include "report/NodeReasons.hpp"
+#include "report/SchedulerLines.hpp"
+#include "report/Undrain.hpp"
+#include "TestSupport.hpp"
+
+namespace {
+
+using bws::Table;
+using namespace bws::report;
+using Lines = std::vector<std::string>;
+
+// The fake commands write "name|arg1|arg2|..." per call to record.txt.
+class ThroughSh : public bws::test::TempDirTest {
+ protected:
+  ThroughSh() : TempDirTest("bws_undrain_test") {}
+  void SetUp() override {
+    TempDirTest::SetUp();
+    for (const char* name : {"scontrol", "flux", "pbsnodes"}) {
+      const std::string path = file(name);
+      std::ofstream(path) << "#!/bin/sh\nline=" << name << "\nfor a in \"$@\"; do line=\"$line|$a\"; done\n"
+                          << "printf '%s\\n' \"$line\" >> \"" << file("record.txt") << "\"\n";
+      std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+    }
+  }
+  // Runs the lines with sh (the fakes first on PATH); returns what they recorded.
+  Lines recorded(const Lines& lines) {
+    std::ofstream(file("lines.sh")) << [&] {
+      std::string text;
+      for (const std::string& l : lines) text += l + "\n";
+      return text;
+    }();
+    const std::string command = "PATH='" + dir_.string() + "':/usr/bin:/bin sh '" + file("lines.sh") + "'";
+    EXPECT_EQ(std::system(command.c_str()), 0) << command;
+    Lines calls;
+    std::ifstream in(file("record.txt"));
+    for (std::string l; std::getline(in, l);) calls.push_back(l);
+    return calls;
+  }
+};
+
+TEST_F(ThroughSh, DrainAndResumeLinesGiveEachSchedulerItsArguments) {
+  const std::string reason = "bwsurvey: stream.triad[double] 4.6GB/s 51% of cohort median job 7";
+  EXPECT_EQ(recorded({drain_command_line(Scheduler::Slurm, "n1", reason), resume_command_line(Scheduler::Slurm, "n1"),
+                      drain_command_line(Scheduler::Flux, "n2", reason), resume_command_line(Scheduler::Flux, "n2"),
+                      drain_command_line(Scheduler::Pbs, "n3", reason), resume_command_line(Scheduler::Pbs, "n3")}),
+            (Lines{"scontrol|update|NodeName=n1|State=DRAIN|Reason=" + reason, "scontrol|update|NodeName=n1|State=RESUME",
+                   "flux|resource|drain|n2|" + reason, "flux|resource|undrain|n2",
+                   "pbsnodes|-o|-N|" + reason + "|n3", "pbsnodes|-c|-N||n3"}));
+}
+
+TEST_F(ThroughSh, HostileWordsArriveAsOneArgumentAndRunNothing) {
+  const std::string pwned = file("pwned");
+  const Lines hostile = {"a b", "it's", "$(touch " + pwned + ")", "`touch " + pwned + "`", "x; touch " + pwned,
+                         "back\\slash", "new\nline", "*", "", "'';touch " + pwned + ";''"};
+  Lines lines, expected;
+  for (const std::string& word : hostile) {
+    lines.push_back(drain_command_line(Scheduler::Flux, word, word));
+    expected.push_back("flux|resource|drain|" + word + "|" + word);
+  }
+  const Lines calls = recorded(lines);
+  EXPECT_FALSE(std::filesystem::exists(pwned));
+  // "new\nline" records as two lines: join the record back at that call.
+  std::string joined_calls, joined_expected;
+  for (const auto& c : calls) joined_calls += c + "\n";
+  for (const auto& e : expected) joined_expected += e + "\n";
+  EXPECT_EQ(joined_calls, joined_expected);
+}
+
+TEST(Scheduler, AnUnknownNameIsAUsageErrorNamingTheOptionAndTheChoices) {
+  try {
+    scheduler_named("lsf", "--format");
+    FAIL() << "no error";
+  } catch (const bws::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("--format: 'lsf' is not a scheduler; allowed: slurm, flux or pbs"),
+              std::string::npos) << e.what();
+  }
+}
+
+TEST(NodeReasons, ScontrolShowNodeBlocksAndOneliners) {
+  const std::string blocks =
+      "NodeName=n1 Arch=x86_64 CoresPerSocket=2\n   State=IDLE+DRAIN ThreadsPerCore=1\n"
+      "   Reason=bwsurvey: stream.triad[double] 4.6GB/s 51% of cohort median job 7 [root@2026-11-27T10:00:00]\n\n"
+      "NodeName=n2 Arch=x86_64\n   State=IDLE\n\n"
+      "NodeName=n3 Arch=x86_64\n   State=DRAIN\n   Reason=bad DIMM, ticket 42 [alice@2026-11-20T09:00:00]\n";
+  const auto parsed = parse_node_reasons(blocks);
+  ASSERT_EQ(parsed.size(), 2u);
+  EXPECT_EQ(parsed[0].host, "n1");
+  EXPECT_EQ(parsed[0].reason, "bwsurvey: stream.triad[double] 4.6GB/s 51% of cohort median job 7");
+  EXPECT_EQ(parsed[1].host, "n3");
+  EXPECT_EQ(parsed[1].reason, "bad DIMM, ticket 42");
+  const auto oneliners = parse_node_reasons(
+      "NodeName=n4 Arch=x86_64 State=DRAIN Reason=bwsurvey: links.node_out 13MB/s 26% of cohort median nojob "
+      "[root@2026-11-27T10:00:00] \nNodeName=n5 Arch=x86_64 State=IDLE Reason=(null)\n");
+  ASSERT_EQ(oneliners.size(), 1u);
+  EXPECT_EQ(oneliners[0].host, "n4");
+  EXPECT_TRUE(is_bwsurvey_reason(oneliners[0].reason)) << oneliners[0].reason;
+}
+
+TEST(NodeReasons, SinfoDashRAndPlainLinesWithHostLists) {
+  const auto sinfo = parse_node_reasons(
+      "REASON               USER      TIMESTAMP           NODELIST\n"
+      "bwsurvey: stream.tri root      2026-11-27T10:00:00 n[1-2]\n"
+      "operator maintenance alice     2026-11-26T08:00:00 n7\n");
+  ASSERT_EQ(sinfo.size(), 3u);
+  EXPECT_EQ(sinfo[0].host, "n1");
+  EXPECT_EQ(sinfo[1].host, "n2");
+  EXPECT_EQ(sinfo[1].reason, "bwsurvey: stream.tri");
+  EXPECT_EQ(sinfo[2].reason, "operator maintenance");
+  const auto plain = parse_node_reasons("# flux, cut to HOST REASON\nn8 bwsurvey: x\nn9 NHC: disk full\n");
+  ASSERT_EQ(plain.size(), 2u);
+  EXPECT_TRUE(is_bwsurvey_reason(plain[0].reason));
+  EXPECT_FALSE(is_bwsurvey_reason(plain[1].reason));
+  EXPECT_THROW(parse_node_reasons("n[3-1 bwsurvey: x\n"), bws::UsageError);
+}
+
+Table nodes_table(const Lines& hosts) {
+  Table t("nodes/table", {bws::text_column("host", bws::kHostWidth)});
+  for (const auto& h : hosts) t.add_row({{"host", h}});
+  return t;
+}
+
+Table flags_of(const std::vector<std::pair<std::string, std::string>>& host_status) {
+  Table t = bws::model::make_flags_table();
+  for (const auto& [host, status] : host_status) {
+    std::vector<bws::Value> row;
+    for (const bws::Column& c : t.columns()) {
+      if (c.name == "host") row.push_back(host);
+      else if (c.name == "metric") row.push_back(std::string("stream.triad[double]"));
+      else if (c.name == "status") row.push_back(status);
+      else if (c.type == bws::ColumnType::String) row.push_back(std::string());
+      else if (c.type == bws::ColumnType::Float64) row.push_back(std::nan(""));
+      else row.push_back(0);
+    }
+    t.add_row_values(std::move(row));
+  }
+  return t;
+}
+
+// A node flagged by --flags.floor alone in its cohort has no median: the
+// reason names the floor instead of printing nan.
+TEST(DrainReason, AFloorFlagNamesItsFloor) {
+  Table t = flags_of({{"n1", bws::model::kFlagConfirmed}, {"n2", bws::model::kFlagConfirmed}});
+  t.set(0, "value", 67.2e9);
+  t.set(0, "threshold", 80e9);
+  t.set(0, "unit", std::string("B/s"));
+  t.set(0, "rule", std::string("floor"));
+  t.set(1, "metric", std::string("beff.latency"));
+  t.set(1, "value", 4.2e-6);
+  t.set(1, "threshold", 3e-6);
+  t.set(1, "unit", std::string("s"));
+  t.set(1, "rule", std::string("floor"));
+  Lines refusals;
+  const Lines lines = drain_lines(t, "", false, refusals, Scheduler::Flux);
+  EXPECT_EQ(lines, (Lines{"flux resource drain n1 'bwsurvey: stream.triad[double] 67.2GB/s below floor 80GB/s nojob'",
+                          "flux resource drain n2 'bwsurvey: beff.latency 4.2us above limit 3us nojob'"}));
+  for (const auto& l : lines) EXPECT_EQ(l.find("nan"), std::string::npos) << l;
+}
+
+TEST(Undrain, OnlyBwsurveysDrainsOfHealthyNodesAreResumed) {
+  const Table nodes = nodes_table({"n1", "n2", "n3", "n4", "n5"});
+  const Table flags = flags_of({{"n2", bws::model::kFlagConfirmed},
+                                {"n3", bws::model::kFlagTransient},
+                                {"n5", bws::model::kFlagNotRetested},
+                                {"s1->top", bws::model::kFlagConfirmed}});
+  const SurveyStanding standing = survey_standing(&nodes, &flags);
+  const std::vector<NodeReason> reasons = {{"n1", "bwsurvey: stream.triad[double] 4GB/s 50% of cohort median job 1"},
+                                           {"n2", "bwsurvey: stream.triad[double] 4GB/s 50% of cohort median job 1"},
+                                           {"n3", "bwsurvey: unretested stream.copy[double] 6GB/s"},
+                                           {"n4", "operator: bwsurvey says it is fine, but fan broken"},
+                                           {"n5", "bwsurvey: x"},
+                                           {"n9", "bwsurvey: x"}};
+  const UndrainPlan plan = plan_undrain(reasons, standing, Scheduler::Slurm);
+  EXPECT_EQ(plan.lines, (Lines{"scontrol update NodeName=n1 State=RESUME", "scontrol update NodeName=n3 State=RESUME"}));
+  EXPECT_EQ(plan.kept_flagged, (Lines{"n2", "n5"}));
+  EXPECT_EQ(plan.kept_unknown, (Lines{"n9"}));
+  EXPECT_EQ(plan.others, 1u);
+  EXPECT_EQ(undrain_note(plan, "s.h5"),
+            "bwreport undrain: 2 nodes resumed; 2 bwsurvey drains kept (still flagged in s.h5: n2 n5); 1 bwsurvey "
+            "drain kept (no verdict in s.h5: n9); 1 other drain left alone; nothing was executed");
+  // A survey that ran no node checks judges nobody: nothing is resumed.
+  EXPECT_TRUE(plan_undrain(reasons, survey_standing(&nodes, nullptr), Scheduler::Slurm).lines.empty());
+}
+
+class UndrainCommand : public bws::test::TempDirTest {
+ protected:
+  UndrainCommand() : TempDirTest("bws_undrain_cmd") {}
+  std::string write_survey() {
+    const std::string path = file("s.h5");
+    bws::h5::ResultFile f = bws::h5::ResultFile::create(path, false);
+    f.set_attribute("/provenance", "host", std::string("login1"));
+    f.append(nodes_table({"n1", "n2"}));
+    f.append(flags_of({{"n2", bws::model::kFlagConfirmed}}));
+    f.close();
+    return path;
+  }
+  int run(const Lines& args, const std::string& stdin_text = "") {
+    out_.str("");
+    err_.str("");
+    std::istringstream in(stdin_text);
+    return run_undrain(args, in, out_, err_);
+  }
+  std::ostringstream out_, err_;
+};
+
+TEST_F(UndrainCommand, ReasonsFromStdinAndFromAFileInEachFormat) {
+  const std::string survey = write_survey();
+  const std::string listing = "n1 bwsurvey: a\nn2 bwsurvey: b\n";
+  EXPECT_EQ(run({survey, "--reasons", "-"}, listing), 0);
+  EXPECT_EQ(out_.str(), "scontrol update NodeName=n1 State=RESUME\n");
+  EXPECT_NE(err_.str().find("1 node resumed; 1 bwsurvey drain kept (still flagged in"), std::string::npos) << err_.str();
+  std::ofstream(file("reasons.txt")) << listing;
+  EXPECT_EQ(run({survey, "--reasons", file("reasons.txt"), "--format", "pbs"}), 0);
+  EXPECT_EQ(out_.str(), "pbsnodes -c -N '' n1\n");
+}
+
+TEST_F(UndrainCommand, FluxWithoutReasonsAndAMissingReasonsFileAreRefused) {
+  const std::string survey = write_survey();
+  EXPECT_THROW(run({survey, "--format", "flux"}), bws::UsageError);
+  EXPECT_ANY_THROW(run({survey, "--reasons", file("missing.txt")}));
+  EXPECT_EQ(out_.str(), "");
+}
+
+}  // namespace

@@ -283,10 +283,7 @@ const OptionSchema<DrainOptions>& drain_schema() {
                                "also drain the nodes whose flags were not retested (reason \"bwsurvey: unretested "
                                "...\"); flags a retest did not confirm (transient) are never printed"),
                    &DrainOptions::unconfirmed),
-       bind_option(one_of_option("format", "slurm", {"slurm", "flux", "pbs"},
-                                 "the scheduler whose commands are printed: slurm (scontrol), flux (flux resource) "
-                                 "or pbs (pbsnodes)"),
-                   &DrainOptions::format)});
+       bind_option(scheduler_format_option("drain"), &DrainOptions::format)});
   return schema;
 }
 

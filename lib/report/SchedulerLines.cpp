@@ -23,6 +23,12 @@ Scheduler scheduler_named(const std::string& text, const std::string& option) {
   throw UsageError(option + ": '" + printable_text(text, 40) + "' is not a scheduler; allowed: " + kSchedulerChoices);
 }
 
+OptionSpec scheduler_format_option(const std::string& what) {
+  return one_of_option("format", "slurm", {"slurm", "flux", "pbs"},
+                       "the scheduler whose " + what +
+                           " commands are printed: slurm (scontrol), flux (flux resource) or pbs (pbsnodes)");
+}
+
 std::string shell_word(const std::string& word) {
   if (!word.empty() && std::all_of(word.begin(), word.end(), is_plain)) return word;
   std::string quoted = "'";

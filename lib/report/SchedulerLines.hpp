@@ -12,6 +12,8 @@
 //          pbsnodes -c -N '' HOST            (OFFLINE cleared, note emptied)
 #include <string>
 
+#include "core/OptionSchema.hpp"
+
 namespace bws::report {
 
 // Every drain reason bwsurvey prints begins with this, and undrain resumes
@@ -23,6 +25,9 @@ enum class Scheduler { Slurm, Flux, Pbs };
 inline constexpr const char* kSchedulerChoices = "slurm, flux or pbs";
 // "slurm" -> Slurm; UsageError naming `option` and the allowed values.
 Scheduler scheduler_named(const std::string& text, const std::string& option);
+// --format slurm|flux|pbs (default slurm), for a command that prints
+// `what` ("drain", "resume") commands; read with scheduler_named.
+OptionSpec scheduler_format_option(const std::string& what);
 
 // The word itself when it is made of letters, digits and . _ - / : , + % @ =
 // only; else in single quotes, each ' written as '\'' (the shell expands

@@ -66,10 +66,7 @@ const OptionSchema<UndrainOptions>& undrain_schema() {
                                "`scontrol show node`, `sinfo -R`, or lines \"HOST REASON...\"; default: the output "
                                "of `scontrol show node --oneliner` (--format slurm only)"),
                    &UndrainOptions::reasons),
-       bind_option(one_of_option("format", "slurm", {"slurm", "flux", "pbs"},
-                                 "the scheduler whose resume commands are printed: slurm (scontrol), flux (flux "
-                                 "resource) or pbs (pbsnodes)"),
-                   &UndrainOptions::format)});
+       bind_option(scheduler_format_option("resume"), &UndrainOptions::format)});
   return schema;
 }
 

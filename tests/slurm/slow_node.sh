@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issues 6 and 12, test (d): n3 made slow on purpose (its kernels take 6x as
+# n3 made slow on purpose (its kernels take 6x as
 # long, BWSURVEY_SLOW_HOST) is flagged in /flags, confirmed by the template's
 # in-job retest, the summary names it, `bwreport drain` prints exactly one
 # drain line, for n3, and `bwreport retest` gives it as the --nodelist of a
@@ -32,3 +32,22 @@ echo "bwreport retest: $retest"
 # The follow-up job on the flagged node runs there.
 run_job --nodes=1 --nodelist="$retest" --wrap hostname
 grep -qx n3 "$work/job-$job_id.log"
+
+# Drains that belong to bwsurvey: the drain line run for real, an
+# operator's drain of n2, and an earlier bwsurvey drain of n1 (healthy in
+# this survey). `bwreport undrain` reads `scontrol show node --oneliner`
+# and resumes n1 only: n3 is still flagged, n2's reason is the operator's.
+sh "$work/drain.txt"
+scontrol update NodeName=n2 State=DRAIN Reason="fan replaced, ticket 7"
+scontrol update NodeName=n1 State=DRAIN Reason="bwsurvey: stream.triad[double] 4GB/s 50% of cohort median job 1"
+"$bwreport" undrain "$file" >"$work/undrain.txt" 2>"$work/undrain.err"
+cat "$work/undrain.txt" "$work/undrain.err"
+[ "$(cat "$work/undrain.txt")" = "scontrol update NodeName=n1 State=RESUME" ] ||
+  { echo "expected one resume line, for n1"; exit 1; }
+grep -q "still flagged in .*: n3)" "$work/undrain.err" || { echo "n3's drain is not said to stay"; exit 1; }
+grep -q "; 1 other drain left alone;" "$work/undrain.err" || { echo "n2's drain is not said to be left alone"; exit 1; }
+sh "$work/undrain.txt"
+node_state() { scontrol show node "$1" | sed -n 's/.*State=\([A-Z_+]*\).*/\1/p' | head -1; }
+case "$(node_state n1)" in *DRAIN*) echo "n1 is still drained: $(node_state n1)"; exit 1 ;; esac
+case "$(node_state n2)" in *DRAIN*) ;; *) echo "the operator's drain of n2 was undone: $(node_state n2)"; exit 1 ;; esac
+case "$(node_state n3)" in *DRAIN*) ;; *) echo "n3 was resumed: $(node_state n3)"; exit 1 ;; esac

@@ -8,6 +8,7 @@
 #include "core/Errors.hpp"
 #include "core/PrintableText.hpp"
 #include "history/HistoryCommands.hpp"
+#include "history/NodeVerdict.hpp"
 #include "report/ReportCommand.hpp"
 #include "report/VersionText.hpp"
 
@@ -18,7 +19,7 @@ const std::vector<bws::report::ReportCommand>& commands() {
       bws::report::summary_command(),  bws::report::export_command(),   bws::report::merge_command(),
       bws::report::scaling_command(),  bws::report::flags_command(),    bws::report::retest_command(),
       bws::report::drain_command(),    bws::report::undrain_command(),  bws::report::roofline_command(), bws::report::plot_command(bws::history::write_history_changes_tsv),
-      bws::history::history_command(),
+      bws::history::history_command(), bws::history::verdict_command(),
   };
   return kCommands;
 }

@@ -86,6 +86,11 @@ def all_slots():
     add(Slot("bwreport retest FILE", "input", "survey", report("retest", "{T}")))
     add(Slot("bwreport drain FILE", "input", "survey", report("drain", "{T}")))
     add(Slot("bwreport undrain FILE", "input", "survey", report("undrain", "{T}", "--reasons", "{F:reasons}")))
+    # The fixture's one host is this machine; a hostile copy renames it, so
+    # that host is then not surveyed (exit 4), which the matrix would count
+    # as a refusal: no hostile-text cell (the line names only --node's host).
+    add(Slot("bwreport verdict FILE", "input", "survey", report("verdict", "{T}", "--node", socket.gethostname()),
+             skip_kinds=("hostile-text",)))
     add(Slot("bwreport undrain --reasons", "input", "reasons", report("undrain", "{F:survey}", "--reasons", "{T}"),
              skip_kinds=NOT_HDF5, known_options=("reasons",)))
     add(Slot("bwreport roofline FILE", "input", "roofline", report("roofline", "{T}", "--ai", "1"),

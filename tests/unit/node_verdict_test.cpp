@@ -1,0 +1,64 @@
+// bwreport verdict's one line and exit code, from a survey's facts and its
+// /flags: a health check reads it (never measures) and acts on the code.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "history/NodeVerdict.hpp"
+#include "model/NodeFlags.hpp"
+
+namespace {
+
+using namespace bws::history;
+
+bws::Table flags_with(const std::string& host, const std::string& status, double value, double pct) {
+  bws::Table t = bws::model::make_flags_table();
+  std::vector<bws::Value> row;
+  for (const bws::Column& c : t.columns()) {
+    if (c.name == "host") row.push_back(host);
+    else if (c.name == "metric") row.push_back(std::string("stream.triad[double]"));
+    else if (c.name == "status") row.push_back(status);
+    else if (c.name == "unit") row.push_back(std::string("B/s"));
+    else if (c.name == "rule") row.push_back(std::string("fraction"));
+    else if (c.name == "value") row.push_back(value);
+    else if (c.name == "percent_of_median") row.push_back(pct);
+    else if (c.type == bws::ColumnType::String) row.push_back(std::string());
+    else if (c.type == bws::ColumnType::Float64) row.push_back(std::nan(""));
+    else row.push_back(0);
+  }
+  t.add_row_values(std::move(row));
+  return t;
+}
+
+// 2026-11-27T00:00:00Z is 1795737600 s after 1970 (20419 days x 86400).
+constexpr std::int64_t kCreated = 1795737600;
+const SurveyFacts kSurvey{"4242", "2026-11-27T00:00:00Z", kCreated, true};
+
+TEST(NodeVerdict, EachStandingHasItsCodeAndSaysWhy) {
+  const bws::Table confirmed = flags_with("n3", bws::model::kFlagConfirmed, 5.21e9, 18.2);
+  const NodeVerdict flagged = node_verdict("n3", kSurvey, &confirmed, kCreated + 3600, 30);
+  EXPECT_EQ(flagged.code, 3);
+  EXPECT_EQ(flagged.line,
+            "n3: flagged: stream.triad[double] 5.21GB/s, 18% of cohort median, confirmed by the retest; survey 4242 "
+            "of 2026-11-27T00:00:00Z");
+  const bws::Table transient = flags_with("n3", bws::model::kFlagTransient, 5.21e9, 18.2);
+  EXPECT_EQ(node_verdict("n3", kSurvey, &transient, kCreated, -1).code, 0) << "a flag the retest did not confirm";
+  EXPECT_EQ(node_verdict("n1", kSurvey, &confirmed, kCreated, -1).line, "n1: healthy in survey 4242 of 2026-11-27T00:00:00Z");
+  EXPECT_EQ(node_verdict("n1", kSurvey, nullptr, kCreated, -1).code, 0) << "no node checks: nothing flagged";
+  SurveyFacts without = kSurvey;
+  without.has_node = false;
+  EXPECT_EQ(node_verdict("n9", without, &confirmed, kCreated, -1).code, 4);
+}
+
+TEST(NodeVerdict, TooOldWinsOverEveryOtherStanding) {
+  const bws::Table confirmed = flags_with("n3", bws::model::kFlagConfirmed, 5.21e9, 18.2);
+  const std::int64_t eight_days_later = kCreated + 8 * 86400;
+  EXPECT_EQ(node_verdict("n3", kSurvey, &confirmed, eight_days_later, 7).code, 5);
+  EXPECT_EQ(node_verdict("n3", kSurvey, &confirmed, eight_days_later, 7).line,
+            "n3: too old: survey 4242 of 2026-11-27T00:00:00Z is older than 7 days (--max-age)");
+  EXPECT_EQ(node_verdict("n3", kSurvey, &confirmed, eight_days_later, 8.5).code, 3);
+}
+
+}  // namespace

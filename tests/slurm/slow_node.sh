@@ -51,3 +51,38 @@ node_state() { scontrol show node "$1" | sed -n 's/.*State=\([A-Z_+]*\).*/\1/p' 
 case "$(node_state n1)" in *DRAIN*) echo "n1 is still drained: $(node_state n1)"; exit 1 ;; esac
 case "$(node_state n2)" in *DRAIN*) ;; *) echo "the operator's drain of n2 was undone: $(node_state n2)"; exit 1 ;; esac
 case "$(node_state n3)" in *DRAIN*) ;; *) echo "n3 was resumed: $(node_state n3)"; exit 1 ;; esac
+
+# The health check on the pretend nodes (contrib/slurm/bwsurvey-healthcheck.sh,
+# as HealthCheckProgram runs it on each): n3, resumed first, is drained
+# again with the bwsurvey reason; n1 and n4 are not drained, and n2's
+# operator drain stays although n2 is healthy.
+scontrol update NodeName=n3 State=RESUME
+for node in n1 n2 n3 n4; do
+  BWSURVEY_NODE=$node BWSURVEY_BWREPORT=$bwreport "$repo/contrib/slurm/bwsurvey-healthcheck.sh" "$file" 30
+done
+node_reason() { scontrol show node "$1" --oneliner | sed -n 's/.* Reason=\(.*\)/\1/p'; }
+case "$(node_state n3)" in *DRAIN*) ;; *) echo "the health check did not drain n3: $(node_state n3)"; exit 1 ;; esac
+node_reason n3 | grep -q "^bwsurvey: stream.triad\[double\] 5\?[0-9.]*GB/s, [0-9]*% of cohort median, confirmed" ||
+  { echo "n3's reason is not the verdict: $(node_reason n3)"; exit 1; }
+for node in n1 n4; do
+  case "$(node_state $node)" in *DRAIN*) echo "the health check drained $node"; exit 1 ;; esac
+done
+node_reason n2 | grep -q "^fan replaced, ticket 7" || { echo "n2's operator drain changed: $(node_reason n2)"; exit 1; }
+
+# The NHC check (contrib/nhc/bwsurvey.nhc) in a minimal NHC-compatible
+# harness: NHC's die and log, HOSTNAME_S per node.
+nhc_result() {
+  ( set +e; died="" logged=""
+    die() { died="$1|$2"; return "$1"; }
+    log() { logged="$*"; }
+    HOSTNAME_S=$1 BWSURVEY_BWREPORT=$bwreport
+    . "$repo/contrib/nhc/bwsurvey.nhc"
+    check_bwsurvey --max-age 30 --archive "$file"
+    echo "rc=$? died=$died logged=$logged" )
+}
+nhc_result n3 | tee "$work/nhc-n3.txt"
+grep -q "^rc=1 died=1|bwsurvey: stream.triad\[double\] .*confirmed by the retest; survey [0-9]* of " "$work/nhc-n3.txt" ||
+  { echo "NHC's check did not fail n3 with the verdict"; exit 1; }
+[ "$(nhc_result n1)" = "rc=0 died= logged=" ] || { echo "NHC's check failed healthy n1: $(nhc_result n1)"; exit 1; }
+nhc_result n9 | grep -q "^rc=0 died= logged=check_bwsurvey: n9: not surveyed" ||
+  { echo "NHC's check acted on a node the survey does not hold: $(nhc_result n9)"; exit 1; }

@@ -17,6 +17,7 @@ Triad group, a NaN value (left out), a confirmed and a dismissed
 usage: prometheus_export_test.py promtool|node-exporter MPIRUN BWSURVEY BWREPORT WORKDIR
 Exit 77 (skipped) when promtool or prometheus-node-exporter is not installed."""
 import calendar
+import json
 import math
 import os
 import re
@@ -231,6 +232,42 @@ def check_promtool(bwreport, files):
         print("promtool accepts %s: %d gauges equal to the file's values" % (os.path.basename(path), n))
 
 
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def check_contrib(bwreport, survey):
+    """contrib/prometheus's alert rules pass `promtool check rules` and their
+    own `promtool test rules`; every query of contrib/grafana's dashboard is
+    valid PromQL (checked as recording rules) and names only metrics the
+    export of a real survey holds (or node_exporter's textfile mtime)."""
+    promtool = shutil.which("promtool")
+    rules_dir = os.path.join(REPO, "contrib", "prometheus")
+    for args in (["check", "rules", "bwsurvey-alerts.yml"], ["test", "rules", "bwsurvey-alerts-test.yml"]):
+        run = subprocess.run([promtool, *args], cwd=rules_dir, capture_output=True, text=True)
+        if run.returncode != 0:
+            fail("promtool %s: exit %d: %s%s" % (" ".join(args), run.returncode, run.stdout, run.stderr))
+    with open(os.path.join(REPO, "contrib", "grafana", "bwsurvey-dashboard.json")) as f:
+        dashboard = json.load(f)
+    exprs = [t["expr"] for p in dashboard["panels"] for t in p.get("targets", [])]
+    if not exprs:
+        fail("the dashboard has no queries")
+    exported = {name for name, _ in parse(export(bwreport, survey))[0]}
+    for expr in exprs:
+        for name in re.findall(r"\b(bwsurvey_\w+|node_\w+)", expr):
+            if name not in exported and name != "node_textfile_mtime_seconds":
+                fail("the dashboard's query %r names %s, which the export does not hold" % (expr, name))
+    rules = os.path.join(os.path.dirname(survey), "dashboard-queries.yml")
+    with open(rules, "w") as f:
+        f.write("groups:\n  - name: dashboard\n    rules:\n")
+        for i, expr in enumerate(exprs):
+            f.write("      - record: dashboard_query_%d\n        expr: %s\n" % (i, json.dumps(expr)))
+    run = subprocess.run([promtool, "check", "rules", rules], capture_output=True, text=True)
+    if run.returncode != 0:
+        fail("the dashboard's queries are not valid PromQL: " + run.stdout + run.stderr)
+    print("contrib: alert rules and their tests pass; %d dashboard queries are valid and name exported metrics"
+          % len(exprs))
+
+
 def free_port():
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
@@ -322,6 +359,7 @@ def main():
     if mode == "promtool":
         check_promtool(bwreport, [survey, synthetic])
         check_usage_errors(bwreport, survey)
+        check_contrib(bwreport, survey)
     else:
         check_node_exporter(bwreport, synthetic, work)
     return 0

@@ -1,7 +1,11 @@
 #pragma once
 // /flags as bwsurvey writes it, with one confirmed flag: for the tests that
 // write survey files by hand (hostile files, file-guard cases).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/Table.hpp"
@@ -31,6 +35,22 @@ inline bws::Table flags_table(const std::string& host, const std::string& text_c
   }
   t.add_row_values(row);
   return t;
+}
+
+// One row of a /flags table with the cells given by column name; every
+// other cell its column's empty value ("", NaN, 0), so that a column added
+// to /flags later gets a default instead of breaking a test.
+inline void add_flags_row(bws::Table& t, const std::vector<std::pair<std::string, bws::Value>>& given) {
+  std::vector<bws::Value> row;
+  row.reserve(t.columns().size());
+  for (const bws::Column& c : t.columns()) {
+    const auto it = std::find_if(given.begin(), given.end(), [&](const auto& g) { return g.first == c.name; });
+    if (it != given.end()) row.emplace_back(it->second);
+    else if (c.type == bws::ColumnType::String) row.emplace_back("");
+    else if (c.type == bws::ColumnType::Float64) row.emplace_back(std::nan(""));
+    else row.emplace_back(std::int64_t{0});
+  }
+  t.add_row_values(std::move(row));
 }
 
 }  // namespace bws::test

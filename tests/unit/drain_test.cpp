@@ -22,6 +22,7 @@
 #include "model/NodeFlags.hpp"
 #include "report/Drain.hpp"
 #include "report/ReportCommand.hpp"
+#include "FlagsTableFixture.hpp"
 #include "TestSupport.hpp"
 
 namespace {
@@ -63,15 +64,7 @@ void add_flag(Table& t, const std::string& host, const std::string& metric, doub
       {"retest_values", retested ? "4.5e9,4.7e9" : ""},
       {"retest_median", retested ? value : std::nan("")},
       {"status", status}};
-  std::vector<bws::Value> row;
-  for (const bws::Column& c : t.columns()) {
-    const auto it = std::find_if(given.begin(), given.end(), [&](const auto& g) { return g.first == c.name; });
-    if (it != given.end()) row.push_back(it->second);
-    else if (c.type == bws::ColumnType::String) row.push_back("");
-    else if (c.type == bws::ColumnType::Float64) row.push_back(std::nan(""));
-    else row.push_back(0);
-  }
-  t.add_row_values(std::move(row));
+  bws::test::add_flags_row(t, given);
 }
 
 // The Slurm line as an admin would type it, the reason's word single-quoted.

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "FlagsTableFixture.hpp"
 #include "history/NodeVerdict.hpp"
 #include "model/NodeFlags.hpp"
 
@@ -15,20 +16,15 @@ using namespace bws::history;
 
 bws::Table flags_with(const std::string& host, const std::string& status, double value, double pct) {
   bws::Table t = bws::model::make_flags_table();
-  std::vector<bws::Value> row;
-  for (const bws::Column& c : t.columns()) {
-    if (c.name == "host") row.push_back(host);
-    else if (c.name == "metric") row.push_back(std::string("stream.triad[double]"));
-    else if (c.name == "status") row.push_back(status);
-    else if (c.name == "unit") row.push_back(std::string("B/s"));
-    else if (c.name == "rule") row.push_back(std::string("fraction"));
-    else if (c.name == "value") row.push_back(value);
-    else if (c.name == "percent_of_median") row.push_back(pct);
-    else if (c.type == bws::ColumnType::String) row.push_back(std::string());
-    else if (c.type == bws::ColumnType::Float64) row.push_back(std::nan(""));
-    else row.push_back(0);
-  }
-  t.add_row_values(std::move(row));
+  std::vector<std::pair<std::string, bws::Value>> cells;
+  cells.emplace_back("host", host);
+  cells.emplace_back("metric", std::string("stream.triad[double]"));
+  cells.emplace_back("status", status);
+  cells.emplace_back("unit", std::string("B/s"));
+  cells.emplace_back("rule", std::string("fraction"));
+  cells.emplace_back("value", value);
+  cells.emplace_back("percent_of_median", pct);
+  bws::test::add_flags_row(t, cells);
   return t;
 }
 

@@ -22,6 +22,7 @@
 #include "report/NodeReasons.hpp"
 #include "report/SchedulerLines.hpp"
 #include "report/Undrain.hpp"
+#include "FlagsTableFixture.hpp"
 #include "TestSupport.hpp"
 
 namespace {
@@ -143,16 +144,11 @@ Table nodes_table(const Lines& hosts) {
 Table flags_of(const std::vector<std::pair<std::string, std::string>>& host_status) {
   Table t = bws::model::make_flags_table();
   for (const auto& [host, status] : host_status) {
-    std::vector<bws::Value> row;
-    for (const bws::Column& c : t.columns()) {
-      if (c.name == "host") row.push_back(host);
-      else if (c.name == "metric") row.push_back(std::string("stream.triad[double]"));
-      else if (c.name == "status") row.push_back(status);
-      else if (c.type == bws::ColumnType::String) row.push_back(std::string());
-      else if (c.type == bws::ColumnType::Float64) row.push_back(std::nan(""));
-      else row.push_back(0);
-    }
-    t.add_row_values(std::move(row));
+    std::vector<std::pair<std::string, bws::Value>> cells;
+    cells.emplace_back("host", host);
+    cells.emplace_back("metric", std::string("stream.triad[double]"));
+    cells.emplace_back("status", status);
+    bws::test::add_flags_row(t, cells);
   }
   return t;
 }

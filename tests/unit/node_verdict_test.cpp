@@ -48,6 +48,21 @@ TEST(NodeVerdict, EachStandingHasItsCodeAndSaysWhy) {
   EXPECT_EQ(node_verdict("n9", without, &confirmed, kCreated, -1).code, 4);
 }
 
+TEST(NodeVerdict, TheWorstConfirmedFlagIsNamedFirst) {
+  bws::Table flags = flags_with("n3", bws::model::kFlagConfirmed, 8.0e9, 80.0);
+  std::vector<std::pair<std::string, bws::Value>> worse;
+  worse.emplace_back("host", std::string("n3"));
+  worse.emplace_back("metric", std::string("stream.copy[double]"));
+  worse.emplace_back("status", std::string(bws::model::kFlagConfirmed));
+  worse.emplace_back("unit", std::string("B/s"));
+  worse.emplace_back("value", 2.0e9);
+  worse.emplace_back("percent_of_median", 20.0);
+  bws::test::add_flags_row(flags, worse);
+  EXPECT_EQ(node_verdict("n3", kSurvey, &flags, kCreated, -1).line,
+            "n3: flagged: stream.copy[double] 2GB/s, 20% of cohort median, confirmed by the retest (+1 more); survey "
+            "4242 of 2026-11-27T00:00:00Z");
+}
+
 TEST(NodeVerdict, TooOldWinsOverEveryOtherStanding) {
   const bws::Table confirmed = flags_with("n3", bws::model::kFlagConfirmed, 5.21e9, 18.2);
   const std::int64_t eight_days_later = kCreated + 8 * 86400;

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "core/Errors.hpp"
+#include "core/OptionSchema.hpp"
 #include "core/PrintableText.hpp"
 
 namespace bws::report {

@@ -12,7 +12,9 @@
 //          pbsnodes -c -N '' HOST            (OFFLINE cleared, note emptied)
 #include <string>
 
-#include "core/OptionSchema.hpp"
+namespace bws {
+struct OptionSpec;  // core/OptionSchema.hpp: only Drain.cpp and Undrain.cpp build the option
+}
 
 namespace bws::report {
 

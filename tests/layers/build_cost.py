@@ -35,7 +35,12 @@ import sys
 # took core/ProgramOptionsFwd.hpp instead of options_description.hpp
 # (about 77,000 lines of Boost in each of 201 units); after: 353 units,
 # 48,560,938 lines. The budget is that plus about 8 %.
-BUDGET_LINES = 52_500_000
+# 2026-11-27: 383 units, 52,919,129 lines, after bwreport undrain and
+# verdict (two command units of about 240,000 lines each: Boost's
+# options_description and HDF5, as every command), the scheduler lines and
+# the b_eff ring probe; the new tests were folded into existing test units
+# (about 560,000 lines saved). Raised to that plus about 5 %.
+BUDGET_LINES = 55_500_000
 
 
 def object_path(entry):

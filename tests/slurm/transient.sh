@@ -7,8 +7,12 @@
 stream_elements=4M
 . "$(dirname "$0")/common.sh"
 start_cluster 4
+# --flags.fraction 0.35: the first pass at a sixth of the speed (14-17 %
+# of the median) stays below it with room, and the retest still passes
+# when n3 shares the memory with other work: beside a second CI run it
+# read 39 % (12.1 of 30.8 GB/s), which the default 0.75 confirmed.
 BWSURVEY_SLOW_HOST=n3:6:first-pass run_job --nodes=4 "$repo/jobs/survey.sbatch" "${quick_options[@]}" --tests stream \
-  --stream.reps 20 --fail-on-flags
+  --stream.reps 20 --fail-on-flags --flags.fraction 0.35
 [ "$job_exit" = 0 ] || { echo "expected exit code 0: the retest dismisses the transient flag"; exit 1; }
 file=$work/survey-$job_id.h5
 log=$work/job-$job_id.log

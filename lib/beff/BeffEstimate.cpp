@@ -35,16 +35,19 @@ TimeEstimate estimate_beff(const BeffParams& p, const MachineSpeed& s) {
   double per_ring = 0;
   for (std::uint64_t L : p.sizes_bytes) {
     const double bytes = static_cast<double>(L);
-    // Sends of 2L: at memory speed on one node, at the probed rate between nodes.
-    const double send_Bps = p.probed_send_Bps > 0 ? std::min(p.probed_send_Bps, s.thread_memory_Bps) : s.thread_memory_Bps;
-    const double exchange = s.rank_exchange_seconds + 2 * bytes / send_Bps;
+    // Sends of 2L at memory speed, stretched by the load; and at the rate
+    // the ring's probe measured, which was timed under that load already
+    // (stretched again, a loaded machine counted twice: 22 min for a
+    // 2-rank --quick plan beside a CI run).
+    const double exchange = s.rank_exchange_seconds + 2 * bytes / s.thread_memory_Bps;
+    const double probed = p.probed_send_Bps > 0 ? s.rank_exchange_seconds + 2 * bytes / p.probed_send_Bps : 0;
     const double target = kCalibrationMargin * p.min_time_seconds;
-    const double sample = std::max(target, exchange) * stretch;
+    const double sample = std::max(std::max(target, exchange) * stretch, probed);
     const double steps = 1 + std::ceil(std::log(std::max(1.0, target / exchange)) / std::log(kMaxGrowth));
     const double calibration = kCalibrationShare * sample + steps * 2 * s.rank_barrier_seconds;
     const double stamping = 4 * bytes / s.thread_memory_Bps;
     per_ring += methods * (calibration + p.reps * (sample + s.rank_barrier_seconds + stamping) +
-                           kUntimedExchanges * exchange * stretch) +
+                           kUntimedExchanges * std::max(exchange * stretch, probed)) +
                 kReductionsPerSize * s.rank_barrier_seconds;
   }
   const double touch = 4 * static_cast<double>(p.max_message_bytes()) / s.first_touch_Bps;

@@ -54,15 +54,6 @@ std::string flag_text(const Table& flags, std::size_t r) {
   return text;
 }
 
-// How many times worse than its cohort's median a flag is (median/value for
-// a bandwidth, value/median for a time); a flag without a median (a floor)
-// ranks below every relative one.
-double severity(const Table& flags, std::size_t r) {
-  const double pct = flags.get_double(r, "percent_of_median");
-  if (!std::isfinite(pct) || pct <= 0) return -1;
-  return flags.get_string(r, "unit") == "s" ? pct / 100.0 : 100.0 / pct;
-}
-
 }  // namespace
 
 NodeVerdict node_verdict(const std::string& host, const SurveyFacts& survey, const Table* flags,
@@ -83,7 +74,7 @@ NodeVerdict node_verdict(const std::string& host, const SurveyFacts& survey, con
   if (confirmed.empty()) return {kVerdictHealthy, shown + ": healthy in " + of};
   std::size_t worst = confirmed.front();
   for (std::size_t r : confirmed)
-    if (severity(*flags, r) > severity(*flags, worst)) worst = r;
+    if (report::flag_severity(*flags, r) > report::flag_severity(*flags, worst)) worst = r;
   std::string line = shown + ": flagged: " + flag_text(*flags, worst) + ", confirmed by the retest";
   if (confirmed.size() > 1) line += " (+" + std::to_string(confirmed.size() - 1) + " more)";
   return {kVerdictFlagged, line + "; " + of};

@@ -65,10 +65,6 @@ std::string elided(const std::string& text, std::size_t n) {
 // every printer of file text uses), long names cut.
 std::string printable(const std::string& text) { return printable_text(text, 200); }
 
-std::string plural(std::size_t n, const char* one, const char* many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
 // Cells of a column that older files may lack.
 std::string text_cell(const Table& t, std::size_t r, const char* column) {
   return t.has_column(column) ? t.get_string(r, column) : std::string();
@@ -81,13 +77,6 @@ std::string status_of(const Table& flags, std::size_t r) {
   return flags.has_column("status") ? flags.get_string(r, "status") : std::string(model::kFlagNotRetested);
 }
 
-// How many times worse than the cohort median a flag is: median/value for a
-// bandwidth, value/median for a time (unit "s"). NaN sorts last.
-double severity(const Table& flags, std::size_t r) {
-  const double pct = real_cell(flags, r, "percent_of_median");
-  if (!std::isfinite(pct) || pct <= 0) return -1;
-  return text_cell(flags, r, "unit") == "s" ? pct / 100.0 : 100.0 / pct;
-}
 
 std::string percent_text(double pct) {
   char buf[32];
@@ -138,6 +127,16 @@ std::string drain_reason(const std::string& metric, const std::string& words, st
 }
 
 }  // namespace
+
+std::string count_text(std::size_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+double flag_severity(const Table& flags, std::size_t r) {
+  const double pct = real_cell(flags, r, "percent_of_median");
+  if (!std::isfinite(pct) || pct <= 0) return -1;
+  return text_cell(flags, r, "unit") == "s" ? pct / 100.0 : 100.0 / pct;
+}
 
 bool is_valid_node_name(const std::string& host) {
   if (host.empty() || host.size() > kMaxNodeName) return false;
@@ -217,7 +216,7 @@ std::vector<std::string> drain_lines(const Table& flags, const std::string& job_
     const std::vector<std::size_t>& group = confirmed.empty() ? unretested : confirmed;
     std::size_t worst = group.front();
     for (std::size_t r : group)
-      if (severity(flags, r) > severity(flags, worst)) worst = r;
+      if (flag_severity(flags, r) > flag_severity(flags, worst)) worst = r;
     const std::string& metric = flags.get_string(worst, "metric");
     std::vector<std::string> others;  // the host's other flagged metrics
     for (const auto* rows : {&confirmed, &unretested})
@@ -258,14 +257,14 @@ std::string drain_note(const DrainCounts& c, std::size_t printed, std::size_t re
                        const std::string& path) {
   std::string note = "bwreport drain: ";
   if (printed == 0) note += "nothing to drain in " + path + ": ";
-  note += plural(c.confirmed_nodes, "node", "nodes") + " confirmed, " +
-          plural(c.transient_flags, "flag", "flags") + " not confirmed (transient), " +
+  note += count_text(c.confirmed_nodes, "node", "nodes") + " confirmed, " +
+          count_text(c.transient_flags, "flag", "flags") + " not confirmed (transient), " +
           std::to_string(c.unretested_flags) + " not retested";
   if (c.unretested_flags > 0) note += include_unconfirmed ? " (included)" : " (--unconfirmed prints them)";
   if (!c.has_status) note += " (its /flags has no retest status)";
   if (c.other_flags > 0) note += ", " + std::to_string(c.other_flags) + " of an unknown status (ignored)";
   note += "; ";
-  if (refused > 0) note += plural(refused, "host", "hosts") + " refused, ";
+  if (refused > 0) note += count_text(refused, "host", "hosts") + " refused, ";
   note += "nothing was executed";
   return note;
 }

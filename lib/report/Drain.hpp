@@ -55,6 +55,13 @@ DrainCounts count_drain_flags(const Table& flags);
 std::string drain_note(const DrainCounts& counts, std::size_t printed, std::size_t refused, bool include_unconfirmed,
                        const std::string& path);
 
+// How many times worse than its cohort's median a /flags row is:
+// median/value for a bandwidth, value/median for a time (unit "s"); -1 for
+// a row without a median (a floor, a configuration flag), which ranks last.
+double flag_severity(const Table& flags, std::size_t r);
+// "1 node", "2 nodes": a count and its noun, for the one-line notes.
+std::string count_text(std::size_t n, const char* one, const char* many);
+
 // Letters, digits, '.', '_' and '-', 1 to 128 characters: a name scontrol
 // takes as one node (no host list brackets or commas) and the shell as one word.
 bool is_valid_node_name(const std::string& host);

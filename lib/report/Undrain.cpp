@@ -35,10 +35,6 @@ std::string joined(const std::vector<std::string>& words) {
   return text;
 }
 
-std::string plural(std::size_t n, const char* one, const char* many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
 // The output of `command`, or a RuntimeFailure naming it and --reasons.
 std::string listing_of(const std::string& command) {
   FILE* pipe = ::popen((command + " 2>/dev/null").c_str(), "r");
@@ -110,15 +106,15 @@ UndrainPlan plan_undrain(const std::vector<NodeReason>& reasons, const SurveySta
 }
 
 std::string undrain_note(const UndrainPlan& plan, const std::string& path) {
-  std::string note = "bwreport undrain: " + plural(plan.lines.size(), "node", "nodes") + " resumed";
+  std::string note = "bwreport undrain: " + count_text(plan.lines.size(), "node", "nodes") + " resumed";
   if (!plan.kept_flagged.empty())
-    note += "; " + plural(plan.kept_flagged.size(), "bwsurvey drain", "bwsurvey drains") +
+    note += "; " + count_text(plan.kept_flagged.size(), "bwsurvey drain", "bwsurvey drains") +
             " kept (still flagged in " + path + ": " + joined(plan.kept_flagged) + ")";
   if (!plan.kept_unknown.empty())
-    note += "; " + plural(plan.kept_unknown.size(), "bwsurvey drain", "bwsurvey drains") + " kept (no verdict in " +
+    note += "; " + count_text(plan.kept_unknown.size(), "bwsurvey drain", "bwsurvey drains") + " kept (no verdict in " +
             path + ": " + joined(plan.kept_unknown) + ")";
-  note += "; " + plural(plan.others, "other drain", "other drains") + " left alone";
-  if (!plan.refusals.empty()) note += "; " + plural(plan.refusals.size(), "host", "hosts") + " refused";
+  note += "; " + count_text(plan.others, "other drain", "other drains") + " left alone";
+  if (!plan.refusals.empty()) note += "; " + count_text(plan.refusals.size(), "host", "hosts") + " refused";
   return note + "; nothing was executed";
 }
 

@@ -7,7 +7,23 @@
 // (B/s, s, ...), as in the survey file.
 namespace bws::history {
 
-inline constexpr int kArchiveSchemaVersion = 1;
+// Version 2 added flag_status. Version 1 archives are read as they are
+// (their flags have no retest status) and migrated by the next history add.
+inline constexpr int kArchiveSchemaVersion = 2;
+inline constexpr int kOldestReadableArchiveVersion = 1;
+
+// What version 2 added, as the migration of a version 1 archive runs it.
+inline constexpr const char* kFlagStatusSql = R"sql(
+-- The retest's verdict on each flag a survey's /flags names: 'confirmed',
+-- 'not confirmed (transient)' or 'not retested'. A health check reads it
+-- (bwreport verdict): only a confirmed flag drains a node.
+CREATE TABLE IF NOT EXISTS flag_status(
+  survey_id INTEGER NOT NULL REFERENCES surveys(id),
+  host_id INTEGER NOT NULL REFERENCES hosts(id),
+  metric_id INTEGER NOT NULL REFERENCES metrics(id),
+  status TEXT NOT NULL,
+  PRIMARY KEY(host_id, survey_id, metric_id)) WITHOUT ROWID;
+)sql";
 
 inline constexpr const char* kArchiveSchemaSql = R"sql(
 CREATE TABLE IF NOT EXISTS archive_info(

@@ -47,7 +47,7 @@ std::string joined(const std::vector<std::string>& names) {
 
 }  // namespace
 
-void require_archive_version(SqliteDb& db) {
+int require_archive_version(SqliteDb& db) {
   const std::string where = "archive '" + printable_text(db.path(), 200) + "'";
   std::string version;
   try {
@@ -60,10 +60,11 @@ void require_archive_version(SqliteDb& db) {
     throw UsageError(where + " is an SQLite database but not a bwsurvey history archive (no archive_info table); "
                      "it is left as it is; give a history archive made by 'bwreport history add'");
   }
-  if (version != std::to_string(kArchiveSchemaVersion))
-    throw UsageError(where + " has schema version '" + printable_text(version, 20) + "'; this bwreport reads version " +
-                     std::to_string(kArchiveSchemaVersion) +
-                     "; it is left as it is: use the bwreport of the bwsurvey release that wrote it");
+  for (int known = kOldestReadableArchiveVersion; known <= kArchiveSchemaVersion; ++known)
+    if (version == std::to_string(known)) return known;
+  throw UsageError(where + " has schema version '" + printable_text(version, 20) + "'; this bwreport reads versions " +
+                   std::to_string(kOldestReadableArchiveVersion) + " to " + std::to_string(kArchiveSchemaVersion) +
+                   "; it is left as it is: use the bwreport of the bwsurvey release that wrote it");
 }
 
 void prepare_archive(SqliteDb& db) {
@@ -71,8 +72,19 @@ void prepare_archive(SqliteDb& db) {
   // that says so (Sqlite.cpp); history add has checked it before.
   SqliteStatement q = db.prepare("SELECT count(*) FROM sqlite_master");
   q.step();
-  if (q.column_int64(0) != 0) return require_archive_version(db);
+  if (q.column_int64(0) != 0) {
+    // An older archive gains the tables of the newer versions, in the
+    // caller's transaction (history add: all or nothing); its rows stay.
+    if (require_archive_version(db) < 2) {
+      db.exec(kFlagStatusSql);
+      db.prepare("UPDATE archive_info SET value = ?1 WHERE key = 'schema_version'")
+          .bind(1, std::to_string(kArchiveSchemaVersion))
+          .step();
+    }
+    return;
+  }
   db.exec(kArchiveSchemaSql);
+  db.exec(kFlagStatusSql);
   db.prepare("INSERT INTO archive_info(key, value) VALUES('schema_version', ?1)")
       .bind(1, std::to_string(kArchiveSchemaVersion))
       .step();
@@ -118,6 +130,8 @@ std::int64_t insert_survey(SqliteDb& db, const SurveyIndex& index, const std::st
   SqliteStatement value = db.prepare(
       "INSERT INTO node_values(survey_id, host_id, metric_id, value, cohort_id, valid, flagged) "
       "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+  SqliteStatement flag_status =
+      db.prepare("INSERT INTO flag_status(survey_id, host_id, metric_id, status) VALUES(?1, ?2, ?3, ?4)");
   std::map<std::pair<std::int64_t, std::int64_t>, std::vector<double>> cohort_values;  // (metric, cohort)
   for (const NodeValueRow& v : index.values) {
     const std::int64_t m = metric_id(v), c = cohorts.id(v.cohort);
@@ -127,6 +141,11 @@ std::int64_t insert_survey(SqliteDb& db, const SurveyIndex& index, const std::st
     value.bind(6, v.value ? 1 : 0).bind(7, v.flagged ? 1 : 0);
     value.step();
     value.reset();
+    if (v.flagged) {
+      flag_status.bind(1, survey_id).bind(2, hosts.id(v.host)).bind(3, m).bind(4, v.flag_status);
+      flag_status.step();
+      flag_status.reset();
+    }
     auto& list = cohort_values[{m, c}];
     if (v.value) list.push_back(*v.value);
   }

@@ -11,10 +11,11 @@
 
 namespace bws::history {
 
-// Checks archive_info's schema_version: UsageError "archive 'path' is not
-// a bwsurvey history archive (...)" or "... has schema version X; this
-// bwreport reads version N", one line.
-void require_archive_version(SqliteDb& db);
+// Checks archive_info's schema_version and returns it (from
+// kOldestReadableArchiveVersion to kArchiveSchemaVersion): UsageError
+// "archive 'path' is not a bwsurvey history archive (...)" or "... has
+// schema version X; this bwreport reads versions 1 to N", one line.
+int require_archive_version(SqliteDb& db);
 
 // Makes the schema (tables, indexes, view, archive_info) in a new or empty
 // database; an existing archive is only checked.

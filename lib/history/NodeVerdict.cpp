@@ -12,6 +12,9 @@
 #include "core/Errors.hpp"
 #include "core/PrintableText.hpp"
 #include "h5/ResultFile.hpp"
+#include "history/ArchiveAccess.hpp"
+#include "history/ArchiveStore.hpp"
+#include "history/ArchiveVerdict.hpp"
 #include "history/SurveyIndex.hpp"
 #include "model/NodeFlags.hpp"
 #include "report/CommandOptions.hpp"
@@ -65,13 +68,23 @@ NodeVerdict node_verdict(const std::string& host, const SurveyFacts& survey, con
     std::snprintf(days, sizeof days, "%g", max_age_days);
     return {kVerdictTooOld, shown + ": too old: " + of + " is older than " + days + " days (--max-age)"};
   }
-  if (!survey.has_node) return {kVerdictNotSurveyed, shown + ": not surveyed in " + of};
+  if (!survey.has_node)
+    return {kVerdictNotSurveyed, shown + ": not surveyed in " + (survey.where.empty() ? of : survey.where)};
   std::vector<std::size_t> confirmed;
-  for (std::size_t r = 0; flags && r < flags->rows(); ++r)
-    if (flags->get_string(r, "host") == host && flags->has_column("status") &&
-        flags->get_string(r, "status") == model::kFlagConfirmed)
-      confirmed.push_back(r);
-  if (confirmed.empty()) return {kVerdictHealthy, shown + ": healthy in " + of};
+  std::string unconfirmed;  // flags no retest judged (none ran, or an archive of version 1 kept no status)
+  for (std::size_t r = 0; flags && r < flags->rows(); ++r) {
+    if (flags->get_string(r, "host") != host) continue;
+    const std::string status =
+        flags->has_column("status") ? flags->get_string(r, "status") : std::string(model::kFlagNotRetested);
+    if (status == model::kFlagConfirmed) confirmed.push_back(r);
+    else if (status == model::kFlagNotRetested)
+      unconfirmed += (unconfirmed.empty() ? "" : ", ") + printable_text(flags->get_string(r, "metric"), 80);
+  }
+  // Not acted on, as `bwreport drain` does not drain them unless asked: a
+  // health check drains on evidence a retest confirmed.
+  if (confirmed.empty())
+    return {kVerdictHealthy, shown + ": healthy in " + of +
+                                 (unconfirmed.empty() ? "" : " (flagged without a retest, not acted on: " + unconfirmed + ")")};
   std::size_t worst = confirmed.front();
   for (std::size_t r : confirmed)
     if (report::flag_severity(*flags, r) > report::flag_severity(*flags, worst)) worst = r;
@@ -88,7 +101,8 @@ int run_verdict(const report::CommandArgs& args, std::ostream& out) {
   const report::ParsedCommand parsed = report::parse_command("verdict", args, desc, 1, 1);
   if (parsed.help) {
     report::print_command_help(out, verdict_command(), desc);
-    out << "Reads, never measures, HOST's standing verdict in a survey FILE, one line on stdout, and exits:\n"
+    out << "Reads, never measures, HOST's standing verdict in a survey FILE or a history archive (its latest\n"
+           "survey of HOST), one line on stdout, and exits:\n"
            "  0 healthy (surveyed, no confirmed flag)   3 flagged (confirmed by the survey's retest)\n"
            "  4 not surveyed in FILE                     5 too old (the survey is older than --max-age days)\n"
            "  1 FILE could not be read                   2 a usage error\n";
@@ -97,6 +111,17 @@ int run_verdict(const report::CommandArgs& args, std::ostream& out) {
   const VerdictOptions o = report::read_command_options("verdict", verdict_schema(), parsed);
   if (o.node.empty()) throw UsageError("--node: required (the host whose verdict is read)");
   const std::string& path = parsed.positional[0];
+  if (is_sqlite_file(path)) {
+    SqliteDb db = open_archive_to_read(path);
+    const int version = require_archive_version(db);
+    const ArchivedStanding standing = archived_standing(db, version, o.node);
+    SurveyFacts facts = standing.survey;
+    facts.where = "archive '" + printable_text(path, 200) + "'";
+    const NodeVerdict v = node_verdict(o.node, facts, &standing.flags, std::time(nullptr),
+                                       facts.has_node ? o.max_age_days : -1);
+    out << v.line << "\n";
+    return v.code;
+  }
   const auto file = h5::ResultReader::open(path);
   report::require_survey_file(file, path, "verdict");
   SurveyFacts facts;

@@ -1,7 +1,8 @@
 #pragma once
 // bwreport verdict --node HOST SOURCE: the node's standing verdict, read
 // (never measured) for a health check that Slurm kills after 60 s: one line
-// and an exit code a script can use. SOURCE is a survey file.
+// and an exit code a script can use. SOURCE is a survey file or the history
+// archive (the latest survey that holds HOST, history/ArchiveVerdict).
 //   0  healthy: surveyed, no confirmed flag
 //   3  flagged: a flag the survey's retest confirmed (metric, value, % of
 //      the cohort median, survey and date)
@@ -25,6 +26,7 @@ struct SurveyFacts {
   std::string created_utc;  // ISO 8601
   std::int64_t created_unix_s = 0;
   bool has_node = false;    // HOST is in /nodes/table
+  std::string where;        // what "not surveyed in" names when not this survey ("archive 'a.sqlite'")
 };
 
 struct NodeVerdict {

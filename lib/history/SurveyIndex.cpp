@@ -75,11 +75,24 @@ SurveyIndex read_survey_index(const std::string& path) {
   const model::NodeCohorts cohorts = report::read_node_cohorts(file);
   const std::vector<model::NodeMetricValue> values =
       model::node_metric_values(catalog::all_node_metrics(), report::read_metric_tables(file));
-  std::set<std::pair<std::string, std::string>> flagged;  // (host, metric)
+  // (host, metric) -> the retest's status; of several rows (a metric
+  // flagged by two rules) the one a health check must see: confirmed first.
+  std::map<std::pair<std::string, std::string>, std::string> flagged;
   if (file.exists("/flags")) {
     const Table flags = file.read_table("flags");
-    for (std::size_t r = 0; r < flags.rows(); ++r) flagged.emplace(flags.get_string(r, "host"), flags.get_string(r, "metric"));
+    for (std::size_t r = 0; r < flags.rows(); ++r) {
+      const std::string status =
+          flags.has_column("status") ? flags.get_string(r, "status") : std::string(model::kFlagNotRetested);
+      std::string& kept = flagged[{flags.get_string(r, "host"), flags.get_string(r, "metric")}];
+      if (kept.empty() || status == model::kFlagConfirmed ||
+          (status == model::kFlagNotRetested && kept != model::kFlagConfirmed))
+        kept = status;
+    }
   }
+  const auto status_of = [&](const std::string& host, const std::string& metric) {
+    const auto it = flagged.find({host, metric});
+    return it == flagged.end() ? std::string() : it->second;
+  };
   // The survey's nodes: /nodes/table, else whoever has a value.
   std::set<std::string> seen;
   if (file.exists("/nodes/table")) {
@@ -95,8 +108,9 @@ SurveyIndex read_survey_index(const std::string& path) {
   for (const auto& v : values) {
     first_of_metric.emplace(v.metric, &v);
     has_value.emplace(v.host, v.metric);
+    const std::string status = status_of(v.host, v.metric);
     index.values.push_back({v.host, v.metric, v.unit, v.higher_is_better, v.value, model::cohort_of(cohorts, v),
-                            flagged.count({v.host, v.metric}) > 0});
+                            !status.empty(), status});
   }
   // Nodes that ran without a (finite) value for a metric the others have.
   for (const auto& [metric, example] : first_of_metric)
@@ -105,8 +119,9 @@ SurveyIndex read_survey_index(const std::string& path) {
         model::NodeMetricValue missing = *example;
         missing.host = host;
         missing.cohort_detail.clear();
+        const std::string status = status_of(host, metric);
         index.values.push_back({host, metric, example->unit, example->higher_is_better, std::nullopt,
-                                model::cohort_of(cohorts, missing), flagged.count({host, metric}) > 0});
+                                model::cohort_of(cohorts, missing), !status.empty(), status});
       }
   return index;
 }

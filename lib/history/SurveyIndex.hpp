@@ -30,6 +30,7 @@ struct NodeValueRow {
   std::optional<double> value;  // none when not valid
   std::string cohort;
   bool flagged = false;
+  std::string flag_status;  // of a flagged value: the /flags row's status ('not retested' without one)
 };
 
 struct SurveyIndex {

@@ -77,10 +77,24 @@ inline void write_survey(const std::string& path, const SurveySpec& spec) {
 
 class ArchiveBuilder {
  public:
-  explicit ArchiveBuilder(const std::string& path) : db_(path, history::SqliteDb::Mode::kReadWriteCreate) {
+  // An archive of `version` (1: without flag_status, as older releases wrote it).
+  explicit ArchiveBuilder(const std::string& path, int version = history::kArchiveSchemaVersion)
+      : db_(path, history::SqliteDb::Mode::kReadWriteCreate) {
     db_.exec(history::kArchiveSchemaSql);
-    db_.exec("INSERT INTO archive_info(key, value) VALUES('schema_version', '" +
-             std::to_string(history::kArchiveSchemaVersion) + "')");
+    if (version >= 2) db_.exec(history::kFlagStatusSql);
+    db_.exec("INSERT INTO archive_info(key, value) VALUES('schema_version', '" + std::to_string(version) + "')");
+  }
+  // The retest's status of a flagged value (version 2).
+  void flag_status(std::int64_t survey_id, const std::string& host, const std::string& metric, const std::string& status) {
+    auto st = db_.prepare("INSERT INTO flag_status(survey_id, host_id, metric_id, status) VALUES(?1, ?2, ?3, ?4)");
+    st.bind(1, survey_id).bind(2, id_of("hosts", host, hosts_)).bind(3, metrics_.at(metric)).bind(4, status);
+    st.step();
+  }
+  void cohort_median(std::int64_t survey_id, const std::string& metric, const std::string& cohort, double median) {
+    auto st = db_.prepare(
+        "INSERT INTO cohort_stats(survey_id, metric_id, cohort_id, median, n_valid) VALUES(?1, ?2, ?3, ?4, 8)");
+    st.bind(1, survey_id).bind(2, metrics_.at(metric)).bind(3, id_of("cohorts", cohort, cohorts_)).bind(4, median);
+    st.step();
   }
   // A survey with this id, started `day` days after 2026-01-01 (UTC).
   void survey(std::int64_t id, int day, const std::string& status = "complete") {

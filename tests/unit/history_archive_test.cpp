@@ -136,7 +136,7 @@ TEST_F(HistoryArchive, AddWritesTheSurveyAndItsNodeValues) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("added as survey 1"), std::string::npos) << r.out;
 
-  EXPECT_EQ(one(db, "SELECT value FROM archive_info WHERE key = 'schema_version'"), "1");
+  EXPECT_EQ(one(db, "SELECT value FROM archive_info WHERE key = 'schema_version'"), "2");
   EXPECT_EQ(one(db, "SELECT sha256, started_utc, started_unix_s, job_id, nodes, n_nodes, tool_version, commit_id, "
                     "config_sha256, status FROM surveys"),
             bws::sha256_hex(file_bytes(h5)) + "|2025-03-01T10:00:00Z|1740823200|4711|n1,n2,n3,fat1|4|9.8.7|abc123|" +

@@ -262,7 +262,7 @@ bws::Table flags_with(const std::string& host, const std::string& status, double
 
 // 2026-11-27T00:00:00Z is 1795737600 s after 1970 (20419 days x 86400).
 constexpr std::int64_t kCreated = 1795737600;
-const SurveyFacts kSurvey{"4242", "2026-11-27T00:00:00Z", kCreated, true};
+const SurveyFacts kSurvey{"4242", "2026-11-27T00:00:00Z", kCreated, true, ""};
 
 TEST(NodeVerdict, EachStandingHasItsCodeAndSaysWhy) {
   const bws::Table confirmed = flags_with("n3", bws::model::kFlagConfirmed, 5.21e9, 18.2);

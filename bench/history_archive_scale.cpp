@@ -72,7 +72,7 @@ SurveyIndex synthetic_survey(const Sizes& sizes, int survey, std::mt19937_64& rn
       const bool slow = (n * 7 + survey) % 200 == 0;
       const double value = 100e9 * (1 + 0.01 * m) * (slow ? 0.85 : 1.0) * (1 + noise(rng));
       index.values.push_back({s.nodes[n], metric_name(m), "B/s", true, value,
-                              n % 10 == 0 ? "fat nodes" : "thin nodes", slow});
+                              n % 10 == 0 ? "fat nodes" : "thin nodes", slow, slow ? "confirmed" : ""});
     }
   return index;
 }

@@ -12,18 +12,6 @@ namespace bws::history {
 inline constexpr int kArchiveSchemaVersion = 2;
 inline constexpr int kOldestReadableArchiveVersion = 1;
 
-// What version 2 added, as the migration of a version 1 archive runs it.
-inline constexpr const char* kFlagStatusSql = R"sql(
--- The retest's verdict on each flag a survey's /flags names: 'confirmed',
--- 'not confirmed (transient)' or 'not retested'. A health check reads it
--- (bwreport verdict): only a confirmed flag drains a node.
-CREATE TABLE IF NOT EXISTS flag_status(
-  survey_id INTEGER NOT NULL REFERENCES surveys(id),
-  host_id INTEGER NOT NULL REFERENCES hosts(id),
-  metric_id INTEGER NOT NULL REFERENCES metrics(id),
-  status TEXT NOT NULL,
-  PRIMARY KEY(host_id, survey_id, metric_id)) WITHOUT ROWID;
-)sql";
 
 inline constexpr const char* kArchiveSchemaSql = R"sql(
 CREATE TABLE IF NOT EXISTS archive_info(
@@ -75,6 +63,19 @@ CREATE VIEW IF NOT EXISTS node_series AS
          v.value, c.name AS cohort, v.valid, v.flagged
   FROM node_values v JOIN surveys s ON s.id = v.survey_id JOIN hosts h ON h.id = v.host_id
        JOIN metrics m ON m.id = v.metric_id JOIN cohorts c ON c.id = v.cohort_id;
+)sql";
+
+// What version 2 added, as the migration of a version 1 archive runs it.
+inline constexpr const char* kFlagStatusSql = R"sql(
+-- The retest's verdict on each flag a survey's /flags names: 'confirmed',
+-- 'not confirmed (transient)' or 'not retested'. A health check reads it
+-- (bwreport verdict): only a confirmed flag drains a node.
+CREATE TABLE IF NOT EXISTS flag_status(
+  survey_id INTEGER NOT NULL REFERENCES surveys(id),
+  host_id INTEGER NOT NULL REFERENCES hosts(id),
+  metric_id INTEGER NOT NULL REFERENCES metrics(id),
+  status TEXT NOT NULL,
+  PRIMARY KEY(host_id, survey_id, metric_id)) WITHOUT ROWID;
 )sql";
 
 }  // namespace bws::history

@@ -16,7 +16,7 @@ namespace {
 
 const std::vector<bws::report::ReportCommand>& commands() {
   static const std::vector<bws::report::ReportCommand> kCommands = {
-      bws::report::summary_command(),  bws::report::export_command(),   bws::report::merge_command(),
+      bws::report::summary_command(),  bws::report::export_command(),   bws::report::merge_command(),    bws::report::campaign_command(),
       bws::report::scaling_command(),  bws::report::flags_command(),    bws::report::retest_command(),
       bws::report::drain_command(),    bws::report::undrain_command(),  bws::report::roofline_command(), bws::report::plot_command(bws::history::write_history_changes_tsv),
       bws::history::history_command(), bws::history::verdict_command(),

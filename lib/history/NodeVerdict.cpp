@@ -17,6 +17,7 @@
 #include "history/ArchiveVerdict.hpp"
 #include "history/SurveyIndex.hpp"
 #include "model/NodeFlags.hpp"
+#include "report/CampaignFile.hpp"
 #include "report/CommandOptions.hpp"
 #include "report/Drain.hpp"
 #include "report/SurveyTables.hpp"
@@ -126,6 +127,11 @@ int run_verdict(const report::CommandArgs& args, std::ostream& out) {
   report::require_survey_file(file, path, "verdict");
   SurveyFacts facts;
   facts.created_utc = file.has_attribute("/", "created_utc") ? file.attribute_text("/", "created_utc") : "";
+  // A campaign: the node's own batch says when it was measured; a target
+  // no batch covered is not surveyed, never healthy.
+  const bool campaign = report::is_campaign_file(file);
+  const report::CampaignNode batch = campaign ? report::campaign_node(file, o.node) : report::CampaignNode{};
+  if (batch.covered) facts.created_utc = batch.created_utc;
   const auto created = parse_utc_seconds(facts.created_utc);
   if (!created)
     throw UsageError("'" + printable_text(path, 200) + "' has no valid root attribute 'created_utc': not a complete "
@@ -135,13 +141,19 @@ int run_verdict(const report::CommandArgs& args, std::ostream& out) {
                  ? file.attribute_text("/provenance", "slurm_job_id")
                  : std::string();
   if (facts.id.empty()) facts.id = std::filesystem::path(path).filename().string();
-  if (file.exists("/nodes/table")) {
+  if (campaign) {
+    facts.id = batch.covered ? printable_text(batch.job, 40) + " (campaign '" + printable_text(path, 200) + "')" : facts.id;
+    facts.where = "campaign '" + printable_text(path, 200) + "'" +
+                  (batch.listed ? " (a target no batch covered: busy or failed)" : "");
+  } else if (file.exists("/nodes/table")) {
     const Table nodes = file.read_table("nodes/table");
     for (std::size_t r = 0; r < nodes.rows() && !facts.has_node; ++r) facts.has_node = nodes.get_string(r, "host") == o.node;
   }
   const bool has_flags = file.exists(std::string("/") + model::kFlagsPath);
   const Table flags = has_flags ? file.read_table(model::kFlagsPath) : Table();
-  const NodeVerdict v = node_verdict(o.node, facts, has_flags ? &flags : nullptr, std::time(nullptr), o.max_age_days);
+  if (campaign) facts.has_node = batch.covered;
+  const NodeVerdict v = node_verdict(o.node, facts, has_flags ? &flags : nullptr, std::time(nullptr),
+                                     campaign && !batch.covered ? -1 : o.max_age_days);
   out << v.line << "\n";
   return v.code;
 }

@@ -13,6 +13,7 @@
 #include "model/NodeFlags.hpp"
 #include "model/NodeMetrics.hpp"
 #include "report/SurveyTables.hpp"
+#include "report/CampaignFile.hpp"
 
 namespace bws::history {
 namespace {
@@ -55,6 +56,9 @@ SurveyIndex read_survey_index(const std::string& path) {
   const auto file = h5::ResultReader::open(path);
   if (report::is_merged_file(file))
     throw UsageError("'" + printable_text(path, 200) + "' is a merged scaling study; give one run's survey file");
+  if (report::is_campaign_file(file))
+    throw UsageError("'" + printable_text(path, 200) +
+                     "' is a campaign file; add the survey files of its batches (each batch job adds its own with BWS_HISTORY)");
   SurveyIndex index;
   SurveyRow& s = index.survey;
   std::error_code ec;

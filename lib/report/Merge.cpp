@@ -67,7 +67,7 @@ int run_merge(const CommandArgs& args, std::ostream& out) {
   std::vector<Run> runs;
   for (const std::string& path : inputs) {
     const auto file = h5::ResultReader::open(path);
-    require_survey_file(file, path, "merge");
+    require_one_survey(file, path, "merge");
     if (!file.has_attribute("/", "n_nodes") || !file.has_attribute("/", "n_ranks"))
       throw UsageError("bwreport merge: '" + printable_text(path, 200) + "' has no n_nodes or n_ranks: not a survey file");
     runs.push_back({path, file.attribute_int("/", "n_nodes"), file.attribute_int("/", "n_ranks"),

@@ -27,6 +27,7 @@ struct ReportCommand {
 ReportCommand summary_command();
 ReportCommand export_command();
 ReportCommand merge_command();
+ReportCommand campaign_command();  // report/Campaign.cpp
 ReportCommand scaling_command();
 ReportCommand flags_command();
 ReportCommand retest_command();

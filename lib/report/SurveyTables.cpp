@@ -1,4 +1,5 @@
 #include "report/SurveyTables.hpp"
+#include "report/CampaignFile.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -37,6 +38,13 @@ void require_survey_file(const h5::ResultReader& file, const std::string& path, 
   if (is_merged_file(file))
     throw UsageError("bwreport " + command + ": '" + printable_text(path, 200) +
                      "' is a merged scaling study; give one run's survey file (bwreport scaling reads merged files)");
+}
+
+void require_one_survey(const h5::ResultReader& file, const std::string& path, const std::string& command) {
+  require_survey_file(file, path, command);
+  if (is_campaign_file(file))
+    throw UsageError("bwreport " + command + ": '" + printable_text(path, 200) +
+                     "' is a campaign file; give the survey files of its batches (kept under /batches)");
 }
 
 std::vector<Table> read_metric_tables(const h5::ResultReader& file) {

@@ -19,6 +19,9 @@ inline constexpr const char* kMergedFileKind = "scaling-study";
 bool is_merged_file(const h5::ResultReader& file);
 // UsageError "bwreport <command>: '<path>' is a merged scaling study; give one run's survey file".
 void require_survey_file(const h5::ResultReader& file, const std::string& path, const std::string& command);
+// For commands that take one run's measurements (merge, campaign, history
+// add): also refuses a campaign file ("give its batches' survey files").
+void require_one_survey(const h5::ResultReader& file, const std::string& path, const std::string& command);
 
 // Every table a registered node metric reads, that the file has.
 std::vector<Table> read_metric_tables(const h5::ResultReader& file);

@@ -10,6 +10,7 @@ that is not UTF-8 (h5py); each text input a copy with such a comment.
 """
 import hashlib
 import os
+import socket
 import shutil
 import subprocess
 
@@ -78,6 +79,11 @@ class Inputs:
             out.write("NodeName=n1 State=IDLE+DRAIN Reason=bwsurvey: stream.triad[double] 4GB/s 50% of cohort "
                       "median job 1 [root@2026-11-27T10:00:00]\n")
         f["reasons"] = self._path("reasons.txt")
+        with open(self._path("targets.txt"), "w") as out:  # a campaign's targets: this machine, the survey's host
+            out.write(socket.gethostname() + "\n")
+        f["targets"] = self._path("targets.txt")
+        self._run([self.bwreport, "campaign", self._path("campaign.h5"), "--targets", f["targets"], f["survey"]])
+        f["campaign"] = self._path("campaign.h5")
         for name in ("survey", "merged", "roofline"):
             base = f[name]
             gz = base[:-3] + "-gzip9.h5"
@@ -87,7 +93,7 @@ class Inputs:
         hostile_archive = self._path("archive-hostile.sqlite")
         self._run([self.bwreport, "history", "add", hostile_archive, f["survey:hostile-text"]])
         f["archive:hostile-text"] = hostile_archive
-        for name in ("reference", "config", "topology", "dmidecode", "reasons"):
+        for name in ("reference", "config", "topology", "dmidecode", "reasons", "targets"):
             path = f[name][:-4] + "-hostile" + f[name][-4:]
             with open(f[name], "rb") as src, open(path, "wb") as out:
                 out.write(b"# " + HOSTILE_HOST.replace(b"\n", b" ") + b"\n" + src.read())

@@ -80,6 +80,14 @@ def all_slots():
     add(Slot("bwreport export --prometheus FILE", "input", "survey", report("export", "--prometheus", "{T}")))
     add(Slot("bwreport merge IN", "input", "survey", report("merge", "{O}", "{T}", "{F:beff1}"),
              output_name="merged-out.h5"))
+    # The targets name the survey's host; a hostile copy renames it, so the
+    # target is then not covered (exit 4): no hostile-text cell.
+    add(Slot("bwreport campaign SURVEY", "input", "survey",
+             report("campaign", "{O}", "--targets", "{F:targets}", "{T}"), output_name="campaign-out.h5",
+             skip_kinds=("hostile-text",)))
+    add(Slot("bwreport campaign --targets", "input", "targets",
+             report("campaign", "{O}", "--targets", "{T}", "{F:survey}"), output_name="campaign-out.h5",
+             skip_kinds=NOT_HDF5, known_options=("targets",)))
     add(Slot("bwreport scaling FILE", "input", "merged", report("scaling", "{T}", "--out", "{O}"),
              output_name="scaling-out.h5"))
     add(Slot("bwreport flags FILE", "input", "survey", report("flags", "{T}")))
@@ -116,6 +124,8 @@ def all_slots():
              report("export", "--csv", "{F:survey}", "--table", "stream/results", "--out", "{T}"),
              known_options=("out",)))
     add(Slot("bwreport merge OUT", "output", "merged", report("merge", "{T}", "{F:survey}", "{F:beff1}")))
+    add(Slot("bwreport campaign OUT", "output", "campaign",
+             report("campaign", "{T}", "--targets", "{F:targets}", "{F:survey}")))
     add(Slot("bwreport scaling --out", "output", "merged", report("scaling", "{F:merged}", "--out", "{T}"),
              link_fixture="merged", known_options=("out",)))
     add(Slot("bwreport plot -o DIR", "output", "survey", report("plot", "{F:survey}", "-o", "{T}"),

@@ -305,3 +305,195 @@ TEST(NodeVerdict, TooOldWinsOverEveryOtherStanding) {
 }
 
 }  // namespace
+
+// A campaign's batches judged as one (report/CampaignJudgement.hpp), from
+// injected node tables: the verdicts of a one-shot survey of the same
+// nodes, the batch's retest kept, a batch effect named; and the campaign
+// file bwreport campaign writes, read back by bwreport verdict.
+#include "history/NodeVerdict.hpp"
+#include "report/CampaignFile.hpp"
+#include "report/CampaignJudgement.hpp"
+#include "catalog/Registry.hpp"
+
+namespace {
+
+constexpr double kGBps = 1e9;
+
+// /stream/nodes rows (Triad, cpu, double) of `values` (host -> B/s).
+Table triad_nodes(const std::vector<std::pair<std::string, double>>& values) {
+  Table t("stream/nodes", {bws::text_column("host", bws::kHostWidth), bws::text_column("kernel", 16),
+                           bws::text_column("backend", 16), bws::text_column("type", 16),
+                           bws::real_column("bandwidth", "B/s")});
+  for (const auto& [host, Bps] : values)
+    t.add_row({{"host", host}, {"kernel", std::string("Triad")}, {"backend", std::string("cpu")},
+               {"type", std::string("double")}, {"bandwidth", Bps}});
+  return t;
+}
+
+CampaignBatch batch_of(const std::string& job, const std::vector<std::pair<std::string, double>>& values,
+                       Table flags = bws::model::make_flags_table()) {
+  Lines hosts;
+  for (const auto& v : values) hosts.push_back(v.first);
+  return {"job " + job, {triad_nodes(values)}, std::move(flags), hosts};
+}
+
+// The batch's own flag of `host`, with its retest rounds.
+Table own_flag(const std::string& host, double value, const std::string& retests, const std::string& status) {
+  Table t = bws::model::make_flags_table();
+  std::vector<std::pair<std::string, bws::Value>> cells = {
+      {"host", host},          {"cohort", std::string("unknown hardware")},
+      {"metric", std::string("stream.triad[double]")}, {"value", value},
+      {"unit", std::string("B/s")}, {"rule", std::string("fraction")},
+      {"reason", std::string("below 0.75 x the peers' median")}, {"retest_values", retests},
+      {"status", status}};
+  bws::test::add_flags_row(t, cells);
+  return t;
+}
+
+Lines flagged(const Table& flags) {
+  Lines out;
+  for (std::size_t r = 0; r < flags.rows(); ++r)
+    out.push_back(flags.get_string(r, "host") + " " + flags.get_string(r, "metric") + " " + flags.get_string(r, "status"));
+  return out;
+}
+
+const std::vector<std::pair<std::string, double>> kEight = {
+    {"n1", 20.1 * kGBps}, {"n2", 19.8 * kGBps}, {"n3", 3.4 * kGBps}, {"n4", 20.4 * kGBps},
+    {"n5", 19.6 * kGBps}, {"n6", 20.0 * kGBps}, {"n7", 20.3 * kGBps}, {"n8", 19.9 * kGBps}};
+
+std::vector<std::pair<std::string, double>> part(std::size_t from, std::size_t to) {
+  return {kEight.begin() + static_cast<long>(from), kEight.begin() + static_cast<long>(to)};
+}
+
+TEST(CampaignJudgement, BatchesJudgedAsOneGiveTheOneShotVerdictsAndKeepTheBatchRetest) {
+  const bws::model::FlagSettings settings;
+  // The one-shot survey of the 8 nodes: n3 alone is flagged.
+  const Table one_shot = bws::model::node_flags(bws::catalog::all_node_metrics(), {triad_nodes(kEight)}, settings);
+  ASSERT_EQ(flagged(one_shot), (Lines{"n3 stream.triad[double] not retested"}));
+  // Batches of 3, 3 and 2; n3's batch flagged it and its retest read 3.5 GB/s.
+  const auto judged = judge_campaign(
+      {batch_of("11", part(0, 3), own_flag("n3", 3.4 * kGBps, "3.5e9", bws::model::kFlagConfirmed)),
+       batch_of("12", part(3, 6)), batch_of("13", part(6, 8))},
+      settings, {});
+  EXPECT_EQ(flagged(judged.flags), (Lines{"n3 stream.triad[double] confirmed"}));
+  EXPECT_EQ(judged.flags.get_double(0, "retest_median"), 3.5e9);
+  // Judged in the cohort of 8, as the one-shot survey judged it (the spread rule's limit).
+  EXPECT_EQ(judged.flags.get_double(0, "threshold"), one_shot.get_double(0, "threshold"));
+  EXPECT_EQ(judged.flags.get_string(0, "rule"), one_shot.get_string(0, "rule"));
+  EXPECT_TRUE(judged.lines.empty());
+  for (std::size_t r = 0; r < judged.batch_effects.rows(); ++r)
+    EXPECT_EQ(judged.batch_effects.get_int(r, "affected"), 0) << judged.batch_effects.get_string(r, "batch");
+}
+
+TEST(CampaignJudgement, AFlagItsBatchDidNotRetestStaysNotRetestedAndARetestIsJudgedAtTheCampaignsThreshold) {
+  const bws::model::FlagSettings settings;
+  // n3 in a batch of 2 (no in-batch judgment, no retest); n1's batch
+  // retested its flag: 20.0 GB/s in the median, back with its peers.
+  const auto judged = judge_campaign(
+      {batch_of("21", {{"n1", 12.0 * kGBps}, {"n2", 19.8 * kGBps}, {"n4", 20.4 * kGBps}},
+                own_flag("n1", 12.0 * kGBps, "20e9,20.4e9,19.8e9", bws::model::kFlagTransient)),
+       batch_of("22", {{"n3", 3.4 * kGBps}, {"n5", 19.6 * kGBps}}), batch_of("23", part(5, 8))},
+      settings, {});
+  // n1 at 12 GB/s is below 0.75 x 20 = 15 GB/s; its retests' median, 20 GB/s, is above any limit: transient.
+  EXPECT_EQ(flagged(judged.flags), (Lines{"n1 stream.triad[double] not confirmed (transient)",
+                                          "n3 stream.triad[double] not retested"}));
+}
+
+TEST(CampaignJudgement, ABatchMeasuredLowIsNamedAndItsNodesKeepTheirOwnSurveysVerdicts) {
+  const bws::model::FlagSettings settings;
+  // Batch 32 ran during a noisy hour: its three nodes at 60 % (its median
+  // node, the upper median of 6.0, 12.0, 12.2, against the other 5 nodes'
+  // median, 20.1 GB/s); its own
+  // survey flagged n5 (at half of its batch peers) and confirmed it.
+  const auto judged = judge_campaign(
+      {batch_of("31", part(0, 2)),
+       batch_of("32", {{"n4", 12.2 * kGBps}, {"n5", 6.0 * kGBps}, {"n6", 12.0 * kGBps}},
+                own_flag("n5", 6.0 * kGBps, "5.9e9", bws::model::kFlagConfirmed)),
+       batch_of("33", part(6, 8)), batch_of("34", {{"n9", 20.2 * kGBps}})},
+      settings, {});
+  ASSERT_EQ(judged.lines.size(), 1u);
+  EXPECT_EQ(judged.lines[0],
+            "batch job 32: stream.triad[double] median 12 GB/s = 60 % of the other batches' 20.1 GB/s (3 nodes of cohort "
+            "unknown hardware): its nodes keep the verdicts of their own survey");
+  // n4 and n6 (60 % of the others) are not flagged; n5 keeps its batch's confirmed flag.
+  EXPECT_EQ(flagged(judged.flags), (Lines{"n5 stream.triad[double] confirmed"}));
+  EXPECT_NE(judged.flags.get_string(0, "reason").find("within its batch (batch effect)"), std::string::npos);
+  // A batch of one or two nodes is never called a batch effect: it cannot
+  // tell a slow batch from a slow node.
+  const auto small = judge_campaign({batch_of("41", part(0, 2)), batch_of("42", part(2, 4)), batch_of("43", part(4, 8))},
+                                    settings, {});
+  EXPECT_TRUE(small.lines.empty());
+  EXPECT_EQ(flagged(small.flags), (Lines{"n3 stream.triad[double] not retested"}));
+}
+
+class CampaignCommand : public bws::test::TempDirTest {
+ protected:
+  CampaignCommand() : TempDirTest("bws_campaign_cmd") {}
+  // A complete batch survey of `values`, job `job`, begun at `created`.
+  std::string write_batch(const std::string& job, const std::vector<std::pair<std::string, double>>& values,
+                          const std::string& created, const Table& flags = bws::model::make_flags_table()) {
+    const std::string path = file("survey-" + job + ".h5");
+    bws::h5::ResultFile f = bws::h5::ResultFile::create(path, false);
+    f.set_attribute("/", "schema_version", std::string("3.0"));
+    f.set_attribute("/", "status", std::string("complete"));
+    f.set_attribute("/", "created_utc", created);
+    f.set_attribute("/", "finished_utc", created);
+    f.set_attribute("/", "n_nodes", static_cast<std::int64_t>(values.size()));
+    f.set_attribute("/provenance", "slurm_job_id", job);
+    Table nodes("nodes/table", {bws::text_column("host", bws::kHostWidth), bws::text_column("cpu_model", 64),
+                                bws::int_column("cores"), bws::int_column("memory_bytes", "B")});
+    for (const auto& v : values)
+      nodes.add_row({{"host", v.first}, {"cpu_model", std::string("EPYC")}, {"cores", std::int64_t{64}},
+                     {"memory_bytes", std::int64_t{256} << 30}});
+    f.append(nodes);
+    f.append(triad_nodes(values));
+    f.append(flags);
+    f.close();
+    return path;
+  }
+  int run(const bws::report::ReportCommand& command, const Lines& args) {
+    out_.str("");
+    return command.run(args, out_);
+  }
+  std::ostringstream out_;
+};
+
+TEST_F(CampaignCommand, TheCampaignFileHoldsEveryNodeOnceAndVerdictReadsItsBatchAndWhatWasNotCovered) {
+  std::ofstream(file("targets")) << "n1\nn2\nn3\nn4\nn5\nn6\nn7\nn8\nn9\n";
+  const std::string a = write_batch("11", part(0, 3), "2026-11-27T01:00:00Z",
+                                    own_flag("n3", 3.4 * kGBps, "3.5e9", bws::model::kFlagConfirmed));
+  const std::string b = write_batch("12", part(3, 6), "2026-11-27T02:00:00Z");
+  // The tail batch, padded with n1: n1's values now come from it.
+  const std::string c = write_batch("13", {{"n7", 20.3 * kGBps}, {"n8", 19.9 * kGBps}, {"n1", 20.5 * kGBps}},
+                                    "2026-11-27T03:00:00Z");
+  const std::string out = file("campaign.h5");
+  EXPECT_EQ(run(campaign_command(), {out, "--targets", file("targets"), a, b, c}), kCampaignNotCovered) << out_.str();
+  EXPECT_NE(out_.str().find("covered 8 of 9 targets; not covered (busy, failed or given up): n9"), std::string::npos)
+      << out_.str();
+  EXPECT_NE(out_.str().find("Flagged nodes (1 of 8): n3"), std::string::npos) << out_.str();
+  const auto f = bws::h5::ResultReader::open(out);
+  EXPECT_TRUE(is_campaign_file(f));
+  const Table nodes = f.read_table("stream/nodes");
+  ASSERT_EQ(nodes.rows(), 8u);
+  for (std::size_t r = 0; r < nodes.rows(); ++r)
+    if (nodes.get_string(r, "host") == "n1") EXPECT_EQ(nodes.get_double(r, "bandwidth"), 20.5 * kGBps);
+  EXPECT_EQ(flagged(f.read_table("flags")), (Lines{"n3 stream.triad[double] confirmed"}));
+  EXPECT_TRUE(f.exists("/batches/02-job-12/stream/nodes")) << "each batch is kept whole";
+  // verdict: each node's own batch and date; the uncovered target is not surveyed.
+  const auto verdict = bws::history::verdict_command();
+  EXPECT_EQ(run(verdict, {out, "--node", "n3"}), 3);
+  EXPECT_NE(out_.str().find("survey 11 (campaign '"), std::string::npos) << out_.str();
+  EXPECT_NE(out_.str().find("of 2026-11-27T01:00:00Z"), std::string::npos) << out_.str();
+  EXPECT_EQ(run(verdict, {out, "--node", "n1"}), 0);
+  EXPECT_NE(out_.str().find("survey 13 (campaign '"), std::string::npos) << out_.str();
+  EXPECT_EQ(run(verdict, {out, "--node", "n9"}), 4);
+  EXPECT_NE(out_.str().find("a target no batch covered"), std::string::npos) << out_.str();
+  // Never over an input, never a campaign file as a batch.
+  EXPECT_THROW(run(campaign_command(), {a, "--targets", file("targets"), a, b}), bws::UsageError);
+  EXPECT_THROW(run(campaign_command(), {file("c2.h5"), "--targets", file("targets"), out}), bws::UsageError);
+  std::ofstream(file("bad-targets")) << "n1 n2\n";
+  EXPECT_THROW(run(campaign_command(), {file("c3.h5"), "--targets", file("bad-targets"), a}), bws::UsageError);
+  EXPECT_FALSE(std::filesystem::exists(file("c3.h5")));
+}
+
+}  // namespace

@@ -1,5 +1,5 @@
-# Shared by jobs/survey and jobs/scaling-study: their options, the job
-# scripts they write, and how they submit them. Sourced, not run.
+# Shared by jobs/survey, jobs/scaling-study and jobs/campaign: their options,
+# the job scripts they write, and how they submit them. Sourced, not run.
 # The wrapper's own settings have a flag and an environment variable (the flag
 # wins; `--flag VALUE` and `--flag=VALUE` are the same):
 #   --partition P   BWS_PARTITION     --account A     BWS_ACCOUNT
@@ -63,6 +63,9 @@ set_defaults() {
   # Split on blanks, never globbed ('*' stays '*').
   read -r -a extra_options <<<"${BWS_OPTIONS:-}"
   dry_run=0
+  # jobs/campaign sets it: see write_survey_script (empty: the job script
+  # ends with exec, as jobs/survey and jobs/scaling-study write it).
+  exit_file_dir=
 }
 
 # Parses one common option at "$@"; sets `shifted` to how many words it took
@@ -199,6 +202,10 @@ first_hosts() {
 }
 
 # A survey job script on $1 nodes, named $2, writing its results to $3.
+# With exit_file_dir set, the script does not exec survey.sbatch: it runs it,
+# writes its exit code to $exit_file_dir/batch-<job id>.exit (a temporary
+# file renamed: never half a file) and exits with that code; jobs/campaign
+# reads it once the job left the queue (sacct may not be there to ask).
 write_survey_script() {
   local n=$1 name=$2 out_dir=$3 hosts
   hosts=$(first_hosts "$n")
@@ -222,9 +229,20 @@ write_survey_script() {
   # The bwsurvey options are the job script's arguments, each quoted: they
   # arrive as given (a path with a space stays one word, '*' is not globbed).
   printf 'export BWS_TESTS=%q BWS_OPTIONS=\n' "$tests"
-  printf 'exec bash %q' "$jobs_dir/survey.sbatch"
+  [ -n "${exit_file_dir:-}" ] || printf 'exec '
+  printf 'bash %q' "$jobs_dir/survey.sbatch"
   if [ ${#extra_options[@]} -gt 0 ]; then printf ' %q' "${extra_options[@]}"; fi
   printf '\n'
+  [ -z "${exit_file_dir:-}" ] || write_exit_file_lines
+}
+
+# The end of a campaign batch's script (see write_survey_script).
+write_exit_file_lines() {
+  echo 'code=$?'
+  printf 'exit_file=%q/batch-"$SLURM_JOB_ID".exit\n' "$exit_file_dir"
+  echo '{ echo "$code" >"$exit_file.tmp" && mv -f "$exit_file.tmp" "$exit_file"; } ||'
+  echo '  echo "campaign batch: could not write $exit_file (exit $code)" >&2'
+  echo 'exit "$code"'
 }
 
 # Prints "### sbatch ARGS..." as the wrapper would run it (each word quoted).

@@ -84,6 +84,7 @@ std::vector<std::string> read_targets(const std::string& path) {
 
 struct Batch {
   std::string path, job, created, finished, status, schema;
+  std::int64_t ranks = 0;
   std::vector<std::string> hosts;  // /nodes/table's
   std::vector<std::string> kept;   // those it stands for (not in a later batch)
 };
@@ -160,6 +161,7 @@ int run_campaign(const CommandArgs& args, std::ostream& out) {
                        "; allowed: batches of one major schema version");
     const Table nodes = file.read_table("nodes/table");
     for (std::size_t r = 0; r < nodes.rows(); ++r) b.hosts.push_back(nodes.get_string(r, "host"));
+    b.ranks = file.has_attribute("/", "n_ranks") ? file.attribute_int("/", "n_ranks") : 0;
     batches.push_back(std::move(b));
   }
   if (batches.empty()) throw UsageError("bwreport campaign: no complete survey among the files; nothing to merge");
@@ -263,6 +265,11 @@ int run_campaign(const CommandArgs& args, std::ostream& out) {
     const std::string hook = root_text(file, "test_hooks");
     if (!hook.empty() && test_hooks.find(hook) == std::string::npos) test_hooks += (test_hooks.empty() ? "" : ",") + hook;
   }
+  // What the last batch ran with (every reader of a survey shows it).
+  for (const char* name : {"tool_version", "git_commit", "compiler", "mpi_library", "hwloc_version", "tests"}) {
+    const std::string value = root_text(last, name);
+    if (last.has_attribute("/", name)) merged.set_attribute("/", name, value);
+  }
   merged.set_attribute("/", "schema_version", batches.back().schema);
   merged.set_attribute("/", "file_kind", std::string(kCampaignFileKind));
   merged.set_attribute("/", "status", std::string("complete"));
@@ -270,7 +277,9 @@ int run_campaign(const CommandArgs& args, std::ostream& out) {
   merged.set_attribute("/", "finished_utc", last_finished);
   merged.set_attribute("/", "merged_utc", utc_now_iso8601());
   merged.set_attribute("/", "n_nodes", static_cast<std::int64_t>(covered.size()));
-  merged.set_attribute("/", "n_ranks", static_cast<std::int64_t>(0));
+  std::int64_t ranks = 0;  // of all batches: what the campaign ran
+  for (const Batch& b : batches) ranks += b.ranks;
+  merged.set_attribute("/", "n_ranks", ranks);
   merged.set_attribute("/", "n_targets", static_cast<std::int64_t>(targets.size()));
   merged.set_attribute("/", "n_batches", static_cast<std::int64_t>(batches.size()));
   merged.set_attribute("/", "not_covered", compress_hostlist(not_covered));

@@ -2,8 +2,11 @@
 // survey's retest confirmed, printed on stdout and never executed; the
 // counts go to stderr so that `bwreport drain f.h5 | sh` runs the commands
 // alone, for an admin who chooses to.
+#include <map>
+
 #include <boost/program_options/options_description.hpp>
 
+#include "report/CampaignFile.hpp"
 #include "report/CommandOptions.hpp"
 #include "report/Drain.hpp"
 
@@ -178,18 +181,21 @@ std::string drain_value_text(double value, const std::string& unit) {
 }
 
 std::vector<std::string> drain_lines(const Table& flags, const std::string& job_id, bool include_unconfirmed,
-                                     std::vector<std::string>& refusals, Scheduler scheduler) {
+                                     std::vector<std::string>& refusals, Scheduler scheduler,
+                                     const std::map<std::string, std::string>& job_of_host) {
   for (const char* column : {"host", "metric"})
     if (!flags.has_column(column))
       throw UsageError(std::string("bwreport drain: the /flags table has no '") + column + "' column");
 
   // The job id as one word ("4242", "4242_7"); none: "nojob".
-  std::string job = job_id;
-  job.erase(0, job.find_first_not_of(" \t\r\n"));
-  job.erase(job.find_last_not_of(" \t\r\n") + 1);
-  for (char& c : job)
-    if (!is_alnum(c) && c != '.' && c != '_' && c != '-' && c != '+') c = '_';
-  job = job.empty() ? "nojob" : "job " + elided(job, kMaxJobId);
+  const auto job_words = [](std::string job) {
+    job.erase(0, job.find_first_not_of(" \t\r\n"));
+    job.erase(job.find_last_not_of(" \t\r\n") + 1);
+    for (char& c : job)
+      if (!is_alnum(c) && c != '.' && c != '_' && c != '-' && c != '+') c = '_';
+    return job.empty() ? std::string("nojob") : "job " + elided(job, kMaxJobId);
+  };
+  const std::string survey_job = job_words(job_id);
 
   std::vector<std::string> hosts;  // in order of first appearance; a slow link or uplink is no node's fault
   for (std::size_t r = 0; r < flags.rows(); ++r)
@@ -224,6 +230,8 @@ std::vector<std::string> drain_lines(const Table& flags, const std::string& job_
         const std::string& m = flags.get_string(r, "metric");
         if (m != metric && std::find(others.begin(), others.end(), m) == others.end()) others.push_back(m);
       }
+    const auto own = job_of_host.find(host);  // a campaign: the node's own batch job
+    const std::string job = own == job_of_host.end() ? survey_job : job_words(own->second);
     const std::string reason = drain_reason(metric, flag_words(flags, worst), others.size(), confirmed.empty(), job);
     lines.push_back(drain_command_line(scheduler, host, reason));
   }
@@ -326,8 +334,14 @@ int run_drain(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   const std::string job = file.exists("/provenance") && file.has_attribute("/provenance", "slurm_job_id")
                               ? file.attribute_text("/provenance", "slurm_job_id")
                               : std::string();
+  std::map<std::string, std::string> job_of_host;
+  if (is_campaign_file(file) && file.exists(std::string("/") + kCampaignNodesPath)) {
+    const Table nodes = file.read_table(kCampaignNodesPath);
+    for (std::size_t r = 0; r < nodes.rows(); ++r) job_of_host[nodes.get_string(r, "host")] = nodes.get_string(r, "job");
+  }
   std::vector<std::string> refusals;
-  const std::vector<std::string> lines = drain_lines(flags, job, include_unconfirmed, refusals, scheduler);
+  const std::vector<std::string> lines =
+      drain_lines(flags, job, include_unconfirmed, refusals, scheduler, job_of_host);
   for (const std::string& line : lines) out << line << "\n";
   out.flush();
   for (const std::string& refusal : refusals) err << refusal << "\n";

@@ -8,6 +8,7 @@
 // without a file.
 #include <cstddef>
 #include <iosfwd>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -31,13 +32,15 @@ inline constexpr std::size_t kDrainReasonMax = 79;
 // bandwidth, highest for a time, unit "s"; confirmed flags before
 // unretested ones; a floor flag names its floor) and "+N more" for its
 // other flagged metrics. Every reason begins with kDrainReasonPrefix. job_id is
-// the survey's slurm_job_id; empty gives "nojob". A host that is not a valid
+// the survey's slurm_job_id; empty gives "nojob"; job_of_host (a campaign's
+// nodes, each from its own batch) names a host's own job. A host that is not a valid
 // Slurm node name gets no command but one line in `refusals` (the whole
 // stderr line). A /flags table without a status column (a file made before
 // retests) counts every flag as "not retested". Throws RuntimeFailure when
 // the table has no host or metric column.
 std::vector<std::string> drain_lines(const Table& flags, const std::string& job_id, bool include_unconfirmed,
-                                     std::vector<std::string>& refusals, Scheduler scheduler = Scheduler::Slurm);
+                                     std::vector<std::string>& refusals, Scheduler scheduler = Scheduler::Slurm,
+                                     const std::map<std::string, std::string>& job_of_host = {});
 
 // The counts of the stderr note.
 struct DrainCounts {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# jobs/survey and jobs/scaling-study quote and validate
+# jobs/survey, jobs/scaling-study and jobs/campaign quote and validate
 # every value. A newline (or another control character) in --partition,
 # --account, --time or --nodelist, a malformed --time, a hostile --dir: one
 # line naming the option, exit 2, no script. Good values: the --dry-run
@@ -33,7 +33,7 @@ expect_refused() {
   [ -z "$out" ] || fail "$script $*: wrote a script although refused: $out"
 }
 
-for script in survey scaling-study; do
+for script in survey scaling-study campaign; do
   expect_refused "$script" --partition --partition $'debug\n#SBATCH --wrap=rm -rf ~'
   expect_refused "$script" --account --account $'acct\n#SBATCH --uid=0'
   expect_refused "$script" --time --time $'1:00:00\n#SBATCH --exclusive'
@@ -51,6 +51,13 @@ for script in survey scaling-study; do
   expect_refused "$script" "after --" -- --out $'/tmp/x\ny.h5'
 done
 expect_refused scaling-study --min-efficiency --min-efficiency $'0.8\n#SBATCH --wrap=x'
+expect_refused campaign --batch-nodes --batch-nodes 0
+expect_refused campaign --max-jobs --max-jobs x
+expect_refused campaign --window --window -1
+expect_refused campaign --poll --poll 0
+expect_refused campaign --nice --nice -5
+expect_refused campaign --batch-nodes --nodes 3
+expect_refused campaign --resume --resume "$work/no-such-campaign"
 
 # Every form of Slurm's --time is taken.
 for t in 30 30:15 1:00:00 2-12 2-12:30 2-12:30:00 UNLIMITED infinite; do

@@ -486,6 +486,10 @@ TEST_F(CampaignCommand, TheCampaignFileHoldsEveryNodeOnceAndVerdictReadsItsBatch
   EXPECT_NE(out_.str().find("of 2026-11-27T01:00:00Z"), std::string::npos) << out_.str();
   EXPECT_EQ(run(verdict, {out, "--node", "n1"}), 0);
   EXPECT_NE(out_.str().find("survey 13 (campaign '"), std::string::npos) << out_.str();
+  // A drain names the node's own batch job.
+  EXPECT_EQ(run(drain_command(), {out}), 0);
+  EXPECT_EQ(out_.str(), "scontrol update NodeName=n3 State=DRAIN 'Reason=bwsurvey: stream.triad[double] 3.4GB/s 17% "
+                        "of cohort median job 11'\n");
   EXPECT_EQ(run(verdict, {out, "--node", "n9"}), 4);
   EXPECT_NE(out_.str().find("a target no batch covered"), std::string::npos) << out_.str();
   // Never over an input, never a campaign file as a batch.

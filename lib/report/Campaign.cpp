@@ -110,6 +110,202 @@ Table rows_of(const Table& table, const std::set<std::string>& hosts) {
   return out;
 }
 
+// Every batch read and checked before anything is written; a batch that
+// did not complete is left out (named in `skipped`).
+std::vector<Batch> read_batches(const std::vector<std::string>& inputs, std::vector<std::string>& skipped) {
+  std::vector<Batch> batches;
+  const auto major = [](const std::string& version) { return version.substr(0, version.find('.')); };
+  for (const std::string& path : inputs) {
+    const auto file = h5::ResultReader::open(path);
+    require_one_survey(file, path, "campaign");
+    if (!file.exists("/nodes/table"))
+      throw UsageError("bwreport campaign: '" + printable_text(path, 200) + "' has no /nodes/table: not a survey file");
+    Batch b{path, batch_job(file, path), root_text(file, "created_utc"), root_text(file, "finished_utc"),
+            root_text(file, "status"), root_text(file, "schema_version"), 0, {}, {}};
+    if (b.status != "complete") {
+      skipped.push_back(printable_text(path, 200) + " (status " + printable_text(b.status, 40) + ")");
+      continue;
+    }
+    if (!batches.empty() && major(b.schema) != major(batches.front().schema))
+      throw UsageError("bwreport campaign: '" + printable_text(path, 200) + "' has schema " + printable_text(b.schema, 20) +
+                       ", '" + printable_text(batches.front().path, 200) + "' " + printable_text(batches.front().schema, 20) +
+                       "; allowed: batches of one major schema version");
+    const Table nodes = file.read_table("nodes/table");
+    for (std::size_t r = 0; r < nodes.rows(); ++r) b.hosts.push_back(nodes.get_string(r, "host"));
+    b.ranks = file.has_attribute("/", "n_ranks") ? file.attribute_int("/", "n_ranks") : 0;
+    batches.push_back(std::move(b));
+  }
+  if (batches.empty()) throw UsageError("bwreport campaign: no complete survey among the files; nothing to merge");
+  return batches;
+}
+
+// Each node stands for its latest batch: the later file wins. Returns
+// host -> batch index and fills each batch's `kept`.
+std::map<std::string, std::size_t> assign_latest(std::vector<Batch>& batches) {
+  std::map<std::string, std::size_t> latest;
+  for (std::size_t i = 0; i < batches.size(); ++i)
+    for (const std::string& h : batches[i].hosts) latest[h] = i;
+  for (std::size_t i = 0; i < batches.size(); ++i)
+    for (const std::string& h : batches[i].hosts)
+      if (latest[h] == i && !contains_host(batches[i].kept, h)) batches[i].kept.push_back(h);
+  return latest;
+}
+
+void append_same_columns(Table& into, const Table& rows, const std::string& batch_path) {
+  if (into.columns().empty()) {
+    into = rows;
+    return;
+  }
+  if (!into.same_schema(rows))
+    throw UsageError("bwreport campaign: /" + rows.path() + " of '" + printable_text(batch_path, 200) +
+                     "' has other columns than the earlier batches'; allowed: batches of one bwsurvey version");
+  into.append(rows);
+}
+
+// The survey-shaped part of the campaign file: each batch's rows of the
+// nodes it stands for.
+struct MergedTables {
+  Table nodes;
+  std::map<std::string, Table> metrics;  // path -> the batches' rows
+  std::string config;                    // the last batch's
+  std::vector<CampaignBatch> judged;
+};
+
+MergedTables merge_tables(const std::vector<Batch>& batches) {
+  MergedTables m;
+  for (const Batch& b : batches) {
+    const auto file = h5::ResultReader::open(b.path);
+    const std::set<std::string> kept(b.kept.begin(), b.kept.end());
+    CampaignBatch cb{"job " + b.job, {}, file.exists("/flags") ? file.read_table("flags") : Table(), b.kept};
+    for (const std::string& path : model::metric_tables(catalog::all_node_metrics())) {
+      if (!file.exists("/" + path)) continue;
+      Table rows = rows_of(file.read_table(path), kept);
+      append_same_columns(m.metrics[path], rows, b.path);
+      cb.tables.push_back(std::move(rows));
+    }
+    append_same_columns(m.nodes, rows_of(file.read_table("nodes/table"), kept), b.path);
+    if (file.exists("/config")) m.config = file.read_text("/config");
+    m.judged.push_back(std::move(cb));
+  }
+  return m;
+}
+
+// Where each value came from: /campaign/batches and /campaign/nodes (every
+// target, and the hosts the batches surveyed beyond them).
+struct Coverage {
+  Table batches, nodes;
+  std::vector<std::string> covered, not_covered;
+  std::size_t covered_targets = 0;
+};
+
+Coverage coverage_of(const std::vector<Batch>& batches, const std::map<std::string, std::size_t>& latest,
+                     const std::vector<std::string>& targets) {
+  Coverage c{Table(kCampaignBatchesPath,
+                   {int_column("batch"), text_column("job", 64), text_column("source_file", 1024),
+                    text_column("created_utc", 32), text_column("finished_utc", 32), int_column("nodes"),
+                    int_column("nodes_kept"), text_column("hosts", 1024)}),
+             Table(kCampaignNodesPath, {text_column("host", 128), int_column("covered"), int_column("batch"),
+                                        text_column("job", 64), text_column("created_utc", 32)}),
+             {}, {}, 0};
+  for (std::size_t i = 0; i < batches.size(); ++i)
+    c.batches.add_row({{"batch", static_cast<std::int64_t>(i + 1)},
+                       {"job", batches[i].job},
+                       {"source_file", std::filesystem::absolute(batches[i].path).string()},
+                       {"created_utc", batches[i].created},
+                       {"finished_utc", batches[i].finished},
+                       {"nodes", static_cast<std::int64_t>(batches[i].hosts.size())},
+                       {"nodes_kept", static_cast<std::int64_t>(batches[i].kept.size())},
+                       {"hosts", compress_hostlist(batches[i].hosts)}});
+  std::vector<std::string> listed = targets;
+  for (const auto& [host, i] : latest)
+    if (!contains_host(listed, host)) listed.push_back(host);
+  for (const std::string& host : listed) {
+    const auto it = latest.find(host);
+    const bool covered = it != latest.end();
+    (covered ? c.covered : c.not_covered).push_back(host);
+    c.nodes.add_row({{"host", host},
+                     {"covered", static_cast<std::int64_t>(covered ? 1 : 0)},
+                     {"batch", static_cast<std::int64_t>(covered ? it->second + 1 : 0)},
+                     {"job", covered ? batches[it->second].job : std::string()},
+                     {"created_utc", covered ? batches[it->second].created : std::string()}});
+  }
+  for (const std::string& t : targets) c.covered_targets += latest.count(t);
+  return c;
+}
+
+// The root attributes: the last batch's build and plan, the campaign's span and coverage.
+void set_campaign_root(h5::ResultFile& f, const std::vector<Batch>& batches, const Coverage& c, std::size_t targets,
+                       const std::string& test_hooks) {
+  const h5::ResultReader last = h5::ResultReader::open(batches.back().path);
+  for (const char* name : {"tool_version", "git_commit", "compiler", "mpi_library", "hwloc_version", "tests"})
+    if (last.has_attribute("/", name)) f.set_attribute("/", name, root_text(last, name));
+  std::string first_created = batches.front().created, last_finished = batches.front().finished;
+  std::int64_t ranks = 0;  // of all batches: what the campaign ran
+  for (const Batch& b : batches) {
+    first_created = std::min(first_created, b.created);
+    last_finished = std::max(last_finished, b.finished);
+    ranks += b.ranks;
+  }
+  f.set_attribute("/", "schema_version", batches.back().schema);
+  f.set_attribute("/", "file_kind", std::string(kCampaignFileKind));
+  f.set_attribute("/", "status", std::string("complete"));
+  f.set_attribute("/", "created_utc", first_created);
+  f.set_attribute("/", "finished_utc", last_finished);
+  f.set_attribute("/", "merged_utc", utc_now_iso8601());
+  f.set_attribute("/", "n_nodes", static_cast<std::int64_t>(c.covered.size()));
+  f.set_attribute("/", "n_ranks", ranks);
+  f.set_attribute("/", "n_targets", static_cast<std::int64_t>(targets));
+  f.set_attribute("/", "n_batches", static_cast<std::int64_t>(batches.size()));
+  f.set_attribute("/", "not_covered", compress_hostlist(c.not_covered));
+  f.set_attribute("/", "test_hooks", test_hooks);
+}
+
+// Each batch file whole under /batches/NN-job-JOB; returns the batches' test hooks.
+std::string copy_batches(h5::ResultFile& f, const std::vector<Batch>& batches) {
+  std::string test_hooks;
+  for (std::size_t i = 0; i < batches.size(); ++i) {
+    std::string job = printable_text(batches[i].job, 40);
+    std::replace(job.begin(), job.end(), '/', '_');
+    char name[96];
+    std::snprintf(name, sizeof name, "/batches/%02zu-job-%s", i + 1, job.c_str());
+    f.copy_file_into(batches[i].path, name);
+    const std::string hook = root_text(h5::ResultReader::open(batches[i].path), "test_hooks");
+    if (!hook.empty() && test_hooks.find(hook) == std::string::npos) test_hooks += (test_hooks.empty() ? "" : ",") + hook;
+  }
+  return test_hooks;
+}
+
+void print_campaign(std::ostream& out, const std::vector<Batch>& batches, const std::vector<std::string>& skipped,
+                    const Coverage& c, std::size_t targets, const CampaignJudgement& judgement,
+                    const model::NodeCohorts& cohorts, const std::string& test_hooks, const std::string& path) {
+  for (const std::string& s : skipped) out << "skipped " << s << ": its nodes count as not covered unless a later batch holds them\n";
+  for (std::size_t i = 0; i < batches.size(); ++i) {
+    const std::size_t later = batches[i].hosts.size() - batches[i].kept.size();
+    out << "batch " << i + 1 << ": job " << printable_text(batches[i].job, 40) << ", "
+        << printable_text(compress_hostlist(batches[i].hosts), 400) << ", " << printable_text(batches[i].created, 40)
+        << (later > 0 ? ", " + std::to_string(later) + " of its nodes in a later batch" : std::string()) << "\n";
+  }
+  out << "covered " << c.covered_targets << " of " << targets << " targets";
+  if (!c.not_covered.empty())
+    out << "; not covered (busy, failed or given up): " << printable_text(compress_hostlist(c.not_covered), 1000);
+  out << "\n";
+  if (judgement.lines.empty()) out << "batch effects: none\n";
+  for (const std::string& line : judgement.lines) out << "batch effect: " << line << "\n";
+  if (!test_hooks.empty()) out << "TEST HOOK ACTIVE in a batch: " << printable_text(test_hooks, 200) << "\n";
+  for (const std::string& line : flag_summary_lines(judgement.flags, static_cast<long long>(c.covered.size()), cohorts))
+    out << line << "\n";
+  out << "campaign of " << batches.size() << (batches.size() == 1 ? " batch" : " batches") << " in "
+      << printable_text(path) << "\n";
+}
+
+constexpr const char* kCampaignHelp =
+    "Merges the survey files of a campaign's batches (jobs/campaign writes them) into OUT, a file that\n"
+    "summary, flags, drain, undrain, verdict and export read as a survey: each node's values from its latest\n"
+    "batch (the later FILE), every node judged within its hardware cohort across batches, a flag\n"
+    "confirmed by the retest its batch ran; a batch whose median node falls short of the other batches'\n"
+    "is named (a batch effect) and its nodes keep their own survey's verdicts. Exit 0 every target\n"
+    "covered, 4 some not covered (named), 1 a file could not be read or written, 2 a usage error.\n";
+
 int run_campaign(const CommandArgs& args, std::ostream& out) {
   po::options_description desc("Options");
   add_command_options(desc, campaign_schema().list());
@@ -117,12 +313,7 @@ int run_campaign(const CommandArgs& args, std::ostream& out) {
   const ParsedCommand parsed = parse_command("campaign", args, desc, 2, -1);
   if (parsed.help) {
     print_command_help(out, campaign_command(), desc);
-    out << "Merges the survey files of a campaign's batches (jobs/campaign writes them) into OUT, a file that\n"
-           "summary, flags, drain, undrain, verdict and export read as a survey: each node's values from its latest\n"
-           "batch (the later FILE), every node judged within its hardware cohort across batches, a flag\n"
-           "confirmed by the retest its batch ran; a batch whose median node falls short of the other batches'\n"
-           "is named (a batch effect) and its nodes keep their own survey's verdicts. Exit 0 every target\n"
-           "covered, 4 some not covered (named), 1 a file could not be read or written, 2 a usage error.\n";
+    out << kCampaignHelp;
     return 0;
   }
   const CampaignOptions o = read_command_options("campaign", campaign_schema(), parsed);
@@ -140,175 +331,27 @@ int run_campaign(const CommandArgs& args, std::ostream& out) {
   const OutputRules rules{"bwreport campaign: OUT", o.force, read_paths, OwnFile::Hdf5};
   check_output_file(target, rules);
   const std::vector<std::string> targets = read_targets(o.targets);
-
-  // Every batch read and checked before anything is written.
-  std::vector<Batch> batches;
   std::vector<std::string> skipped;
-  for (const std::string& path : inputs) {
-    const auto file = h5::ResultReader::open(path);
-    require_one_survey(file, path, "campaign");
-    if (!file.exists("/nodes/table"))
-      throw UsageError("bwreport campaign: '" + printable_text(path, 200) + "' has no /nodes/table: not a survey file");
-    Batch b{path, batch_job(file, path), root_text(file, "created_utc"), root_text(file, "finished_utc"),
-            root_text(file, "status"), root_text(file, "schema_version"), {}, {}};
-    if (b.status != "complete") {
-      skipped.push_back(printable_text(path, 200) + " (status " + printable_text(b.status, 40) + ")");
-      continue;
-    }
-    if (!batches.empty() && b.schema.substr(0, b.schema.find('.')) != batches.front().schema.substr(0, batches.front().schema.find('.')))
-      throw UsageError("bwreport campaign: '" + printable_text(path, 200) + "' has schema " + printable_text(b.schema, 20) +
-                       ", '" + printable_text(batches.front().path, 200) + "' " + printable_text(batches.front().schema, 20) +
-                       "; allowed: batches of one major schema version");
-    const Table nodes = file.read_table("nodes/table");
-    for (std::size_t r = 0; r < nodes.rows(); ++r) b.hosts.push_back(nodes.get_string(r, "host"));
-    b.ranks = file.has_attribute("/", "n_ranks") ? file.attribute_int("/", "n_ranks") : 0;
-    batches.push_back(std::move(b));
-  }
-  if (batches.empty()) throw UsageError("bwreport campaign: no complete survey among the files; nothing to merge");
-  // Each node stands for its latest batch: the later file wins.
-  std::map<std::string, std::size_t> latest;
-  for (std::size_t i = 0; i < batches.size(); ++i)
-    for (const std::string& h : batches[i].hosts) latest[h] = i;
-  for (std::size_t i = 0; i < batches.size(); ++i)
-    for (const std::string& h : batches[i].hosts)
-      if (latest[h] == i && !contains_host(batches[i].kept, h)) batches[i].kept.push_back(h);
-
-  // The tables of each batch, its rows of the nodes it stands for.
-  std::vector<CampaignBatch> judged;
-  Table nodes_table;
-  std::map<std::string, Table> metric_tables;
-  std::string config;
-  for (const Batch& b : batches) {
-    const auto file = h5::ResultReader::open(b.path);
-    const std::set<std::string> kept(b.kept.begin(), b.kept.end());
-    CampaignBatch cb{"job " + b.job, {}, file.exists("/flags") ? file.read_table("flags") : Table(), b.kept};
-    for (const std::string& path : model::metric_tables(catalog::all_node_metrics())) {
-      if (!file.exists("/" + path)) continue;
-      Table rows = rows_of(file.read_table(path), kept);
-      auto [it, added] = metric_tables.try_emplace(path, rows);
-      if (!added) {
-        if (!it->second.same_schema(rows))
-          throw UsageError("bwreport campaign: /" + path + " of '" + printable_text(b.path, 200) +
-                           "' has other columns than the earlier batches'; allowed: batches of one bwsurvey version");
-        it->second.append(rows);
-      }
-      cb.tables.push_back(std::move(rows));
-    }
-    Table node_rows = rows_of(file.read_table("nodes/table"), kept);
-    if (nodes_table.columns().empty()) nodes_table = node_rows;
-    else if (!nodes_table.same_schema(node_rows))
-      throw UsageError("bwreport campaign: /nodes/table of '" + printable_text(b.path, 200) +
-                       "' has other columns than the earlier batches'; allowed: batches of one bwsurvey version");
-    else nodes_table.append(node_rows);
-    if (file.exists("/config")) config = file.read_text("/config");
-    judged.push_back(std::move(cb));
-  }
-  const model::NodeCohorts cohorts = model::node_cohorts(nodes_table);
-  const h5::ResultReader last = h5::ResultReader::open(batches.back().path);
-  const model::FlagSettings settings = flag_settings_for(last, parsed.options);
-  CampaignJudgement judgement = judge_campaign(judged, settings, cohorts);
-
-  // Coverage: every target, and the hosts the batches surveyed beyond them.
-  Table batch_table(kCampaignBatchesPath,
-                    {int_column("batch"), text_column("job", 64), text_column("source_file", 1024),
-                     text_column("created_utc", 32), text_column("finished_utc", 32), int_column("nodes"),
-                     int_column("nodes_kept"), text_column("hosts", 1024)});
-  for (std::size_t i = 0; i < batches.size(); ++i)
-    batch_table.add_row({{"batch", static_cast<std::int64_t>(i + 1)},
-                         {"job", batches[i].job},
-                         {"source_file", std::filesystem::absolute(batches[i].path).string()},
-                         {"created_utc", batches[i].created},
-                         {"finished_utc", batches[i].finished},
-                         {"nodes", static_cast<std::int64_t>(batches[i].hosts.size())},
-                         {"nodes_kept", static_cast<std::int64_t>(batches[i].kept.size())},
-                         {"hosts", compress_hostlist(batches[i].hosts)}});
-  Table node_table(kCampaignNodesPath, {text_column("host", 128), int_column("covered"), int_column("batch"),
-                                        text_column("job", 64), text_column("created_utc", 32)});
-  std::vector<std::string> not_covered, covered;
-  std::vector<std::string> listed = targets;
-  for (const auto& [host, i] : latest)
-    if (!contains_host(listed, host)) listed.push_back(host);
-  for (const std::string& host : listed) {
-    const auto it = latest.find(host);
-    const bool is_covered = it != latest.end();
-    (is_covered ? covered : not_covered).push_back(host);
-    node_table.add_row({{"host", host},
-                        {"covered", static_cast<std::int64_t>(is_covered ? 1 : 0)},
-                        {"batch", static_cast<std::int64_t>(is_covered ? it->second + 1 : 0)},
-                        {"job", is_covered ? batches[it->second].job : std::string()},
-                        {"created_utc", is_covered ? batches[it->second].created : std::string()}});
-  }
-  std::string first_created = batches.front().created, last_finished = batches.front().finished;
-  std::set<std::string> hooks;
-  for (const Batch& b : batches) {
-    first_created = std::min(first_created, b.created);
-    last_finished = std::max(last_finished, b.finished);
-  }
+  std::vector<Batch> batches = read_batches(inputs, skipped);
+  const std::map<std::string, std::size_t> latest = assign_latest(batches);
+  const MergedTables merged = merge_tables(batches);
+  const model::NodeCohorts cohorts = model::node_cohorts(merged.nodes);
+  const model::FlagSettings settings = flag_settings_for(h5::ResultReader::open(batches.back().path), parsed.options);
+  const CampaignJudgement judgement = judge_campaign(merged.judged, settings, cohorts);
+  const Coverage coverage = coverage_of(batches, latest, targets);
 
   AtomicFile output(target, rules);
-  h5::ResultFile merged = h5::ResultFile::create(output.scratch_path(), true);
-  merged.append(nodes_table);
-  for (const auto& [path, table] : metric_tables) merged.append(table);
-  merged.append(judgement.flags);
-  merged.append(judgement.batch_effects);
-  merged.append(batch_table);
-  merged.append(node_table);
-  if (!config.empty()) merged.write_text("/config", config);
-  std::string test_hooks;
-  for (std::size_t i = 0; i < batches.size(); ++i) {
-    char name[96];
-    std::snprintf(name, sizeof name, "/batches/%02zu-job-%s", i + 1, printable_text(batches[i].job, 40).c_str());
-    std::string group = name;
-    std::replace(group.begin() + 9, group.end(), '/', '_');
-    merged.copy_file_into(batches[i].path, group);
-    const auto file = h5::ResultReader::open(batches[i].path);
-    const std::string hook = root_text(file, "test_hooks");
-    if (!hook.empty() && test_hooks.find(hook) == std::string::npos) test_hooks += (test_hooks.empty() ? "" : ",") + hook;
-  }
-  // What the last batch ran with (every reader of a survey shows it).
-  for (const char* name : {"tool_version", "git_commit", "compiler", "mpi_library", "hwloc_version", "tests"}) {
-    const std::string value = root_text(last, name);
-    if (last.has_attribute("/", name)) merged.set_attribute("/", name, value);
-  }
-  merged.set_attribute("/", "schema_version", batches.back().schema);
-  merged.set_attribute("/", "file_kind", std::string(kCampaignFileKind));
-  merged.set_attribute("/", "status", std::string("complete"));
-  merged.set_attribute("/", "created_utc", first_created);
-  merged.set_attribute("/", "finished_utc", last_finished);
-  merged.set_attribute("/", "merged_utc", utc_now_iso8601());
-  merged.set_attribute("/", "n_nodes", static_cast<std::int64_t>(covered.size()));
-  std::int64_t ranks = 0;  // of all batches: what the campaign ran
-  for (const Batch& b : batches) ranks += b.ranks;
-  merged.set_attribute("/", "n_ranks", ranks);
-  merged.set_attribute("/", "n_targets", static_cast<std::int64_t>(targets.size()));
-  merged.set_attribute("/", "n_batches", static_cast<std::int64_t>(batches.size()));
-  merged.set_attribute("/", "not_covered", compress_hostlist(not_covered));
-  merged.set_attribute("/", "test_hooks", test_hooks);
-  merged.close();
+  h5::ResultFile f = h5::ResultFile::create(output.scratch_path(), true);
+  f.append(merged.nodes);
+  for (const auto& [path, table] : merged.metrics) f.append(table);
+  for (const Table* t : {&judgement.flags, &judgement.batch_effects, &coverage.batches, &coverage.nodes}) f.append(*t);
+  if (!merged.config.empty()) f.write_text("/config", merged.config);
+  const std::string test_hooks = copy_batches(f, batches);
+  set_campaign_root(f, batches, coverage, targets.size(), test_hooks);
+  f.close();
   output.commit();
-
-  for (const std::string& s : skipped) out << "skipped " << s << ": its nodes count as not covered unless a later batch holds them\n";
-  for (std::size_t i = 0; i < batches.size(); ++i)
-    out << "batch " << i + 1 << ": job " << printable_text(batches[i].job, 40) << ", "
-        << printable_text(compress_hostlist(batches[i].hosts), 400) << ", " << printable_text(batches[i].created, 40)
-        << (batches[i].kept.size() < batches[i].hosts.size()
-                ? ", " + std::to_string(batches[i].hosts.size() - batches[i].kept.size()) + " of its nodes in a later batch"
-                : std::string())
-        << "\n";
-  std::size_t covered_targets = 0;
-  for (const std::string& t : targets) covered_targets += latest.count(t);
-  out << "covered " << covered_targets << " of " << targets.size() << " targets";
-  if (!not_covered.empty()) out << "; not covered (busy, failed or given up): " << printable_text(compress_hostlist(not_covered), 1000);
-  out << "\n";
-  if (judgement.lines.empty()) out << "batch effects: none\n";
-  for (const std::string& line : judgement.lines) out << "batch effect: " << line << "\n";
-  if (!test_hooks.empty()) out << "TEST HOOK ACTIVE in a batch: " << printable_text(test_hooks, 200) << "\n";
-  for (const std::string& line :
-       flag_summary_lines(judgement.flags, static_cast<long long>(covered.size()), cohorts))
-    out << line << "\n";
-  out << "campaign of " << batches.size() << (batches.size() == 1 ? " batch" : " batches") << " in "
-      << printable_text(target) << "\n";
-  return not_covered.empty() ? 0 : kCampaignNotCovered;
+  print_campaign(out, batches, skipped, coverage, targets.size(), judgement, cohorts, test_hooks, target);
+  return coverage.not_covered.empty() ? 0 : kCampaignNotCovered;
 }
 
 }  // namespace

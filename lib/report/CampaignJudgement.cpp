@@ -74,22 +74,18 @@ struct GroupValues {
   std::vector<std::vector<double>> rates;  // per batch
 };
 
-}  // namespace
+// A batch whose median node fell short in one metric group and cohort.
+struct BatchGroup {
+  std::size_t batch;
+  std::string metric, cohort;
+};
 
-CampaignJudgement judge_campaign(const std::vector<CampaignBatch>& batches, const model::FlagSettings& settings,
-                                 const model::NodeCohorts& cohorts) {
-  const std::vector<model::NodeMetric> metrics = catalog::all_node_metrics();
-  std::set<std::string> metric_names;
-  for (const model::NodeMetric& m : metrics) metric_names.insert(m.name);
-
-  // Every node of a cohort against the whole cohort, across batches.
-  std::vector<Table> all_tables;
-  for (const CampaignBatch& b : batches) all_tables.insert(all_tables.end(), b.tables.begin(), b.tables.end());
-  CampaignJudgement out{model::node_flags(metrics, all_tables, settings, cohorts), make_batch_effects_table(), {}};
-  for (const CampaignBatch& b : batches) model::apply_retests(out.flags, batch_retests(b));
-
-  // Batch effects: per metric group and cohort, each batch's median node
-  // judged against the other batches' nodes by the same rule.
+// Batch effects: per metric group and cohort, each batch's median node
+// judged against the other batches' nodes by the same rule. Adds a row to
+// out.batch_effects per batch judged and a line per batch effect.
+std::vector<BatchGroup> find_batch_effects(const std::vector<CampaignBatch>& batches, const model::FlagSettings& settings,
+                                           const model::NodeCohorts& cohorts,
+                                           const std::vector<model::NodeMetric>& metrics, CampaignJudgement& out) {
   std::map<std::pair<std::string, std::string>, GroupValues> groups;
   for (std::size_t b = 0; b < batches.size(); ++b)
     for (const model::NodeMetricValue& v : model::node_metric_values(metrics, batches[b].tables)) {
@@ -101,7 +97,7 @@ CampaignJudgement judge_campaign(const std::vector<CampaignBatch>& batches, cons
       g.rates[b].push_back(as_rate(v.value, v.higher_is_better));
     }
   const auto from_rate = [](double rate, bool higher) { return higher ? rate : 1 / rate; };
-  std::vector<std::tuple<std::size_t, std::string, std::string>> affected;  // batch, metric, cohort
+  std::vector<BatchGroup> affected;
   for (const auto& [key, g] : groups) {
     for (std::size_t b = 0; b < g.rates.size(); ++b) {
       if (g.rates[b].size() < static_cast<std::size_t>(model::kMinCohortForDeficitRule)) continue;
@@ -141,17 +137,35 @@ CampaignJudgement judge_campaign(const std::vector<CampaignBatch>& batches, cons
                                  {"affected", static_cast<std::int64_t>(hit ? 1 : 0)},
                                  {"reason", reason}});
       if (hit) {
-        affected.emplace_back(b, key.first, key.second);
+        affected.push_back({b, key.first, key.second});
         out.lines.push_back(printable_text(reason, 400));
       }
     }
   }
 
+  return affected;
+}
+
+}  // namespace
+
+CampaignJudgement judge_campaign(const std::vector<CampaignBatch>& batches, const model::FlagSettings& settings,
+                                 const model::NodeCohorts& cohorts) {
+  const std::vector<model::NodeMetric> metrics = catalog::all_node_metrics();
+  std::set<std::string> metric_names;
+  for (const model::NodeMetric& m : metrics) metric_names.insert(m.name);
+
+  // Every node of a cohort against the whole cohort, across batches.
+  std::vector<Table> all_tables;
+  for (const CampaignBatch& b : batches) all_tables.insert(all_tables.end(), b.tables.begin(), b.tables.end());
+  CampaignJudgement out{model::node_flags(metrics, all_tables, settings, cohorts), make_batch_effects_table(), {}};
+  for (const CampaignBatch& b : batches) model::apply_retests(out.flags, batch_retests(b));
+
+  const std::vector<BatchGroup> affected = find_batch_effects(batches, settings, cohorts, metrics, out);
   // A batch effect's nodes keep their own survey's verdicts for that group.
   const auto in_affected = [&](std::size_t b, const std::string& host, const std::string& metric,
                                const std::string& cohort) {
     return std::any_of(affected.begin(), affected.end(), [&](const auto& a) {
-      return std::get<0>(a) == b && std::get<1>(a) == metric && std::get<2>(a) == cohort &&
+      return a.batch == b && a.metric == metric && a.cohort == cohort &&
              contains(batches[b].hosts, host);
     });
   };

@@ -11,6 +11,7 @@
 #include "core/PrintableText.hpp"
 #include "model/FlagRule.hpp"
 #include "model/NodeMetrics.hpp"
+#include "report/FlagReport.hpp"
 
 namespace bws::report {
 namespace {
@@ -31,17 +32,6 @@ bool contains(const std::vector<std::string>& list, const std::string& item) {
 
 // The value as a rate: the rule compares rates (times as reciprocals).
 double as_rate(double value, bool higher_is_better) { return higher_is_better ? value : 1 / value; }
-
-std::string gbps_or_us(double value, const std::string& unit) {
-  char text[48];
-  if (unit == "B/s")
-    std::snprintf(text, sizeof text, "%.3g GB/s", value / 1e9);
-  else if (unit == "s")
-    std::snprintf(text, sizeof text, "%.3g us", value * 1e6);
-  else
-    std::snprintf(text, sizeof text, "%.4g %s", value, printable_text(unit, 16).c_str());
-  return text;
-}
 
 // The retest rounds a batch ran, as values of its flagged nodes' metrics.
 std::vector<model::NodeMetricValue> batch_retests(const CampaignBatch& batch) {
@@ -119,8 +109,8 @@ std::vector<BatchGroup> find_batch_effects(const std::vector<CampaignBatch>& bat
       char pct[32];
       std::snprintf(pct, sizeof pct, "%.0f %%", percent);
       const std::string reason =
-          hit ? "batch " + batches[b].label + ": " + key.first + " median " + gbps_or_us(batch_value, g.unit) + " = " +
-                    pct + " of the other batches' " + gbps_or_us(others_value, g.unit) + " (" +
+          hit ? "batch " + batches[b].label + ": " + key.first + " median " + value_with_unit(batch_value, g.unit) + " = " +
+                    pct + " of the other batches' " + value_with_unit(others_value, g.unit) + " (" +
                     std::to_string(mine.size()) + " nodes of cohort " + key.second +
                     "): its nodes keep the verdicts of their own survey"
               : std::string();

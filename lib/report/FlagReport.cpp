@@ -19,8 +19,19 @@ namespace {
 // so text a caller escaped already is unchanged).
 std::string shown_text(const std::string& text) { return printable_text(text, 256); }
 
-// Bandwidths in GB/s, times in us, anything else as it is.
-std::string with_unit(double value, const std::string& unit) {
+
+std::string retest_text(const Table& flags, std::size_t r) {
+  if (!flags.has_column("status")) return {};
+  const std::string& status = flags.get_string(r, "status");
+  const std::string unit = flags.get_string(r, "unit");
+  const double retest = flags.get_double(r, "retest_median");
+  if (status == model::kFlagNotRetested) return "; not retested";
+  return "; " + shown_text(status) + (std::isfinite(retest) ? " by the retest (" + value_with_unit(retest, unit) + ")" : "");
+}
+
+}  // namespace
+
+std::string value_with_unit(double value, const std::string& unit) {
   char buf[64];
   if (unit == "B/s")
     std::snprintf(buf, sizeof buf, "%.3g GB/s", value / 1e9);
@@ -30,17 +41,6 @@ std::string with_unit(double value, const std::string& unit) {
     std::snprintf(buf, sizeof buf, "%.4g %s", value, shown_text(unit).c_str());
   return buf;
 }
-
-std::string retest_text(const Table& flags, std::size_t r) {
-  if (!flags.has_column("status")) return {};
-  const std::string& status = flags.get_string(r, "status");
-  const std::string unit = flags.get_string(r, "unit");
-  const double retest = flags.get_double(r, "retest_median");
-  if (status == model::kFlagNotRetested) return "; not retested";
-  return "; " + shown_text(status) + (std::isfinite(retest) ? " by the retest (" + with_unit(retest, unit) + ")" : "");
-}
-
-}  // namespace
 
 std::vector<std::string> cohort_summary_lines(const model::NodeCohorts& cohorts) {
   std::vector<std::pair<std::string, std::vector<std::string>>> groups;  // label -> hosts, first appearance
@@ -101,7 +101,7 @@ std::vector<std::string> flag_summary_lines(const Table& flags, long long n_node
     if (std::isfinite(percent)) {
       char pct[32];
       std::snprintf(pct, sizeof pct, "%.0f %%", percent);
-      against = std::string(" = ") + pct + " of the cohort median " + with_unit(flags.get_double(r, "median"), unit);
+      against = std::string(" = ") + pct + " of the cohort median " + value_with_unit(flags.get_double(r, "median"), unit);
     }
     const double value = flags.get_double(r, "value");
     const std::string& metric = flags.get_string(r, "metric");
@@ -116,7 +116,7 @@ std::vector<std::string> flag_summary_lines(const Table& flags, long long n_node
       continue;
     }
     lines.push_back("  " + shown_text(flags.get_string(r, "host")) + "  " + shown_text(flags.get_string(r, "metric")) + ": " +
-                    with_unit(value, unit) + against + " (" + shown_text(flags.get_string(r, "reason")) +
+                    value_with_unit(value, unit) + against + " (" + shown_text(flags.get_string(r, "reason")) +
                     retest_text(flags, r) + ")");
   }
   if (flags.rows() > kMaxLines) lines.push_back("  ... " + std::to_string(flags.rows() - kMaxLines) + " more in /flags");

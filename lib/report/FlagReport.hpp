@@ -11,6 +11,10 @@
 
 namespace bws::report {
 
+// A figure as the summary prints it: bandwidths (B/s) in GB/s, times (s)
+// in us, anything else as it is with its unit.
+std::string value_with_unit(double value, const std::string& unit);
+
 // "Cohorts: 2 ..." (one line per cohort when there are several),
 // "Flagged nodes: none of 4" or "Flagged nodes (1 of 4): n3", one line per
 // flag. n_nodes: the run's.

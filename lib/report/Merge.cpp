@@ -12,7 +12,6 @@
 
 #include "core/Errors.hpp"
 #include "core/FileGuard.hpp"
-#include "core/FileIdentity.hpp"
 #include "core/PrintableText.hpp"
 #include "core/Timestamps.hpp"
 #include "h5/ResultFile.hpp"
@@ -54,11 +53,7 @@ int run_merge(const CommandArgs& args, std::ostream& out) {
   // Before anything is opened: OUT is never an input (--force or not), and
   // no run is merged twice.
   refuse_output_over_input("merge", "OUT", target, inputs);
-  for (std::size_t i = 0; i < inputs.size(); ++i)
-    for (std::size_t j = 0; j < i; ++j)
-      if (same_file(inputs[i], inputs[j]))
-        throw UsageError("bwreport merge: '" + printable_text(inputs[i], 200) + "' and '" +
-                         printable_text(inputs[j], 200) + "' are the same file; allowed: each run's file once");
+  refuse_repeated_inputs("merge", inputs, "each run's file once");
   // OUT as an output (never a device, a link or an input; replaced only
   // with --force and only when it is an HDF5 file), before any input is read.
   const OutputRules rules{"bwreport merge: OUT", read_command_options("merge", merge_schema(), parsed).force, inputs,

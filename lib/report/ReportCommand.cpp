@@ -55,6 +55,15 @@ void refuse_output_over_input(const std::string& command, const std::string& wha
                        printable_text(input, 200) + "'; allowed: a file that is none of the inputs (bwreport never writes over an input)");
 }
 
+void refuse_repeated_inputs(const std::string& command, const std::vector<std::string>& inputs,
+                            const std::string& allowed) {
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (same_file(inputs[i], inputs[j]))
+        throw UsageError("bwreport " + command + ": '" + printable_text(inputs[i], 200) + "' and '" +
+                         printable_text(inputs[j], 200) + "' are the same file; allowed: " + allowed);
+}
+
 int run_report_command(const ReportCommand& command, const CommandArgs& args, std::ostream& out, std::ostream& err) {
   // Whatever a command prints reaches `out` as terminal_text: no raw
   // control byte (core/PrintableText.hpp), whatever stream `out` is.

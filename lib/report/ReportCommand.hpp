@@ -69,6 +69,11 @@ ParsedCommand parse_command(const std::string& command, const CommandArgs& args,
 void refuse_output_over_input(const std::string& command, const std::string& what, const std::string& output,
                               const std::vector<std::string>& inputs);
 
+// No input given twice: UsageError "bwreport <command>: '<a>' and '<b>' are
+// the same file; allowed: <allowed>" (another spelling or a link included).
+void refuse_repeated_inputs(const std::string& command, const std::vector<std::string>& inputs,
+                            const std::string& allowed);
+
 // The command's help: its synopsis line and its options.
 void print_command_help(std::ostream& out, const ReportCommand& command,
                         const boost::program_options::options_description& desc);
